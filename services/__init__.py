@@ -1,0 +1,1 @@
+"""UNO for Telegram group chats: the rules engine, its service, the worker and the bot."""

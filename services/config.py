@@ -1,0 +1,95 @@
+"""Runtime settings: the one place that reads the environment.
+
+Every setting is an ``UNO_``-prefixed environment variable (``UNO_REDIS_URL``,
+``UNO_ENGINE_TOKEN``, ...). Services call :func:`get_settings`; tests build a
+:class:`Settings` directly with the values they need.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from pydantic import Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+#: Development-only shared secret between the engine and its clients. Never deploy it:
+#: set ``UNO_ENGINE_TOKEN`` to a long random value everywhere but a developer's machine.
+DEV_ENGINE_TOKEN = "dev-token-change-me"
+
+TELEGRAM_BOT_API_URL = "https://api.telegram.org/bot"
+
+
+class Settings(BaseSettings):
+    """Configuration shared by the engine service, the worker and the bot."""
+
+    model_config = SettingsConfigDict(env_prefix="UNO_", extra="ignore", frozen=True)
+
+    redis_url: str = Field(default=DEFAULT_REDIS_URL, description="Redis holding live game state.")
+    engine_url: str = Field(
+        default="http://127.0.0.1:8080", description="Base URL of the engine service."
+    )
+    engine_token: SecretStr = Field(
+        default=SecretStr(DEV_ENGINE_TOKEN),
+        description="Bearer token the engine requires from the bot and the worker.",
+    )
+    enable_test_endpoints: bool = Field(
+        default=False, description="Expose the engine's scenario set-up endpoints (tests only)."
+    )
+    game_ttl_seconds: int = Field(
+        default=86_400, gt=0, description="A game left untouched this long expires from Redis."
+    )
+    turn_seconds: int = Field(default=60, gt=0, description="Time a player has for a turn.")
+    uno_window_seconds: int = Field(
+        default=8, gt=0, description="Time to call UNO, or to catch a player who did not."
+    )
+    away_pause_seconds: float = Field(
+        default=2.0, ge=0, description="Pause before acting for a player who timed out."
+    )
+    database_url: str = Field(
+        default="sqlite:///./uno.db",
+        description=(
+            "SQLAlchemy URL for lasting records (statistics, chat preferences); in production "
+            "e.g. postgresql+psycopg://postgres@127.0.0.1:5432/uno."
+        ),
+    )
+    telegram_token: SecretStr | None = Field(
+        default=None, description="Bot token from @BotFather; only the bot needs it."
+    )
+    bot_api_url: str = Field(
+        default=TELEGRAM_BOT_API_URL,
+        description="Bot API base URL (python-telegram-bot's base_url); point it at a local "
+        "Bot API server to test against one.",
+    )
+    broker_url: str = Field(
+        default="",
+        description="Celery broker URL; empty means the same Redis as redis_url.",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _broker_defaults_to_redis(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("broker_url"):
+            return {**data, "broker_url": data.get("redis_url") or DEFAULT_REDIS_URL}
+        return data
+
+    @property
+    def bot_api_file_url(self) -> str:
+        """File download base URL matching :attr:`bot_api_url` (``.../bot`` -> ``.../file/bot``)."""
+        base = self.bot_api_url.rstrip("/")
+        if base.endswith("/bot"):
+            return base[: -len("bot")] + "file/bot"
+        return base + "/file"
+
+    @property
+    def engine_token_is_default(self) -> bool:
+        """True while the development token is in use; services warn about it at start."""
+        return self.engine_token.get_secret_value() == DEV_ENGINE_TOKEN
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read from the environment once."""
+    return Settings()

@@ -1,0 +1,60 @@
+"""The UNO rules engine: a pure library (no I/O, no clock, no global randomness).
+
+The public surface::
+
+    new_game(variant, players, options, seed) -> (state, events)
+    from_setup(Setup(...)) -> (state, events)      # a table in RULES.md §1 notation
+    legal_actions(state, player) -> actions
+    apply(state, action) -> Applied(state, events) | Rejected(reason, message)
+    view(state, viewer) -> View                      # the only way a hand leaves
+    to_json(state) / from_json(data)
+"""
+
+from .actions import Action, ActionType
+from .cards import Card, Color, Face, Kind, NotationError, Side, card, cards
+from .engine import Applied, Reason, Rejected, apply, legal_actions, owed_by
+from .events import Event, EventType
+from .serialize import from_json, to_json
+from .setup import Setup, SetupError, from_setup, new_game
+from .state import GameState, Options, Pending, PendingKind
+from .variants import VARIANTS, UnknownVariant, get_variant
+from .view import PendingView, SeatView, View, events_for, view
+
+__all__ = [
+    "VARIANTS",
+    "Action",
+    "ActionType",
+    "Applied",
+    "Card",
+    "Color",
+    "Event",
+    "EventType",
+    "Face",
+    "GameState",
+    "Kind",
+    "NotationError",
+    "Options",
+    "Pending",
+    "PendingKind",
+    "PendingView",
+    "Reason",
+    "Rejected",
+    "SeatView",
+    "Setup",
+    "SetupError",
+    "Side",
+    "UnknownVariant",
+    "View",
+    "apply",
+    "card",
+    "cards",
+    "events_for",
+    "from_json",
+    "from_setup",
+    "get_variant",
+    "legal_actions",
+    "new_game",
+    "owed_by",
+    "to_json",
+    "view",
+]

@@ -1,0 +1,438 @@
+"""``legal_actions`` and ``apply``: who may do what now, and what doing it changes.
+
+``apply`` never raises for a bad action: it returns ``Rejected`` with a stable reason code
+and the state is untouched (it is immutable; a new one is built only for a legal action).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import NamedTuple
+
+from .actions import SYSTEM_ACTIONS, Action, ActionType
+from .cards import Card
+from .effects import resolve_challenge, stack_answers, swap_hands, take_draw
+from .events import Event, EventType
+from .round import finish_round
+from .state import AfterColor, GameState, Pending, PendingKind
+from .table import Table
+from .variant import DrawPolicy
+from .variants import get_variant
+
+
+class Reason(StrEnum):
+    """Why an action was refused.  Stable: clients and translations key on these."""
+
+    GAME_OVER = "game_over"
+    NOT_A_PLAYER = "not_a_player"
+    KNOCKED_OUT = "knocked_out"
+    NOT_YOUR_TURN = "not_your_turn"
+    WRONG_DECISION = "wrong_decision"  # not what the decision owed now asks for
+    CARD_NOT_IN_HAND = "card_not_in_hand"
+    DOES_NOT_MATCH = "does_not_match"
+    MUST_PLAY_DRAWN = "must_play_drawn"  # only the card just drawn may be played
+    MUST_PLAY = "must_play"  # a playable card must be played (No Mercy)
+    NOT_STACKABLE = "not_stackable"
+    CANNOT_CHALLENGE = "cannot_challenge"
+    BAD_COLOR = "bad_color"
+    BAD_TARGET = "bad_target"
+    CANNOT_CALL_UNO = "cannot_call_uno"
+    NOTHING_TO_CATCH = "nothing_to_catch"
+    NOTHING_TO_CLOSE = "nothing_to_close"
+    NOT_FROZEN = "not_frozen"
+    SYSTEM_ONLY = "system_only"
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    reason: Reason
+    message: str
+
+
+class Applied(NamedTuple):
+    state: GameState
+    events: tuple[Event, ...]
+
+
+# -- what may be done ------------------------------------------------------------------------
+
+
+def matches(state: GameState, c: Card) -> bool:
+    face = c.face(state.side)
+    if face.color is None:
+        return True
+    return face.color == state.color or face.kind == state.top.face(state.side).kind
+
+
+def _distinct(state: GameState, cards: list[Card]) -> list[Card]:
+    """One entry per distinguishable card.  A Flip player cannot see their own cards'
+    other faces, so two cards that differ only there are one choice for them."""
+    seen: set[object] = set()
+    out = []
+    for c in cards:
+        key = c.face(state.side) if c.dark is not None else c
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+def legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
+    """Everything ``player`` may do now, in a stable order (the bot's buttons, the AI's
+    choices and ``apply``'s validation all come from here)."""
+    pending = state.pending
+    if pending is None or not 0 <= player < len(state.players):
+        return ()
+    me = state.players[player]
+    if me.knocked_out:
+        return ()
+    variant = get_variant(state.variant)
+    hand = me.hand
+    out: list[Action] = []
+    if pending.player == player:
+        match pending.kind:
+            case PendingKind.TURN:
+                plays = _distinct(state, [c for c in hand if matches(state, c)])
+                out += [Action(ActionType.PLAY, player, card=c) for c in plays]
+                if not (variant.draw_only_when_stuck and plays):
+                    out.append(Action(ActionType.DRAW, player))
+                if len(hand) == 2 and not me.declared_uno:
+                    out.append(Action(ActionType.CALL_UNO, player))
+            case PendingKind.PLAY_DRAWN:
+                assert pending.drawn is not None
+                out.append(Action(ActionType.PLAY, player, card=pending.drawn))
+                if not pending.must_play:
+                    out.append(Action(ActionType.PASS, player))
+                if len(hand) == 2 and not me.declared_uno:
+                    out.append(Action(ActionType.CALL_UNO, player))
+            case PendingKind.CHOOSE_COLOR | PendingKind.CHOOSE_ROULETTE_COLOR:
+                out += [Action(ActionType.CHOOSE_COLOR, player, color=c) for c in state.side.colors]
+            case PendingKind.RESPOND_TO_DRAW:
+                assert pending.card_kind is not None
+                out.append(Action(ActionType.ACCEPT, player))
+                if pending.challengeable:
+                    out.append(Action(ActionType.CHALLENGE, player))
+                answers = stack_answers(variant, state.options, state.side, hand, pending.card_kind)
+                out += [Action(ActionType.PLAY, player, card=c) for c in _distinct(state, answers)]
+            case PendingKind.CHOOSE_SWAP:
+                out += [
+                    Action(ActionType.SWAP, player, target=seat)
+                    for seat, p in enumerate(state.players)
+                    if seat != player and not p.knocked_out
+                ]
+    elif state.options.jump_in and pending.kind is PendingKind.TURN:
+        top = state.top.face(state.side)
+        if top.color is not None and top.color == state.color:
+            jumps = [c for c in hand if c.face(state.side) == top]
+            out += [Action(ActionType.PLAY, player, card=c) for c in _distinct(state, jumps)]
+    window = state.uno_window
+    if window is not None:
+        if window == player:
+            if Action(ActionType.CALL_UNO, player) not in out:
+                out.append(Action(ActionType.CALL_UNO, player))
+        else:
+            out.append(Action(ActionType.CATCH, player, target=window))
+    return tuple(out)
+
+
+# -- doing it --------------------------------------------------------------------------------
+
+
+def apply(state: GameState, action: Action) -> Applied | Rejected:
+    """Apply one action; a new state and what happened, or why not (state untouched)."""
+    if state.pending is None:
+        return Rejected(Reason.GAME_OVER, "the game is over")
+    variant = get_variant(state.variant)
+    if action.type in SYSTEM_ACTIONS:
+        refusal = _check_system(state, action)
+    else:
+        action = _resolve_card(state, action)
+        refusal = _check_player(state, action)
+    if refusal is not None:
+        return refusal
+    t = Table(state, variant)
+    if (
+        t.uno_window is not None
+        and action.player is not None
+        and action.player != t.uno_window
+        and action.type is not ActionType.CATCH
+    ):
+        # The catch window closes when the next player acts (RULES.md §2 "UNO").
+        _close_uno_window(t)
+    _HANDLERS[action.type](t, action)
+    if t.round_over:
+        finish_round(t)
+    return Applied(t.freeze(), tuple(t.events))
+
+
+def _resolve_card(state: GameState, action: Action) -> Action:
+    """In UNO Flip a player names a card by the face they see; pick the first such card
+    in their hand (they cannot tell such cards apart)."""
+    c = action.card
+    if c is None or c.dark is not None or action.player is None:
+        return action
+    if not 0 <= action.player < len(state.players):
+        return action
+    for held in state.players[action.player].hand:
+        if held.dark is not None and held.face(state.side) == c.light:
+            return replace(action, card=held)
+    return action
+
+
+def _check_system(state: GameState, action: Action) -> Rejected | None:
+    if action.player is not None:
+        return Rejected(Reason.SYSTEM_ONLY, "only the service takes this action")
+    if action.type is ActionType.CLOSE_UNO_WINDOW:
+        if state.uno_window is None:
+            return Rejected(Reason.NOTHING_TO_CLOSE, "no UNO window is open")
+        return None
+    if state.frozen is None or action.target != state.frozen:
+        return Rejected(Reason.NOT_FROZEN, "that player is not frozen")
+    return None
+
+
+def _check_player(state: GameState, action: Action) -> Rejected | None:
+    player = action.player
+    if player is None or not 0 <= player < len(state.players):
+        return Rejected(Reason.NOT_A_PLAYER, "no such player in this game")
+    if state.players[player].knocked_out:
+        return Rejected(Reason.KNOCKED_OUT, "you are out of this round")
+    if action in legal_actions(state, player):
+        return None
+    return _diagnose(state, action, player)
+
+
+def _diagnose(state: GameState, action: Action, player: int) -> Rejected | None:
+    """Why a player's action is not legal now (or None: it is, as a costly false catch)."""
+    pending = state.pending
+    assert pending is not None
+    hand = state.players[player].hand
+    t = action.type
+    n = len(state.players)
+    if t is ActionType.CATCH:
+        target = action.target
+        if target is None or not 0 <= target < n or target == player:
+            return Rejected(Reason.BAD_TARGET, "you can't catch that player")
+        if state.options.false_catch_penalty:
+            return None
+        return Rejected(Reason.NOTHING_TO_CATCH, "there is nobody to catch")
+    if t is ActionType.CALL_UNO:
+        return Rejected(Reason.CANNOT_CALL_UNO, "UNO is called with two cards, or with one")
+    if pending.player != player:
+        if t is ActionType.PLAY and state.options.jump_in and pending.kind is PendingKind.TURN:
+            if action.card not in hand:
+                return Rejected(Reason.CARD_NOT_IN_HAND, "you don't hold that card")
+            return Rejected(Reason.DOES_NOT_MATCH, "only an identical card can jump in")
+        return Rejected(Reason.NOT_YOUR_TURN, "it is not your turn")
+    kind = pending.kind
+    if t is ActionType.PLAY and kind in (
+        PendingKind.TURN,
+        PendingKind.PLAY_DRAWN,
+        PendingKind.RESPOND_TO_DRAW,
+    ):
+        if action.card not in hand:
+            return Rejected(Reason.CARD_NOT_IN_HAND, "you don't hold that card")
+        if kind is PendingKind.PLAY_DRAWN:
+            return Rejected(Reason.MUST_PLAY_DRAWN, "only the card you drew may be played now")
+        if kind is PendingKind.RESPOND_TO_DRAW:
+            return Rejected(Reason.NOT_STACKABLE, "that card can't be stacked on this one")
+        return Rejected(Reason.DOES_NOT_MATCH, "that card doesn't match the top card")
+    if t is ActionType.DRAW and kind is PendingKind.TURN:
+        return Rejected(Reason.MUST_PLAY, "you hold a playable card and must play")
+    if t is ActionType.PASS and kind is PendingKind.PLAY_DRAWN:
+        return Rejected(Reason.MUST_PLAY, "the drawn card must be played")
+    if t is ActionType.CHOOSE_COLOR and kind in (
+        PendingKind.CHOOSE_COLOR,
+        PendingKind.CHOOSE_ROULETTE_COLOR,
+    ):
+        return Rejected(Reason.BAD_COLOR, "that colour is not on this side of the cards")
+    if t is ActionType.SWAP and kind is PendingKind.CHOOSE_SWAP:
+        return Rejected(Reason.BAD_TARGET, "you can't swap with that player")
+    if t is ActionType.CHALLENGE and kind is PendingKind.RESPOND_TO_DRAW:
+        return Rejected(Reason.CANNOT_CHALLENGE, "this card can't be challenged")
+    return Rejected(Reason.WRONG_DECISION, f"now you must {_DECISION_WORDS[kind]}")
+
+
+_DECISION_WORDS = {
+    PendingKind.TURN: "play a card or draw",
+    PendingKind.PLAY_DRAWN: "play the drawn card or keep it",
+    PendingKind.CHOOSE_COLOR: "choose a colour",
+    PendingKind.RESPOND_TO_DRAW: "take the cards, challenge or stack",
+    PendingKind.CHOOSE_SWAP: "choose whom to swap hands with",
+    PendingKind.CHOOSE_ROULETTE_COLOR: "name a colour for the roulette",
+}
+
+
+# -- the handlers ----------------------------------------------------------------------------
+
+
+def _close_uno_window(t: Table) -> None:
+    t.emit(EventType.UNO_WINDOW_CLOSED, player=t.uno_window)
+    t.uno_window = None
+
+
+def _play(t: Table, a: Action) -> None:
+    player, c = a.player, a.card
+    assert player is not None and c is not None
+    pending = t.pending
+    assert pending is not None
+    t.stack_carry = 0
+    if pending.kind is PendingKind.RESPOND_TO_DRAW:
+        t.stack_carry = pending.amount
+        t.emit(EventType.STACKED, player=player, total=pending.amount)
+    t.current = player  # a Jump-In moves the turn to the jumper
+    face = t.face(c)
+    rule = t.rule_of(c)
+    t.bluffed = rule.challengeable and t.holds_color(player, t.color)
+    t.remove_from_hand(player, c)
+    t.discard.insert(0, c)
+    if face.color is not None:
+        t.color = face.color
+    t.emit(EventType.PLAYED, player=player, card=face.code)
+    left = len(t.hands[player])
+    if left == 0:
+        t.round_winner = player
+    elif left == 1 and not t.declared[player]:
+        t.uno_window = player
+        t.emit(EventType.UNO_WINDOW_OPENED, player=player)
+    if t.round_over:
+        # Only a draw card still acts after the last card (RULES.md §2 "End of a round").
+        if face.kind.draw_amount or rule.penalty is not None:
+            rule.effect(t, player, c)
+        return
+    if rule.chooses_color:
+        t.color = None
+        t.pending = Pending(
+            PendingKind.CHOOSE_COLOR, player, amount=t.stack_carry, bluffed=t.bluffed
+        )
+        return
+    rule.effect(t, player, c)
+
+
+def _draw(t: Table, a: Action) -> None:
+    player = a.player
+    assert player is not None
+    until_playable = (
+        t.variant.draw_policy is DrawPolicy.UNTIL_PLAYABLE or t.options.draw_until_playable
+    )
+    if until_playable:
+        drawn = t.draw_while(player, lambda d: not d or not t.matches(d[-1]))
+    else:
+        drawn = t.draw(player, 1)
+    if drawn and t.matches(drawn[-1]) and not t.knocked_out[player] and not t.round_over:
+        t.pending = Pending(
+            PendingKind.PLAY_DRAWN, player, drawn=drawn[-1], must_play=t.variant.must_play_drawn
+        )
+        return
+    if not t.round_over:
+        t.next_turn(player)
+
+
+def _keep(t: Table, a: Action) -> None:
+    assert a.player is not None
+    t.emit(EventType.KEPT, player=a.player)
+    t.next_turn(a.player)
+
+
+def _choose_color(t: Table, a: Action) -> None:
+    player, color = a.player, a.color
+    assert player is not None and color is not None and t.pending is not None
+    pending = t.pending
+    t.color = color
+    t.emit(EventType.COLOR_CHOSEN, player=player, color=color.value)
+    if pending.kind is PendingKind.CHOOSE_ROULETTE_COLOR:
+        rule = t.rule_of(t.discard[0])
+        assert rule.answer is not None
+        rule.answer(t, player, t.discard[0])
+        return
+    match pending.then:
+        case AfterColor.EFFECT:
+            t.stack_carry = pending.amount
+            t.bluffed = pending.bluffed
+            t.rule_of(t.discard[0]).effect(t, player, t.discard[0])
+        case AfterColor.OWN_TURN:
+            t.start_turn(player)
+        case AfterColor.NEXT_TURN:
+            t.next_turn(player)
+
+
+def _challenge(t: Table, a: Action) -> None:
+    assert a.player is not None and t.pending is not None
+    resolve_challenge(t, a.player, t.pending)
+
+
+def _accept(t: Table, a: Action) -> None:
+    pending = t.pending
+    assert a.player is not None and pending is not None and pending.card_kind is not None
+    take_draw(t, a.player, pending.card_kind, pending.amount, cause=pending.source)
+
+
+def _call_uno(t: Table, a: Action) -> None:
+    player = a.player
+    assert player is not None
+    t.declared[player] = True
+    t.emit(EventType.UNO_CALLED, player=player)
+    if t.uno_window == player:
+        t.uno_window = None
+
+
+def _catch(t: Table, a: Action) -> None:
+    player, target = a.player, a.target
+    assert player is not None and target is not None
+    if t.uno_window == target:
+        t.uno_window = None
+        t.emit(EventType.CAUGHT, player=player, target=target)
+        t.draw(target, 2, cause=player)
+    else:
+        t.emit(EventType.FALSE_CATCH, player=player, target=target)
+        t.draw(player, 2)
+    _after_out_of_turn_draw(t)
+
+
+def _after_out_of_turn_draw(t: Table) -> None:
+    """A player who owed the decision may have been knocked out by an out-of-turn draw
+    (No Mercy): the turn then passes on."""
+    pending = t.pending
+    if pending is not None and t.knocked_out[pending.player] and not t.round_over:
+        t.start_turn(t.next_seat(pending.player))
+
+
+def _swap(t: Table, a: Action) -> None:
+    assert a.player is not None and a.target is not None
+    swap_hands(t, a.player, a.target)
+
+
+def _close(t: Table, a: Action) -> None:
+    _close_uno_window(t)
+
+
+def _frozen_moved(t: Table, a: Action) -> None:
+    """Minions' Dumb Fu (RULES.md §6): moving while frozen costs 4 cards, once."""
+    target = a.target
+    assert target is not None
+    t.frozen = None
+    t.frozen_turns = 0
+    t.emit(EventType.FROZEN_PENALTY, player=target)
+    t.draw(target, 4)
+    _after_out_of_turn_draw(t)
+
+
+_HANDLERS = {
+    ActionType.PLAY: _play,
+    ActionType.DRAW: _draw,
+    ActionType.PASS: _keep,
+    ActionType.CHOOSE_COLOR: _choose_color,
+    ActionType.CHALLENGE: _challenge,
+    ActionType.ACCEPT: _accept,
+    ActionType.CALL_UNO: _call_uno,
+    ActionType.CATCH: _catch,
+    ActionType.SWAP: _swap,
+    ActionType.CLOSE_UNO_WINDOW: _close,
+    ActionType.FROZEN_MOVED: _frozen_moved,
+}
+
+
+def owed_by(state: GameState) -> int | None:
+    """The seat that owes the next decision (None once the game is over)."""
+    return None if state.pending is None else state.pending.player

@@ -1,0 +1,149 @@
+"""JSON round-trip of the whole game state (for the store, never for players: players get
+``view``).  Cards are written as their codes and piles as one space-separated string, which
+keeps a 4-player game's state near 1 KB."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, fields
+from typing import Any
+
+from .cards import Card, Color, Kind, Side, card
+from .state import AfterColor, GameState, Options, Pending, PendingKind, PlayerState, Reveal
+
+FORMAT = 1
+
+
+def _pile(items: tuple[Card, ...]) -> str:
+    return " ".join(c.code for c in items)
+
+
+def _unpile(text: str) -> tuple[Card, ...]:
+    return tuple(card(code) for code in text.split())
+
+
+def _pending_to_json(p: Pending) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": p.kind.value, "player": p.player}
+    if p.drawn is not None:
+        out["drawn"] = p.drawn.code
+    if p.must_play:
+        out["must_play"] = True
+    if p.source is not None:
+        out["source"] = p.source
+    if p.card_kind is not None:
+        out["card_kind"] = p.card_kind.value
+    if p.amount:
+        out["amount"] = p.amount
+    if p.challengeable:
+        out["challengeable"] = True
+    if p.bluffed:
+        out["bluffed"] = True
+    if p.then is not AfterColor.EFFECT:
+        out["then"] = p.then.value
+    return out
+
+
+def _pending_from_json(d: dict[str, Any]) -> Pending:
+    return Pending(
+        kind=PendingKind(d["kind"]),
+        player=d["player"],
+        drawn=card(d["drawn"]) if "drawn" in d else None,
+        must_play=d.get("must_play", False),
+        source=d.get("source"),
+        card_kind=Kind(d["card_kind"]) if "card_kind" in d else None,
+        amount=d.get("amount", 0),
+        challengeable=d.get("challengeable", False),
+        bluffed=d.get("bluffed", False),
+        then=AfterColor(d.get("then", AfterColor.EFFECT.value)),
+    )
+
+
+def _options_to_json(o: Options) -> dict[str, Any]:
+    defaults = Options()
+    return {k: v for k, v in asdict(o).items() if getattr(defaults, k) != v}
+
+
+def to_json(s: GameState) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "variant": s.variant,
+        "version": s.version,
+        "players": [
+            {
+                "name": p.name,
+                "hand": _pile(p.hand),
+                "score": p.score,
+                **({"declared_uno": True} if p.declared_uno else {}),
+                **({"knocked_out": True} if p.knocked_out else {}),
+            }
+            for p in s.players
+        ],
+        "draw_pile": _pile(s.draw_pile),
+        "discard": _pile(s.discard),
+        "current": s.current,
+        "dealer": s.dealer,
+        "direction": s.direction,
+        "side": s.side.value,
+        "color": s.color.value if s.color else None,
+        "pending": _pending_to_json(s.pending) if s.pending else None,
+        "round": s.round,
+        "seed": s.seed,
+        "rng_counter": s.rng_counter,
+    }
+    optional = {
+        "uno_window": s.uno_window,
+        "frozen": s.frozen,
+        "frozen_turns": s.frozen_turns or None,
+        "set_aside": _pile(s.set_aside) or None,
+        "winner": s.winner,
+        "options": _options_to_json(s.options) or None,
+        "reveal": (
+            {"to": s.reveal.to, "of": s.reveal.of, "hand": _pile(s.reveal.hand)}
+            if s.reveal
+            else None
+        ),
+    }
+    out.update({k: v for k, v in optional.items() if v is not None})
+    return out
+
+
+def from_json(d: dict[str, Any]) -> GameState:
+    if d.get("format") != FORMAT:
+        raise ValueError(f"unknown state format {d.get('format')!r}")
+    option_names = {f.name for f in fields(Options)}
+    reveal = d.get("reveal")
+    return GameState(
+        variant=d["variant"],
+        version=d["version"],
+        players=tuple(
+            PlayerState(
+                name=p["name"],
+                hand=_unpile(p["hand"]),
+                score=p["score"],
+                declared_uno=p.get("declared_uno", False),
+                knocked_out=p.get("knocked_out", False),
+            )
+            for p in d["players"]
+        ),
+        draw_pile=_unpile(d["draw_pile"]),
+        discard=_unpile(d["discard"]),
+        current=d["current"],
+        dealer=d["dealer"],
+        direction=d["direction"],
+        side=Side(d["side"]),
+        color=Color(d["color"]) if d["color"] else None,
+        pending=_pending_from_json(d["pending"]) if d["pending"] else None,
+        uno_window=d.get("uno_window"),
+        frozen=d.get("frozen"),
+        frozen_turns=d.get("frozen_turns", 0),
+        set_aside=_unpile(d.get("set_aside", "")),
+        reveal=(
+            Reveal(to=reveal["to"], of=reveal["of"], hand=_unpile(reveal["hand"]))
+            if reveal
+            else None
+        ),
+        round=d["round"],
+        winner=d.get("winner"),
+        options=Options(**{k: v for k, v in d.get("options", {}).items() if k in option_names}),
+        seed=d["seed"],
+        rng_counter=d["rng_counter"],
+    )

@@ -1,0 +1,267 @@
+"""The mutable working copy of a game that ``apply`` works on, and its primitives.
+
+``apply`` is pure from the outside: it loads the immutable ``GameState`` into a ``Table``,
+lets the rules change the table, then freezes it into a new state (version + 1).  The input
+state is never touched, so a rejected or failed action leaves nothing half-written.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .cards import Card, Color, Face, Side
+from .events import Event, EventType
+from .state import GameState, Options, Pending, PendingKind, PlayerState, Reveal
+from .variant import CardRule, Variant
+
+
+class Table:
+    def __init__(self, state: GameState, variant: Variant) -> None:
+        self.variant = variant
+        self.options: Options = state.options
+        self.names = [p.name for p in state.players]
+        self.hands: list[list[Card]] = [list(p.hand) for p in state.players]
+        self.scores = [p.score for p in state.players]
+        self.declared = [p.declared_uno for p in state.players]
+        self.knocked_out = [p.knocked_out for p in state.players]
+        self.draw_pile: list[Card] = list(state.draw_pile)  # top first
+        self.discard: list[Card] = list(state.discard)  # top first
+        self.set_aside: list[Card] = list(state.set_aside)
+        self.current = state.current
+        self.dealer = state.dealer
+        self.direction = state.direction
+        self.side = state.side
+        self.color = state.color
+        self.pending = state.pending
+        self.uno_window = state.uno_window
+        self.frozen = state.frozen
+        self.frozen_turns = state.frozen_turns
+        self.reveal: Reveal | None = None  # a reveal lasts until the next action
+        self.round = state.round
+        self.winner = state.winner
+        self.seed = state.seed
+        self.rng_counter = state.rng_counter
+        self.version = state.version
+        self.state_variant = state.variant
+        self.events: list[Event] = []
+        # Set when a player empties their hand (or is the last one standing); the action
+        # still finishes (a final draw card is still drawn) and then the round is scored.
+        self.round_winner: int | None = None
+        # Whether the card being played was played while holding the colour in play.
+        self.bluffed = False
+        # The draw total a stacked draw card carries on (No Mercy, Progressive Draw).
+        self.stack_carry = 0
+
+    # -- the result -------------------------------------------------------------------
+
+    def freeze(self) -> GameState:
+        players = tuple(
+            PlayerState(
+                name=self.names[i],
+                hand=tuple(self.hands[i]),
+                score=self.scores[i],
+                declared_uno=self.declared[i],
+                knocked_out=self.knocked_out[i],
+            )
+            for i in range(len(self.names))
+        )
+        return GameState(
+            variant=self.state_variant,
+            players=players,
+            draw_pile=tuple(self.draw_pile),
+            discard=tuple(self.discard),
+            current=self.current,
+            dealer=self.dealer,
+            direction=self.direction,
+            side=self.side,
+            color=self.color,
+            pending=self.pending,
+            uno_window=self.uno_window,
+            frozen=self.frozen,
+            frozen_turns=self.frozen_turns,
+            set_aside=tuple(self.set_aside),
+            reveal=self.reveal,
+            round=self.round,
+            winner=self.winner,
+            options=self.options,
+            seed=self.seed,
+            rng_counter=self.rng_counter,
+            version=self.version + 1,
+        )
+
+    # -- small reads ------------------------------------------------------------------
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    @property
+    def round_over(self) -> bool:
+        return self.round_winner is not None
+
+    def face(self, c: Card) -> Face:
+        return c.face(self.side)
+
+    @property
+    def top_face(self) -> Face:
+        return self.discard[0].face(self.side)
+
+    def rule_of(self, c: Card) -> CardRule:
+        return self.variant.rule(c.face(self.side).kind, self.options)
+
+    @property
+    def colors(self) -> tuple[Color, ...]:
+        return self.side.colors
+
+    def active_players(self) -> list[int]:
+        return [i for i in range(self.n) if not self.knocked_out[i]]
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places on in the direction of play, passing knocked-out seats."""
+        for _ in range(steps):
+            seat = (seat + self.direction) % self.n
+            while self.knocked_out[seat]:
+                seat = (seat + self.direction) % self.n
+        return seat
+
+    def matches(self, c: Card) -> bool:
+        """Whether ``c`` may be played on the discard pile (RULES.md §2 "A turn")."""
+        face = c.face(self.side)
+        if face.color is None:
+            return True
+        return face.color == self.color or face.kind == self.top_face.kind
+
+    def holds_color(self, player: int, color: Color | None) -> bool:
+        return color is not None and any(
+            c.face(self.side).color == color for c in self.hands[player]
+        )
+
+    # -- randomness (seeded, replayable) -----------------------------------------------
+
+    def rng(self) -> random.Random:
+        """A fresh generator for one random step; the counter makes each step different."""
+        self.rng_counter += 1
+        return random.Random(f"{self.seed}:{self.rng_counter}")
+
+    # -- events -----------------------------------------------------------------------
+
+    def emit(self, type: EventType, to: int | None = None, **data: Any) -> None:
+        self.events.append(Event(type, data, to))
+
+    # -- turns ------------------------------------------------------------------------
+
+    def start_turn(self, player: int) -> None:
+        """Hand the turn to ``player``; they now owe a play or a draw."""
+        self.current = player
+        self.pending = Pending(PendingKind.TURN, player)
+        if self.frozen == player:
+            self.frozen_turns += 1
+            # Frozen through the turn that was about to start, until the start of the next
+            # one (RULES.md §6).
+            if self.frozen_turns >= 2:
+                self.frozen = None
+                self.frozen_turns = 0
+                self.emit(EventType.UNFROZEN, player=player)
+        self.emit(EventType.TURN, player=player)
+
+    def next_turn(self, after: int, skip: int = 0) -> None:
+        """The turn passes from ``after`` to the next player, ``skip`` players skipped."""
+        seat = after
+        for _ in range(skip):
+            seat = self.next_seat(seat)
+            self.emit(EventType.SKIPPED, player=seat)
+        self.start_turn(self.next_seat(seat))
+
+    # -- moving cards -----------------------------------------------------------------
+
+    def reshuffle(self) -> bool:
+        """Rebuild the draw pile from the discards under the top card (and set-aside hands).
+
+        Returns False when there was nothing to rebuild it from.
+        """
+        rest = self.discard[1:] + self.set_aside
+        if not rest:
+            return False
+        self.rng().shuffle(rest)
+        self.draw_pile.extend(rest)
+        self.discard = self.discard[:1]
+        self.set_aside = []
+        self.emit(EventType.RESHUFFLED, size=len(self.draw_pile))
+        return True
+
+    def take_top(self) -> Card | None:
+        if not self.draw_pile and not self.reshuffle():
+            return None
+        return self.draw_pile.pop(0)
+
+    def give(self, player: int, new: Iterable[Card], cause: int | None = None) -> None:
+        """Put cards into a hand (the one way a hand grows, so mercy is always checked)."""
+        new = list(new)
+        if not new:
+            return
+        self.hands[player].extend(new)
+        self.declared[player] = False
+        if self.uno_window == player and len(self.hands[player]) > 1:
+            self.uno_window = None
+        limit = self.variant.mercy_limit
+        if limit is not None and len(self.hands[player]) >= limit:
+            self.knock_out(player, cause)
+
+    def draw(self, player: int, count: int, cause: int | None = None) -> list[Card]:
+        """``player`` draws ``count`` cards one by one; stops short when no card is left,
+        or when the player is knocked out mid-draw (No Mercy)."""
+        return self.draw_while(player, lambda drawn: len(drawn) < count, cause)
+
+    def draw_while(
+        self,
+        player: int,
+        more: Callable[[list[Card]], bool],
+        cause: int | None = None,
+    ) -> list[Card]:
+        """Draw one card at a time while ``more(drawn_so_far)`` says so."""
+        drawn: list[Card] = []
+        while more(drawn) and not self.knocked_out[player]:
+            c = self.take_top()
+            if c is None:
+                self.emit(EventType.DRAW_STOPPED_SHORT, player=player)
+                break
+            drawn.append(c)
+            self.give(player, [c], cause)
+        if drawn:
+            self.emit(EventType.DREW, player=player, count=len(drawn))
+            self.emit(
+                EventType.DREW_CARDS,
+                to=player,
+                player=player,
+                cards=[self.face(c).code for c in drawn],
+            )
+        return drawn
+
+    def knock_out(self, player: int, cause: int | None) -> None:
+        """No Mercy's mercy rule (RULES.md §4): out at once, the hand set aside."""
+        self.knocked_out[player] = True
+        self.set_aside.extend(self.hands[player])
+        self.hands[player] = []
+        self.declared[player] = False
+        if self.uno_window == player:
+            self.uno_window = None
+        if cause is not None and cause != player:
+            self.scores[cause] += self.variant.knockout_points
+        self.emit(EventType.KNOCKED_OUT, player=player, by=cause)
+        standing = self.active_players()
+        if len(standing) == 1 and self.round_winner is None:
+            self.round_winner = standing[0]
+
+    def remove_from_hand(self, player: int, c: Card) -> None:
+        self.hands[player].remove(c)
+
+    def turn_over(self) -> None:
+        """UNO Flip's F (RULES.md §3): every hand turns round, and both piles turn over as
+        stacks, so each pile's former bottom card is its new top, showing its other face."""
+        self.side = Side.DARK if self.side is Side.LIGHT else Side.LIGHT
+        self.draw_pile.reverse()
+        self.discard.reverse()
+        self.color = self.top_face.color
+        self.emit(EventType.FLIPPED, side=self.side.name.lower(), top=self.top_face.code)

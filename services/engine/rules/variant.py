@@ -1,0 +1,91 @@
+"""A variant is data plus small named hooks (STYLE.md "A variant is data").
+
+Deck, hand size, target score, draw policy, stacking, first-card handling and scoring are
+values here; what a card *does* is a ``CardRule`` whose ``effect`` is a small function from
+``effects``.  The engine asks the variant, never "which variant is this".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from .cards import Card, Kind
+
+if TYPE_CHECKING:
+    from .state import Options
+    from .table import Table
+
+# An effect runs after a card is on the discard pile and, for a wild, after its colour is
+# known.  ``player`` played it.  It must leave the table owing a decision (usually by
+# starting the next player's turn) unless the round has ended.
+Effect = Callable[["Table", int, Card], None]
+
+# How a victim takes a draw card's cards: ``(table, victim, extra, cause)``.  ``extra`` is
+# added by a lost challenge.  ``None`` in a rule means "draw the card's amount".
+Penalty = Callable[["Table", int, int, int | None], None]
+
+
+class FirstCard(StrEnum):
+    """What happens when a card of this kind is the first card turned up (RULES.md §2)."""
+
+    NONE = "none"  # number cards: the first player just plays
+    AS_IF_DEALER_PLAYED = "as_if_dealer_played"  # +2, +1, +5: hits the first player
+    SKIP_FIRST_PLAYER = "skip_first_player"  # S (and Flip's SE): the first player is skipped
+    DEALER_STARTS_REVERSED = "dealer_starts_reversed"  # R: the dealer plays first, reversed
+    FIRST_PLAYER_CHOOSES_COLOR = "first_player_chooses_color"  # W: choose, then play
+    REDRAW = "redraw"  # W+4 and kin: back into the pile, reshuffle, turn another
+    IGNORE = "ignore"  # No Mercy: leave it, turn up the next card on top of it
+    FLIP = "flip"  # UNO Flip's F: turn everything over, then judge the new top card
+
+
+@dataclass(frozen=True, slots=True)
+class CardRule:
+    effect: Effect
+    points: int = 0  # numbers score their face value whatever this says
+    chooses_color: bool = False  # the card's player names the colour before the effect
+    first_card: FirstCard = FirstCard.NONE
+    challengeable: bool = False  # legal only without the colour in play; can be challenged
+    stack_value: int = 0  # >0: a draw card that can answer (and be answered in) a stack
+    penalty: Penalty | None = None  # how its victim takes it, if not "draw its amount"
+    answer: Effect | None = None  # runs when its victim has named a colour (No Mercy WCR)
+
+
+class DrawPolicy(StrEnum):
+    ONE = "one"  # draw one; play it if you can and want to (Classic)
+    UNTIL_PLAYABLE = "until_playable"  # draw until a playable card turns up
+
+
+class Stacking(StrEnum):
+    NONE = "none"
+    SAME_KIND = "same_kind"  # Classic's Progressive Draw house rule: +2 on +2, W+4 on W+4
+    EQUAL_OR_HIGHER = "equal_or_higher"  # No Mercy: any draw card of equal or higher value
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    name: str
+    title: str
+    deck: tuple[Card, ...]
+    rules: Mapping[Kind, CardRule]
+    hand_size: int = 7
+    target_score: int = 500
+    min_players: int = 2
+    max_players: int = 10
+    draw_policy: DrawPolicy = DrawPolicy.ONE
+    must_play_drawn: bool = False  # the playable drawn card must be played (No Mercy)
+    draw_only_when_stuck: bool = False  # no drawing while holding a playable card
+    stacking: Stacking = Stacking.NONE
+    mercy_limit: int | None = None  # No Mercy: this many cards knocks a player out
+    knockout_points: int = 0  # No Mercy: scored by whoever caused a knock-out
+    # The Seven-O house rule's replacements for 7 and 0, where the variant offers it.
+    seven_o_rules: Mapping[Kind, CardRule] = field(default_factory=dict)
+    double_sided: bool = False  # UNO Flip
+    themed_names: Mapping[Kind, str] = field(default_factory=dict)
+
+    def rule(self, kind: Kind, options: Options) -> CardRule:
+        if options.seven_o and kind in self.seven_o_rules:
+            return self.seven_o_rules[kind]
+        return self.rules[kind]

@@ -1,0 +1,167 @@
+"""The one door hidden information leaves through (STYLE.md "Hidden information").
+
+``view(state, viewer)`` is what one player (or, with ``viewer=None``, a spectator) may see:
+their own hand, every other hand only as a count, and, in UNO Flip, the faces the table can
+see: the turned-away side of every opponent's card and of the draw pile's top card
+(RULES.md §3 "What is visible").  A Flip player never sees the other side of their own cards,
+so their hand and their action codes name only the face in play.  ``events_for`` redacts
+events the same way.  The seed, the draw pile's order and bluff flags never leave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .actions import Action
+from .cards import Card, Side
+from .engine import legal_actions
+from .events import Event
+from .state import GameState, PendingKind
+from .variants import get_variant
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    name: str
+    cards: int
+    score: int
+    declared_uno: bool
+    knocked_out: bool
+    frozen: bool
+    # UNO Flip: the faces of this player's cards that the others see (None for the viewer's
+    # own seat and for one-sided decks).
+    back_faces: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingView:
+    kind: PendingKind
+    player: int
+    amount: int = 0  # draw total owed (RESPOND_TO_DRAW)
+    source: int | None = None  # who played the draw card
+    card_kind: str | None = None
+    challengeable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    viewer: int | None
+    variant: str
+    version: int
+    round: int
+    side: str
+    top: str
+    color: str | None
+    direction: int
+    dealer: int
+    current: int
+    draw_pile: int
+    discard_pile: int
+    seats: tuple[SeatView, ...]
+    pending: PendingView | None
+    uno_window: int | None
+    hand: tuple[str, ...]  # the viewer's own cards, face in play (empty for spectators)
+    legal: tuple[Action, ...]  # what the viewer may do now
+    target_score: int
+    winner: int | None
+    draw_pile_back: str | None = None  # UNO Flip: the visible face of the draw pile's top
+    reveal_of: int | None = None  # a hand shown to this viewer only (a challenge)
+    reveal: tuple[str, ...] = ()
+
+    @property
+    def legal_codes(self) -> tuple[str, ...]:
+        return tuple(a.code for a in self.legal)
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["legal"] = list(self.legal_codes)
+        return out
+
+
+def _as_seen(action: Action, side: Side) -> Action:
+    """A play names the face its player sees, never the hidden side of their own card."""
+    c = action.card
+    if c is None or c.dark is None:
+        return action
+    return Action(action.type, action.player, card=Card(c.face(side)))
+
+
+def view(state: GameState, viewer: int | None) -> View:
+    n = len(state.players)
+    me = viewer if viewer is not None and 0 <= viewer < n else None
+    side = state.side
+    double_sided = get_variant(state.variant).double_sided
+    seats = tuple(
+        SeatView(
+            seat=i,
+            name=p.name,
+            cards=len(p.hand),
+            score=p.score,
+            declared_uno=p.declared_uno,
+            knocked_out=p.knocked_out,
+            frozen=state.frozen == i,
+            back_faces=(
+                tuple(_back(c, side) for c in p.hand) if double_sided and i != me else None
+            ),
+        )
+        for i, p in enumerate(state.players)
+    )
+    pending = state.pending
+    pending_view = (
+        PendingView(
+            kind=pending.kind,
+            player=pending.player,
+            amount=pending.amount,
+            source=pending.source,
+            card_kind=pending.card_kind.value if pending.card_kind else None,
+            challengeable=pending.challengeable,
+        )
+        if pending
+        else None
+    )
+    reveal = state.reveal if state.reveal is not None and state.reveal.to == me else None
+    return View(
+        viewer=me,
+        variant=state.variant,
+        version=state.version,
+        round=state.round,
+        side=side.name.lower(),
+        top=state.top.face(side).code,
+        color=state.color.value if state.color else None,
+        direction=state.direction,
+        dealer=state.dealer,
+        current=state.current,
+        draw_pile=len(state.draw_pile),
+        discard_pile=len(state.discard),
+        seats=seats,
+        pending=pending_view,
+        uno_window=state.uno_window,
+        hand=tuple(c.face(side).code for c in state.players[me].hand) if me is not None else (),
+        legal=(
+            tuple(_as_seen(a, side) for a in legal_actions(state, me)) if me is not None else ()
+        ),
+        target_score=target_score_of(state),
+        winner=state.winner,
+        draw_pile_back=(
+            _back(state.draw_pile[0], side) if double_sided and state.draw_pile else None
+        ),
+        reveal_of=reveal.of if reveal else None,
+        reveal=tuple(c.face(side).code for c in reveal.hand) if reveal else (),
+    )
+
+
+def _back(c: Card, side: Side) -> str:
+    hidden = c.hidden_face(side)
+    return hidden.code if hidden is not None else c.face(side).code
+
+
+def target_score_of(state: GameState) -> int:
+    return state.options.target_score or get_variant(state.variant).target_score
+
+
+def events_for(events: Iterable[Event], viewer: int | None) -> list[Event]:
+    """The events ``viewer`` may see: every public one, and those addressed to them."""
+    return [e for e in events if e.to is None or e.to == viewer]

@@ -1,0 +1,49 @@
+"""Shared fixtures: where the test Redis and PostgreSQL live.
+
+`make test` starts both (scripts/ensure-services.sh). Point the tests elsewhere with
+UNO_TEST_REDIS_URL and UNO_TEST_DATABASE_URL. Area-specific fixtures live in
+tests/<area>/conftest.py.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+TEST_DATABASE_URL = os.environ.get(
+    "UNO_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/uno_test"
+)
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    """URL of a test Redis database, emptied (FLUSHDB) before the test."""
+    import redis
+
+    client = redis.Redis.from_url(TEST_REDIS_URL)
+    try:
+        client.flushdb()
+    except redis.ConnectionError as exc:
+        pytest.fail(f"test Redis at {TEST_REDIS_URL} is unreachable ({exc}); run `make services`")
+    finally:
+        client.close()
+    yield TEST_REDIS_URL
+
+
+@pytest.fixture(scope="session")
+def database_url() -> str:
+    """SQLAlchemy URL of the test PostgreSQL database (checked to accept connections)."""
+    import psycopg
+
+    if TEST_DATABASE_URL.startswith("postgresql"):
+        plain_url = TEST_DATABASE_URL.replace("postgresql+psycopg://", "postgresql://", 1)
+        try:
+            psycopg.connect(plain_url, connect_timeout=5).close()
+        except psycopg.OperationalError as exc:
+            pytest.fail(
+                f"test PostgreSQL at {plain_url} is unreachable ({exc}); run `make services`"
+            )
+    return TEST_DATABASE_URL
