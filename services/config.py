@@ -48,6 +48,28 @@ class Settings(BaseSettings):
     away_pause_seconds: float = Field(
         default=2.0, ge=0, description="Pause before acting for a player who timed out."
     )
+    worker_poll_interval: float = Field(
+        default=0.1,
+        gt=0,
+        description="Longest the worker's deadline drainer sleeps between two looks at Redis.",
+    )
+    timer_lease_seconds: float = Field(
+        default=10.0,
+        gt=0,
+        description="A claimed deadline whose task has not finished within this is claimed again.",
+    )
+    timer_claim_batch: int = Field(
+        default=200, gt=0, description="Most deadlines the drainer claims in one Redis call."
+    )
+    timer_max_attempts: int = Field(
+        default=20,
+        gt=0,
+        description="Claims of one deadline before it is set aside in uno:deadlines:dead "
+        "(leases double per claim up to 30x: with the defaults, about 80 minutes of failures).",
+    )
+    stand_in_policy: str = Field(
+        default="strong", description="AI policy that decides for a player who is out of time."
+    )
     database_url: str = Field(
         default="sqlite:///./uno.db",
         description=(

@@ -15,8 +15,9 @@ from .cards import Card, Color, Face, Kind, NotationError, Side, card, cards
 from .engine import Applied, Reason, Rejected, apply, legal_actions, owed_by
 from .events import Event, EventType
 from .serialize import from_json, to_json
-from .setup import Setup, SetupError, from_setup, new_game
+from .setup import Setup, SetupError, check_options, from_setup, new_game
 from .state import GameState, Options, Pending, PendingKind
+from .variant import HouseRule
 from .variants import VARIANTS, UnknownVariant, get_variant
 from .view import PendingView, SeatView, View, events_for, view
 
@@ -31,6 +32,7 @@ __all__ = [
     "EventType",
     "Face",
     "GameState",
+    "HouseRule",
     "Kind",
     "NotationError",
     "Options",
@@ -48,6 +50,7 @@ __all__ = [
     "apply",
     "card",
     "cards",
+    "check_options",
     "events_for",
     "from_json",
     "from_setup",

@@ -60,6 +60,10 @@ def stack_answers(
     if mode is Stacking.NONE:
         return []
     if mode is Stacking.SAME_KIND:
+        # Progressive Draw adds up card amounts, so a card that draws no fixed number
+        # (Flip's WDC) starts no stack [decision].
+        if not kind.draw_amount:
+            return []
         return [c for c in hand if c.face(side).kind is kind]
     rules = variant.rules
     value = max(rules[kind].stack_value, 1)
@@ -77,14 +81,18 @@ def penalize(
         t.draw(victim, amount + extra, cause)
 
 
-def draw_card(t: Table, player: int, c: Card) -> None:
-    """A draw card hits the next player: they draw and lose the turn, unless they may
-    answer it (challenge or stack), in which case they owe that decision."""
-    victim = t.next_seat(player)
+def draw_card(t: Table, player: int, c: Card, victim: int | None = None) -> None:
+    """A draw card hits the next player (or ``victim``: No Mercy's two-player WR+4 hits its
+    own player): they draw and lose the turn, unless they may answer it (challenge or
+    stack), in which case they owe that decision."""
+    victim = t.next_seat(player) if victim is None else victim
     kind = t.face(c).kind
     rule = t.variant.rules[kind]
     amount = kind.draw_amount + t.stack_carry
     if not t.round_over:
+        # A stacked card answers a draw card instead of matching the colour in play, so the
+        # colour rule and the challenge don't apply to it (Progressive Draw's W+4 on W+4)
+        # [decision].
         challengeable = rule.challengeable and t.stack_carry == 0
         if challengeable or stack_answers(t.variant, t.options, t.side, t.hands[victim], kind):
             t.current = victim
@@ -154,6 +162,8 @@ def seven(t: Table, player: int, c: Card) -> None:
 def swap_hands(t: Table, player: int, target: int) -> None:
     t.hands[player], t.hands[target] = t.hands[target], t.hands[player]
     t.declared[player] = t.declared[target] = False
+    if t.uno_window in (player, target):
+        _close_window_on_moved_hand(t)
     t.emit(EventType.SWAPPED, player=player, target=target)
     t.next_turn(player)
 
@@ -168,5 +178,14 @@ def zero(t: Table, player: int, c: Card) -> None:
     for i, seat in enumerate(seats):
         t.hands[seat] = hands[(i - t.direction) % len(seats)]
         t.declared[seat] = False
+    if t.uno_window is not None:
+        _close_window_on_moved_hand(t)
     t.emit(EventType.HANDS_ROTATED, direction=t.direction)
     t.next_turn(player)
+
+
+def _close_window_on_moved_hand(t: Table) -> None:
+    """The player who could be caught no longer holds the one card they failed to call
+    UNO on, and its new holder did nothing wrong: the UNO window closes [decision]."""
+    t.emit(EventType.UNO_WINDOW_CLOSED, player=t.uno_window)
+    t.uno_window = None

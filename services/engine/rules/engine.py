@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from .actions import SYSTEM_ACTIONS, Action, ActionType
-from .cards import Card
+from .cards import Card, Color, Face, Kind
 from .effects import resolve_challenge, stack_answers, swap_hands, take_draw
 from .events import Event, EventType
 from .round import finish_round
@@ -59,15 +59,20 @@ class Applied(NamedTuple):
 
 
 def matches(state: GameState, c: Card) -> bool:
-    face = c.face(state.side)
-    if face.color is None:
-        return True
-    return face.color == state.color or face.kind == state.top.face(state.side).kind
+    side = state.side
+    return _face_matches(c.face(side), state.color, state.top.face(side).kind)
+
+
+def _face_matches(face: Face, color: Color | None, top_kind: Kind) -> bool:
+    """RULES.md §2 "A turn": a wild, or the colour in play, or the top card's symbol."""
+    return face.color is None or face.color == color or face.kind == top_kind
 
 
 def _distinct(state: GameState, cards: list[Card]) -> list[Card]:
     """One entry per distinguishable card.  A Flip player cannot see their own cards'
     other faces, so two cards that differ only there are one choice for them."""
+    if all(c.dark is None for c in cards):
+        return list(dict.fromkeys(cards))  # one-sided cards: equal cards are one choice
     seen: set[object] = set()
     out = []
     for c in cards:
@@ -78,9 +83,25 @@ def _distinct(state: GameState, cards: list[Card]) -> list[Card]:
     return out
 
 
+# The last answer of ``legal_actions``.  ``apply`` validates an action against the very list
+# its caller (the bot, an AI player, the service) has usually just asked for; states are
+# immutable and the entry keeps its state alive, so an identity match is the same answer.
+_last_legal: tuple[GameState, int, tuple[Action, ...]] | None = None
+
+
 def legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
     """Everything ``player`` may do now, in a stable order (the bot's buttons, the AI's
     choices and ``apply``'s validation all come from here)."""
+    global _last_legal
+    last = _last_legal
+    if last is not None and last[0] is state and last[1] == player:
+        return last[2]
+    actions = _legal_actions(state, player)
+    _last_legal = (state, player, actions)
+    return actions
+
+
+def _legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
     pending = state.pending
     if pending is None or not 0 <= player < len(state.players):
         return ()
@@ -93,7 +114,11 @@ def legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
     if pending.player == player:
         match pending.kind:
             case PendingKind.TURN:
-                plays = _distinct(state, [c for c in hand if matches(state, c)])
+                side, color = state.side, state.color
+                top_kind = state.top.face(side).kind
+                plays = _distinct(
+                    state, [c for c in hand if _face_matches(c.face(side), color, top_kind)]
+                )
                 out += [Action(ActionType.PLAY, player, card=c) for c in plays]
                 if not (variant.draw_only_when_stuck and plays):
                     out.append(Action(ActionType.DRAW, player))
@@ -122,6 +147,8 @@ def legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
                     if seat != player and not p.knocked_out
                 ]
     elif state.options.jump_in and pending.kind is PendingKind.TURN:
+        # Jump-In (RULES.md §2 "House rules") only while a turn is owed, never into a drawn
+        # card, a colour, a draw-card answer or a swap still owed [decision].
         top = state.top.face(state.side)
         if top.color is not None and top.color == state.color:
             jumps = [c for c in hand if c.face(state.side) == top]
@@ -187,7 +214,10 @@ def _check_system(state: GameState, action: Action) -> Rejected | None:
         if state.uno_window is None:
             return Rejected(Reason.NOTHING_TO_CLOSE, "no UNO window is open")
         return None
-    if state.frozen is None or action.target != state.frozen:
+    target = action.target
+    if target is None or not 0 <= target < len(state.players):
+        return Rejected(Reason.BAD_TARGET, "no such player in this game")
+    if not state.players[target].frozen:
         return Rejected(Reason.NOT_FROZEN, "that player is not frozen")
     return None
 
@@ -316,6 +346,9 @@ def _draw(t: Table, a: Action) -> None:
     until_playable = (
         t.variant.draw_policy is DrawPolicy.UNTIL_PLAYABLE or t.options.draw_until_playable
     )
+    # Draw-until-playable house rule: the playable card that ends the draw may be played
+    # or kept, as Classic's one drawn card (unless the variant says it must be played)
+    # [decision].
     if until_playable:
         drawn = t.draw_while(player, lambda d: not d or not t.matches(d[-1]))
     else:
@@ -395,7 +428,15 @@ def _after_out_of_turn_draw(t: Table) -> None:
     (No Mercy): the turn then passes on."""
     pending = t.pending
     if pending is not None and t.knocked_out[pending.player] and not t.round_over:
-        t.start_turn(t.next_seat(pending.player))
+        after = t.next_seat(pending.player)
+        if t.color is None:
+            # They owed a colour (their wild's, or a roulette's) and are out before
+            # naming it: the wild does nothing more, and the next player names the colour
+            # and plays, as with a wild turned up first [decision].
+            t.current = after
+            t.pending = Pending(PendingKind.CHOOSE_COLOR, after, then=AfterColor.OWN_TURN)
+            return
+        t.start_turn(after)
 
 
 def _swap(t: Table, a: Action) -> None:
@@ -411,8 +452,7 @@ def _frozen_moved(t: Table, a: Action) -> None:
     """Minions' Dumb Fu (RULES.md §6): moving while frozen costs 4 cards, once."""
     target = a.target
     assert target is not None
-    t.frozen = None
-    t.frozen_turns = 0
+    t.frozen_turns[target] = None
     t.emit(EventType.FROZEN_PENALTY, player=target)
     t.draw(target, 4)
     _after_out_of_turn_draw(t)

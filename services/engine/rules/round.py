@@ -22,8 +22,7 @@ def deal(t: Table) -> None:
     t.side = Side.LIGHT
     t.direction = 1
     t.uno_window = None
-    t.frozen = None
-    t.frozen_turns = 0
+    t.frozen_turns = [None] * t.n  # a freeze ends with the round
     t.hands = [[] for _ in range(t.n)]
     t.declared = [False] * t.n
     t.knocked_out = [False] * t.n
@@ -79,13 +78,21 @@ def turn_up_first_card(t: Table) -> None:
                 top = t.take_top()
                 continue
             case FirstCard.IGNORE:
-                top = t.take_top()
+                # No rebuilding from the ignored cards here: a set-up whose pile holds
+                # only actions would turn them up for ever [decision: stop short].
+                top = t.draw_pile.pop(0) if t.draw_pile else None
                 continue
             case FirstCard.FLIP:
                 # The whole game turns over; the face now on top is judged as the first
                 # card in its turn (RULES.md §3 "F as the first card").
                 t.turn_over()
                 top = t.discard.pop(0)
+                if t.rule_of(top).first_card is FirstCard.FLIP:
+                    # F on both sides (only a hand-written set-up has one) would turn
+                    # over forever: play starts on it as it lies [decision].
+                    t.discard.insert(0, top)
+                    t.start_turn(first)
+                    return
                 continue
         return
 
@@ -115,7 +122,8 @@ def finish_round(t: Table) -> None:
         for seat in range(t.n):
             t.scores[seat] += points[seat]
     else:
-        t.scores[winner] += sum(points)
+        # The other hands only: a last player standing (No Mercy) still holds cards.
+        t.scores[winner] += sum(p for seat, p in enumerate(points) if seat != winner)
     t.pending = None
     t.uno_window = None
     t.emit(

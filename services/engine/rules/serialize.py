@@ -74,6 +74,7 @@ def to_json(s: GameState) -> dict[str, Any]:
                 "score": p.score,
                 **({"declared_uno": True} if p.declared_uno else {}),
                 **({"knocked_out": True} if p.knocked_out else {}),
+                **({"frozen_turns": p.frozen_turns} if p.frozen_turns is not None else {}),
             }
             for p in s.players
         ],
@@ -91,8 +92,6 @@ def to_json(s: GameState) -> dict[str, Any]:
     }
     optional = {
         "uno_window": s.uno_window,
-        "frozen": s.frozen,
-        "frozen_turns": s.frozen_turns or None,
         "set_aside": _pile(s.set_aside) or None,
         "winner": s.winner,
         "options": _options_to_json(s.options) or None,
@@ -121,6 +120,7 @@ def from_json(d: dict[str, Any]) -> GameState:
                 score=p["score"],
                 declared_uno=p.get("declared_uno", False),
                 knocked_out=p.get("knocked_out", False),
+                frozen_turns=p.get("frozen_turns"),
             )
             for p in d["players"]
         ),
@@ -133,8 +133,6 @@ def from_json(d: dict[str, Any]) -> GameState:
         color=Color(d["color"]) if d["color"] else None,
         pending=_pending_from_json(d["pending"]) if d["pending"] else None,
         uno_window=d.get("uno_window"),
-        frozen=d.get("frozen"),
-        frozen_turns=d.get("frozen_turns", 0),
         set_aside=_unpile(d.get("set_aside", "")),
         reveal=(
             Reveal(to=reveal["to"], of=reveal["of"], hand=_unpile(reveal["hand"]))

@@ -18,11 +18,27 @@ from .events import Event, EventType
 from .round import deal, turn_up_first_card
 from .state import GameState, Options, PlayerState
 from .table import Table
+from .variant import HouseRule, Variant
 from .variants import get_variant
 
 
 class SetupError(ValueError):
     """A set-up or new-game request that cannot describe a game."""
+
+
+def check_options(variant: Variant, options: Options) -> None:
+    """Refuse options the variant does not offer (RULES.md §2 "House rules") or that make
+    no sense, with a message saying why."""
+    for house_rule in HouseRule:
+        if getattr(options, house_rule.value):
+            refusal = variant.house_rule_refusal(house_rule)
+            if refusal is not None:
+                raise SetupError(f"house rule {house_rule.value!r} is not offered: {refusal}")
+    target = options.target_score
+    if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
+        raise SetupError("the target score must be a whole number")
+    if target is not None and target <= 0:
+        raise SetupError("the target score must be above 0")
 
 
 def new_game(
@@ -35,6 +51,8 @@ def new_game(
     v = get_variant(variant)
     if not v.min_players <= len(players) <= v.max_players:
         raise SetupError(f"{v.title} takes {v.min_players}–{v.max_players} players")
+    options = options or Options()
+    check_options(v, options)
     if seed is None:
         seed = random.SystemRandom().getrandbits(63)
     state = GameState(
@@ -44,7 +62,7 @@ def new_game(
         discard=(),
         current=0,
         dealer=0,
-        options=options or Options(),
+        options=options,
         seed=seed,
         version=-1,  # the deal below is the first change: version 0
     )
@@ -103,6 +121,7 @@ def from_setup(setup: Setup) -> tuple[GameState, tuple[Event, ...]]:
 
 def _from_setup(s: Setup) -> tuple[GameState, tuple[Event, ...]]:
     v = get_variant(s.variant)
+    check_options(v, s.options)
     n = len(s.hands)
     if not 2 <= n <= v.max_players:
         raise SetupError(f"{n} players: {v.title} takes 2–{v.max_players}")

@@ -73,6 +73,14 @@ class PlayerState:
     score: int = 0
     declared_uno: bool = False  # called UNO for the hand they hold now
     knocked_out: bool = False  # No Mercy's mercy rule; out until the next round
+    # Minions' Dumb Fu (RULES.md §6): None when not frozen, else how many of their turns
+    # have started since they were frozen (the second one ends the freeze).  Kept per
+    # player because several players can be frozen at once.
+    frozen_turns: int | None = None
+
+    @property
+    def frozen(self) -> bool:
+        return self.frozen_turns is not None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +105,6 @@ class GameState:
     color: Color | None = None  # the colour in play; None while its choice is pending
     pending: Pending | None = None
     uno_window: int | None = None  # the player who can be caught right now
-    frozen: int | None = None  # Minions' Dumb Fu: the frozen player
-    frozen_turns: int = 0  # turns the frozen player has started since being frozen
     set_aside: tuple[Card, ...] = ()  # knocked-out hands, back at the next rebuild
     reveal: Reveal | None = None
     round: int = 1

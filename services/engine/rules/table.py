@@ -26,6 +26,7 @@ class Table:
         self.scores = [p.score for p in state.players]
         self.declared = [p.declared_uno for p in state.players]
         self.knocked_out = [p.knocked_out for p in state.players]
+        self.frozen_turns: list[int | None] = [p.frozen_turns for p in state.players]
         self.draw_pile: list[Card] = list(state.draw_pile)  # top first
         self.discard: list[Card] = list(state.discard)  # top first
         self.set_aside: list[Card] = list(state.set_aside)
@@ -36,8 +37,6 @@ class Table:
         self.color = state.color
         self.pending = state.pending
         self.uno_window = state.uno_window
-        self.frozen = state.frozen
-        self.frozen_turns = state.frozen_turns
         self.reveal: Reveal | None = None  # a reveal lasts until the next action
         self.round = state.round
         self.winner = state.winner
@@ -64,6 +63,7 @@ class Table:
                 score=self.scores[i],
                 declared_uno=self.declared[i],
                 knocked_out=self.knocked_out[i],
+                frozen_turns=self.frozen_turns[i],
             )
             for i in range(len(self.names))
         )
@@ -79,8 +79,6 @@ class Table:
             color=self.color,
             pending=self.pending,
             uno_window=self.uno_window,
-            frozen=self.frozen,
-            frozen_turns=self.frozen_turns,
             set_aside=tuple(self.set_aside),
             reveal=self.reveal,
             round=self.round,
@@ -156,14 +154,16 @@ class Table:
         """Hand the turn to ``player``; they now owe a play or a draw."""
         self.current = player
         self.pending = Pending(PendingKind.TURN, player)
-        if self.frozen == player:
-            self.frozen_turns += 1
-            # Frozen through the turn that was about to start, until the start of the next
-            # one (RULES.md §6).
-            if self.frozen_turns >= 2:
-                self.frozen = None
-                self.frozen_turns = 0
+        frozen_turns = self.frozen_turns[player]
+        if frozen_turns is not None:
+            # Frozen through the turn about to start, until the start of the next one
+            # (RULES.md §6).  Only a turn that starts counts: a skipped turn (S, a draw
+            # card) never starts, so it does not end the freeze [decision].
+            if frozen_turns >= 1:
+                self.frozen_turns[player] = None
                 self.emit(EventType.UNFROZEN, player=player)
+            else:
+                self.frozen_turns[player] = 1
         self.emit(EventType.TURN, player=player)
 
     def next_turn(self, after: int, skip: int = 0) -> None:
@@ -249,7 +249,8 @@ class Table:
             self.uno_window = None
         if cause is not None and cause != player:
             self.scores[cause] += self.variant.knockout_points
-        self.emit(EventType.KNOCKED_OUT, player=player, by=cause)
+        # A knock-out one caused oneself (No Mercy's two-player WR+4) is credited to nobody.
+        self.emit(EventType.KNOCKED_OUT, player=player, by=cause if cause != player else None)
         standing = self.active_players()
         if len(standing) == 1 and self.round_winner is None:
             self.round_winner = standing[0]

@@ -64,6 +64,17 @@ class Stacking(StrEnum):
     EQUAL_OR_HIGHER = "equal_or_higher"  # No Mercy: any draw card of equal or higher value
 
 
+class HouseRule(StrEnum):
+    """The chat options of RULES.md §2 "House rules" and "Alternate scoring" that a variant
+    may or may not offer.  Each value is the name of its ``Options`` field."""
+
+    PROGRESSIVE_DRAW = "progressive_draw"
+    SEVEN_O = "seven_o"
+    JUMP_IN = "jump_in"
+    DRAW_UNTIL_PLAYABLE = "draw_until_playable"
+    ALTERNATE_SCORING = "alternate_scoring"
+
+
 @dataclass(frozen=True, slots=True)
 class Variant:
     name: str
@@ -89,3 +100,28 @@ class Variant:
         if options.seven_o and kind in self.seven_o_rules:
             return self.seven_o_rules[kind]
         return self.rules[kind]
+
+    def house_rule_refusal(self, house_rule: HouseRule) -> str | None:
+        """Why this variant does not offer ``house_rule`` (None: it does).  ``new_game``
+        refuses a game asking for a house rule its variant does not offer [decision].
+
+        The answer follows from the rest of the spec, so a variant documents it by what it
+        is: a rule it already plays, or one its scoring contradicts, is not offered again.
+        """
+        match house_rule:
+            case HouseRule.SEVEN_O if not self.seven_o_rules:
+                return f"{self.title} offers no Seven-O rules for its 7 and 0 cards"
+            case HouseRule.PROGRESSIVE_DRAW if self.stacking is not Stacking.NONE:
+                return f"{self.title} already stacks draw cards"
+            case HouseRule.DRAW_UNTIL_PLAYABLE if self.draw_policy is not DrawPolicy.ONE:
+                return f"{self.title} already draws until a playable card"
+            case HouseRule.ALTERNATE_SCORING if self.knockout_points:
+                # Knock-outs score for the player who caused them, and a knocked-out hand
+                # counts nothing: both reward the wrong player when the lowest total wins.
+                return f"{self.title}'s knock-out scoring can't be counted the other way round"
+        return None
+
+    @property
+    def house_rules(self) -> frozenset[HouseRule]:
+        """The house rules this variant offers (the chat's settings list these)."""
+        return frozenset(r for r in HouseRule if self.house_rule_refusal(r) is None)

@@ -102,7 +102,7 @@ def view(state: GameState, viewer: int | None) -> View:
             score=p.score,
             declared_uno=p.declared_uno,
             knocked_out=p.knocked_out,
-            frozen=state.frozen == i,
+            frozen=p.frozen,
             back_faces=(
                 tuple(_back(c, side) for c in p.hand) if double_sided and i != me else None
             ),

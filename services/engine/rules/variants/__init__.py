@@ -4,8 +4,16 @@ from __future__ import annotations
 
 from ..variant import Variant
 from .classic import CLASSIC
+from .flip import FLIP
+from .minecraft import MINECRAFT
+from .minions import MINIONS
+from .no_mercy import NO_MERCY
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in (CLASSIC,)}
+VARIANTS[FLIP.name] = FLIP
+VARIANTS[MINECRAFT.name] = MINECRAFT
+VARIANTS[MINIONS.name] = MINIONS
+VARIANTS[NO_MERCY.name] = NO_MERCY
 
 
 class UnknownVariant(KeyError):

@@ -1,0 +1,307 @@
+"""Timer lateness and memory of the worker's deadline board (services/worker/README "Timers").
+
+Runs the real thing: Redis, the engine service (one uvicorn process) and one Celery worker
+process (``celery -A services.worker.app worker``, 16 threads). It prints:
+
+1. **Lateness** (the Redis clock: when the engine had applied the stand-in's move, minus the
+   deadline) of turn timers, read from the worker's fire log ``uno:timers:fired``:
+   - baseline: one game at a time (nothing else pending);
+   - N games (default 500) with their deadlines pending together, falling due spread over
+     a few seconds, then all inside half a second (a burst).
+   The N games are dealt by the engine's lobby first; the bench then moves their pending
+   deadlines (``ZADD XX``) to the moment it wants, so every game has a deadline pending at
+   the same time whatever the dealing took.
+2. **Memory**: the worker's resident memory with no deadline pending, with N games' pending
+   and with 10,000 more pending (far in the future), per 1,000 pending deadlines; the bytes
+   Redis spends per 1,000 members of ``uno:deadlines``; and, as the baseline, what the
+   worker holds for 1,000 Celery countdown (ETA) tasks, the design the board replaces.
+
+Usage: .venv/bin/python bench/timer_lateness.py [--games 500] [--redis URL]
+The Redis database (default ``UNO_BENCH_REDIS_URL`` or redis://127.0.0.1:6379/14) is
+FLUSHED. Nothing here asserts on time; the figures are for reading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import redis
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from services.worker.timers import DEADLINES_KEY, FIRED_STREAM  # noqa: E402
+
+TOKEN = "bench-token"
+
+
+# -- processes -------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def env_for(redis_url: str, engine_url: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
+    env.update(
+        UNO_REDIS_URL=redis_url,
+        UNO_BROKER_URL=redis_url,
+        UNO_ENGINE_URL=engine_url,
+        UNO_ENGINE_TOKEN=TOKEN,
+        UNO_AWAY_PAUSE_SECONDS="0.5",
+        UNO_WORKER_POLL_INTERVAL="0.1",  # the default
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def spawn(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            argv, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+    except ProcessLookupError:
+        pass
+
+
+def wait_for(check: Any, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if check():
+            return
+        time.sleep(0.05)
+    raise SystemExit(f"timed out waiting for {what}")
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+# -- the table -------------------------------------------------------------------------------
+
+
+class Bench:
+    def __init__(self, redis_url: str, engine_url: str) -> None:
+        self.r = redis.Redis.from_url(redis_url, decode_responses=True)
+        self.http = httpx.Client(
+            base_url=engine_url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=30
+        )
+        self.chat = -1
+
+    def now(self) -> float:
+        seconds, micros = self.r.time()
+        return seconds + micros / 1e6
+
+    def deal(self, turn_seconds: int = 600) -> str:
+        self.chat -= 1
+        body = {"chat_id": self.chat, "user_id": 1, "name": "A", "turn_seconds": turn_seconds}
+        gid = str(self.http.post("/v1/games", json=body).json()["game_id"])
+        self.http.post(f"/v1/games/{gid}/join", json={"user_id": 2, "name": "B"})
+        started = self.http.post(f"/v1/games/{gid}/start", json={"user_id": 1})
+        assert started.status_code == 200, started.text
+        return gid
+
+    def pending_turns(self, games: set[str]) -> dict[str, float]:
+        out = {}
+        for member, score in self.r.zrange(DEADLINES_KEY, 0, -1, withscores=True):
+            if member.split("|", 1)[0] in games and "|turn|" in member:
+                out[member] = score
+        return out
+
+    def reschedule(self, members: list[str], start: float, spread: float) -> dict[str, float]:
+        """Move pending deadlines to fall due in [start, start + spread) (``XX``: only those
+        still pending)."""
+        due = {m: start + random.random() * spread for m in members}
+        self.r.zadd(DEADLINES_KEY, due, xx=True)
+        return due
+
+    def lateness(self, members: set[str], timeout: float) -> list[float]:
+        """Wait for every member's fire record; return the applied ones' lateness."""
+        found: dict[str, float] = {}
+        end = time.monotonic() + timeout
+        last = "-"
+        while len(found) < len(members) and time.monotonic() < end:
+            rows = self.r.xrange(FIRED_STREAM, min=f"({last}" if last != "-" else "-")
+            for entry_id, fields in rows:
+                last = entry_id
+                if fields["member"] in members and fields["outcome"] == "applied":
+                    found[fields["member"]] = float(fields["lateness"])
+            time.sleep(0.1)
+        if len(found) < len(members):
+            print(f"  !! {len(members) - len(found)} timers did not fire within {timeout}s")
+        return list(found.values())
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def show(label: str, values: list[float]) -> None:
+    ms = [v * 1000 for v in values]
+    print(
+        f"  {label:<44} n={len(ms):4d}  p50 {statistics.median(ms):7.1f} ms  "
+        f"p99 {pct(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms"
+    )
+
+
+# -- main ------------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument(
+        "--redis",
+        default=os.environ.get("UNO_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
+        help="Redis database to use (flushed)",
+    )
+    args = parser.parse_args()
+    n = args.games
+    r = redis.Redis.from_url(args.redis)
+    r.flushdb()
+    logs = Path(tempfile.mkdtemp(prefix="timer-bench-"))
+    port = free_port()
+    engine_url = f"http://127.0.0.1:{port}"
+    env = env_for(args.redis, engine_url)
+    py = sys.executable
+    engine = spawn(
+        [py, "-m", "uvicorn", "services.engine.app:app", "--port", str(port),
+         "--log-level", "warning"],
+        env, logs / "engine.log",
+    )  # fmt: skip
+    worker: subprocess.Popen[bytes] | None = None
+    bench = Bench(args.redis, engine_url)
+
+    def engine_up() -> bool:
+        try:
+            return bench.http.get("/healthz").status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def start_worker() -> subprocess.Popen[bytes]:
+        proc = spawn(
+            [py, "-m", "celery", "-A", "services.worker.app", "worker", "--loglevel=WARNING",
+             "--without-gossip", "--without-mingle", "--without-heartbeat"],
+            env, logs / "worker.log",
+        )  # fmt: skip
+        # Ready once the drainer has claimed a probe deadline (the worker logs little here).
+        probe = f"probe{time.time_ns()}|turn|1"
+        bench.r.zadd(DEADLINES_KEY, {probe: bench.now()})
+        wait_for(lambda: bench.r.zscore(DEADLINES_KEY, probe) is None, 60, "the worker")
+        return proc
+
+    try:
+        wait_for(engine_up, 30, "the engine")
+        worker = start_worker()
+        time.sleep(1.0)
+        rss_idle = rss_kib(worker.pid)
+        print(f"worker: 1 process, 16 threads; engine: 1 uvicorn process; {os.cpu_count()} CPUs")
+
+        print("\nTimer lateness (applied minus due, Redis clock):")
+        # Baseline: one game, one timer at a time.
+        base: list[float] = []
+        for _ in range(15):
+            gid = bench.deal()
+            (member,) = bench.pending_turns({gid})
+            bench.reschedule([member], bench.now() + 0.3, 0.0)
+            base += bench.lateness({member}, 20)
+        show("baseline: 1 game, nothing else pending", base)
+
+        # N games dealt; their deadlines all pending together.
+        t0 = time.monotonic()
+        games = {bench.deal() for _ in range(n)}
+        dealt_in = time.monotonic() - t0
+        pending = bench.pending_turns(games)
+        assert len(pending) == n, len(pending)
+        rss_games = rss_kib(worker.pid)
+        print(f"  ({n} games dealt in {dealt_in:.1f} s; {len(pending)} deadlines pending)")
+
+        members = list(pending)
+        half = len(members) // 2
+        spread_members, burst_members = members[:half], members[half:]
+        bench.reschedule(spread_members, bench.now() + 2.0, 5.0)
+        show(
+            f"{n} games pending, {len(spread_members)} due over 5 s",
+            bench.lateness(set(spread_members), 60),
+        )
+        bench.reschedule(burst_members, bench.now() + 2.0, 0.5)
+        show(
+            f"{n} games pending, {len(burst_members)} due within 0.5 s",
+            bench.lateness(set(burst_members), 60),
+        )
+
+        print("\nMemory:")
+        far = bench.now() + 86_400
+        bench.r.zadd(DEADLINES_KEY, {f"idle{i}|turn|{i}": far + i for i in range(10_000)})
+        time.sleep(2.0)
+        rss_10k = rss_kib(worker.pid)
+        zset_bytes = int(bench.r.memory_usage(DEADLINES_KEY) or 0)
+        zset_members = int(bench.r.zcard(DEADLINES_KEY))
+        print(f"  worker RSS, nothing pending:            {rss_idle / 1024:7.1f} MiB")
+        print(f"  worker RSS, {n} games' deadlines pending: {rss_games / 1024:7.1f} MiB")
+        print(f"  worker RSS, +10,000 deadlines pending:  {rss_10k / 1024:7.1f} MiB")
+        print(
+            f"  => worker memory per 1,000 pending deadlines: "
+            f"{(rss_10k - rss_games) / 10:.1f} KiB (the board lives in Redis)"
+        )
+        print(
+            f"  Redis: uno:deadlines {zset_members} members, {zset_bytes / 1024:.0f} KiB "
+            f"=> {zset_bytes / zset_members * 1000 / 1024:.1f} KiB per 1,000 deadlines"
+        )
+        bench.r.delete(DEADLINES_KEY)
+
+        # Baseline design: Celery countdown (ETA) tasks, held in the worker until due.
+        from celery import Celery
+
+        client = Celery(broker=args.redis)
+        before = rss_kib(worker.pid)
+        for i in range(1000):
+            client.send_task("uno.fire_deadline", args=(f"eta{i}", "turn", 1), countdown=3600)
+        wait_for(lambda: bench.r.llen("celery") == 0, 60, "the worker to reserve the ETA tasks")
+        time.sleep(2.0)
+        after = rss_kib(worker.pid)
+        client.close()
+        print(
+            f"  baseline, Celery countdown tasks: worker RSS +{(after - before):.0f} KiB "
+            f"per 1,000 pending (held in worker memory, unacknowledged)"
+        )
+    finally:
+        if worker is not None:
+            os.killpg(worker.pid, signal.SIGKILL)  # the ETA tasks must not be requeued
+            worker.wait(10)
+        stop(engine)
+        r.flushdb()
+    print(f"\nlogs: {logs}")
+
+
+if __name__ == "__main__":
+    main()

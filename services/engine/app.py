@@ -1,0 +1,546 @@
+"""The engine service: a stateless HTTP API (FastAPI, /v1) over game state in Redis.
+
+The bot and the worker never touch game state; they call these routes (through client.py).
+Every route but /healthz and /readyz needs the service token (``UNO_ENGINE_TOKEN``) as a
+bearer token. Status codes: 400 malformed request, 401 bad token, 403 not your seat or not
+the host, 404 unknown game, 409 stale version or a lobby conflict (the body says which and
+carries the current version), 422 an action the rules refuse (``reason`` is the engine's
+code). A hand leaves the service only inside a player's own view.
+
+Run: ``uvicorn services.engine.app:app`` (or ``--factory services.engine.app:create_app``).
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import re
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from functools import cache
+from typing import Annotated, Any
+
+import orjson
+import redis.exceptions
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from redis.asyncio import BlockingConnectionPool, Redis
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import compile_path
+
+from services.config import Settings, get_settings
+from services.engine import lobby
+from services.engine.games import Games, Outcome, Timing
+from services.engine.lobby import GameError, GameRecord
+from services.engine.metrics import CONTENT_TYPE_LATEST, MetricsMiddleware, ServiceMetrics
+from services.engine.rules import Options, Setup, SetupError, view
+from services.engine.schemas import (
+    ActionRequest,
+    ActionResult,
+    AddAi,
+    CloseUnoWindow,
+    CreateGame,
+    ErrorBody,
+    EventsPage,
+    GameInfo,
+    Health,
+    HostCommand,
+    Join,
+    PlayerOnly,
+    PlayerView,
+    SetOptions,
+    StandInAction,
+    StandInTurn,
+    TestGame,
+    UserId,
+)
+from services.engine.store import GameStore
+
+log = logging.getLogger(__name__)
+
+#: Events kept per game stream. [decision] Enough for the bot to catch up after a restart
+#: of a minute or so in a busy game; older events are trimmed so a game's memory stays flat.
+EVENT_STREAM_MAXLEN = 128
+
+#: Redis connections per service process; requests beyond it wait their turn (5 s at most).
+REDIS_POOL_SIZE = 64
+
+GameId = Annotated[
+    str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="Game id", examples=["abcDEF123_-x"])
+]
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {code: {"model": ErrorBody} for code in (400, 401, *codes)}
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return Response(orjson.dumps(data), status_code=status, media_type="application/json")
+
+
+def _error(status: int, error: str, message: str, **extra: Any) -> Response:
+    return _json({"error": error, "message": message, **extra}, status)
+
+
+# -- response bodies ---------------------------------------------------------------------
+
+
+def game_info(record: GameRecord) -> dict[str, Any]:
+    return {
+        "game_id": record.id,
+        "version": record.version,
+        "status": record.status.value,
+        "chat_id": record.chat_id,
+        "topic_id": record.topic_id,
+        "host": record.host,
+        "variant": record.variant,
+        "turn_seconds": record.turn_seconds,
+        "rules": lobby.options_to_json(record.rules),
+        "seats": [{"seat": i, **s.to_json()} for i, s in enumerate(record.seats)],
+        "winner": record.state.winner if record.state is not None else None,
+        "uno_opened": record.uno_opened,
+    }
+
+
+def player_view(record: GameRecord, seat: int | None) -> dict[str, Any] | None:
+    """The only place a hand is serialised: the rules engine's view for ``seat``."""
+    if record.state is None:
+        return None
+    return view(record.state, seat).to_json()
+
+
+def visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Public events and those addressed to ``seat`` (the rules' ``events_for``, on JSON)."""
+    return [e for e in events if "to" not in e or e["to"] == seat]
+
+
+def action_result(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "game_id": outcome.record.id,
+        "version": outcome.version,
+        "seat": outcome.seat,
+        "duplicate": outcome.duplicate,
+        "events": visible(outcome.events, outcome.seat),
+        "view": player_view(outcome.record, outcome.seat) if outcome.seat is not None else None,
+    }
+
+
+_bearer = HTTPBearer(auto_error=False, description="The service token (UNO_ENGINE_TOKEN)")
+
+
+async def require_token(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> None:
+    token: bytes = request.app.state.token
+    if credentials is None or not hmac.compare_digest(credentials.credentials.encode(), token):
+        raise GameError(401, "unauthorized", "a valid service token is required")
+
+
+# -- the app -----------------------------------------------------------------------------
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    if settings.engine_token_is_default:
+        log.warning("the engine runs with the development token; set UNO_ENGINE_TOKEN")
+    # A bounded pool that waits for a free connection under bursts instead of failing.
+    redis_client = Redis(
+        connection_pool=BlockingConnectionPool.from_url(
+            settings.redis_url, max_connections=REDIS_POOL_SIZE, timeout=5
+        )
+    )
+    store = GameStore(
+        redis_client, ttl_seconds=settings.game_ttl_seconds, stream_maxlen=EVENT_STREAM_MAXLEN
+    )
+    games = Games(
+        store,
+        Timing(
+            away_pause_seconds=settings.away_pause_seconds,
+            uno_window_seconds=float(settings.uno_window_seconds),
+        ),
+    )
+    metrics = ServiceMetrics()
+    token = settings.engine_token.get_secret_value().encode()
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        await redis_client.aclose()
+
+    app = FastAPI(
+        title="UNO engine",
+        version="1",
+        summary="Game state and rules for the UNO bot: lobby, actions, views, timers.",
+        lifespan=lifespan,
+    )
+    app.state.games = games
+    app.state.token = token
+    app.state.metrics = metrics
+    app.add_middleware(MetricsMiddleware, metrics=metrics)
+
+    # -- errors -------------------------------------------------------------------------
+
+    @app.exception_handler(GameError)
+    async def on_game_error(_: Request, exc: GameError) -> Response:
+        if exc.error == "stale_version":
+            metrics.stale.inc()
+        elif exc.error == "illegal_action":
+            metrics.rejected.labels(exc.extra.get("reason", "")).inc()
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        response = _error(exc.status, exc.error, exc.message, **exc.extra)
+        if headers:
+            response.headers.update(headers)
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def on_bad_request(_: Request, exc: RequestValidationError) -> Response:
+        problems = []
+        for err in exc.errors()[:5]:
+            where = ".".join(str(part) for part in err.get("loc", ()))
+            problems.append(f"{where}: {err.get('msg', 'invalid')}")
+        return _error(400, "bad_request", "; ".join(problems) or "malformed request")
+
+    @cache
+    def allowed_methods() -> list[tuple[re.Pattern[str], set[str]]]:
+        table = []
+        for template, operations in app.openapi()["paths"].items():
+            regex, _, _ = compile_path(template)
+            table.append((regex, {method.upper() for method in operations}))
+        return table
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        response = _error(exc.status_code, "http_error", str(exc.detail))
+        if exc.headers:
+            response.headers.update(exc.headers)
+        if exc.status_code == 405:
+            # Starlette names only the first route on the path; list every method it has.
+            path = request.scope["path"]
+            allowed = {
+                m for regex, methods in allowed_methods() for m in methods if regex.match(path)
+            }
+            if allowed:
+                response.headers["Allow"] = ", ".join(sorted(allowed))
+        return response
+
+    @app.exception_handler(redis.exceptions.RedisError)
+    async def on_store_down(_: Request, exc: redis.exceptions.RedisError) -> Response:
+        log.error("Redis error: %r", exc)
+        return _error(503, "store_unavailable", "the game store is unreachable; try again")
+
+    # -- health (no token) --------------------------------------------------------------
+
+    @app.get("/healthz", response_model=Health, tags=["health"])
+    async def healthz() -> Response:
+        """The process is alive."""
+        return _json({"status": "ok"})
+
+    @app.get(
+        "/readyz", response_model=Health, tags=["health"], responses={503: {"model": ErrorBody}}
+    )
+    async def readyz() -> Response:
+        """Redis answers."""
+        try:
+            await store.ping()
+        except redis.exceptions.RedisError:
+            return _error(503, "store_unavailable", "Redis does not answer")
+        return _json({"status": "ready"})
+
+    secured = [Depends(require_token)]
+
+    @app.get(
+        "/metrics",
+        dependencies=secured,
+        tags=["health"],
+        responses={
+            200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
+            401: {"model": ErrorBody},
+        },
+    )
+    async def prometheus_metrics() -> Response:
+        """Prometheus exposition (needs the service token, like every other route)."""
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
+
+    v1 = APIRouter(prefix="/v1", dependencies=secured)
+
+    # -- lobby --------------------------------------------------------------------------
+
+    @v1.post(
+        "/games",
+        status_code=201,
+        response_model=GameInfo,
+        tags=["lobby"],
+        responses=_errors(409, 422),
+    )
+    async def create_game(body: CreateGame) -> Response:
+        """Create a game in a chat (and forum topic); at most one live game in each."""
+        record = await games.create(
+            body.chat_id,
+            body.topic_id,
+            body.user_id,
+            body.name,
+            body.variant,
+            body.turn_seconds or settings.turn_seconds,
+            body.rules.to_options() if body.rules is not None else Options(),
+        )
+        metrics.games_created.inc()
+        return _json(game_info(record), 201)
+
+    @v1.get("/games/{game_id}", response_model=GameInfo, tags=["lobby"], responses=_errors(404))
+    async def get_game(game_id: GameId) -> Response:
+        """The public facts of a game (no cards)."""
+        return _json(game_info(await games.get(game_id)))
+
+    @v1.get(
+        "/chats/{chat_id}/game", response_model=GameInfo, tags=["lobby"], responses=_errors(404)
+    )
+    async def chat_game(
+        chat_id: Annotated[int, Path(ge=-(2**53), le=2**53)],
+        topic_id: Annotated[int, Query(ge=0, le=2**31)] = 0,
+    ) -> Response:
+        """The live game of a chat (and forum topic), if any."""
+        return _json(game_info(await games.live_game(chat_id, topic_id)))
+
+    def lobby_route(
+        path: str,
+        summary: str,
+        decide: Callable[
+            [Any], Callable[[GameRecord], tuple[GameRecord, list[dict[str, Any]]] | None]
+        ],
+        body_type: type[Any],
+    ) -> None:
+        async def route(game_id: GameId, body: Any) -> Response:
+            record = await games.change(game_id, decide(body))
+            return _json(game_info(record))
+
+        route.__annotations__ = {"game_id": GameId, "body": body_type, "return": Response}
+        route.__name__ = "lobby_" + path.strip("/").replace("-", "_")
+        v1.post(
+            "/games/{game_id}" + path,
+            response_model=GameInfo,
+            tags=["lobby"],
+            summary=summary,
+            responses=_errors(403, 404, 409, 422),
+        )(route)
+
+    lobby_route("/join", "Take a seat", lambda b: lambda r: lobby.join(r, b.user_id, b.name), Join)
+    lobby_route(
+        "/leave",
+        "Leave the lobby, or the game (the stand-in plays on)",
+        lambda b: lambda r: lobby.leave(r, b.user_id),
+        PlayerOnly,
+    )
+    lobby_route(
+        "/ai",
+        "Add an AI seat (host or admin, before the start)",
+        lambda b: lambda r: lobby.add_ai(r, b.user_id, b.admin, b.level, b.name),
+        AddAi,
+    )
+    lobby_route(
+        "/options",
+        "Set the variant, turn time and house rules (host or admin, before the start)",
+        lambda b: (
+            lambda r: lobby.set_options(
+                r,
+                b.user_id,
+                b.admin,
+                b.variant,
+                b.turn_seconds,
+                b.rules.to_options() if b.rules is not None else None,
+            )
+        ),
+        SetOptions,
+    )
+    lobby_route(
+        "/start",
+        "Deal and start (host or admin)",
+        lambda b: lambda r: lobby.start(r, b.user_id, b.admin),
+        HostCommand,
+    )
+    lobby_route(
+        "/end",
+        "End the game now (host or admin)",
+        lambda b: lambda r: lobby.end(r, b.user_id, b.admin),
+        HostCommand,
+    )
+    lobby_route(
+        "/back",
+        "I'm back: clear away (RULES.md §7)",
+        lambda b: lambda r: lobby.come_back(r, b.user_id),
+        PlayerOnly,
+    )
+
+    # -- play ---------------------------------------------------------------------------
+
+    @v1.post(
+        "/games/{game_id}/actions",
+        response_model=ActionResult,
+        tags=["play"],
+        responses=_errors(403, 404, 409, 422),
+    )
+    async def post_action(game_id: GameId, body: ActionRequest) -> Response:
+        """A player's action at the version they saw. 409: stale version (current one in
+        the body); 422: the rules refuse it (``reason``); a repeated ``action_id``: the
+        first result again, applied once."""
+        outcome = await games.act(game_id, body.user_id, body.action, body.version, body.action_id)
+        _count(outcome, "player")
+        return _json(action_result(outcome))
+
+    @v1.get(
+        "/games/{game_id}/view",
+        response_model=PlayerView,
+        tags=["play"],
+        responses=_errors(403, 404),
+    )
+    async def get_player_view(game_id: GameId, user_id: Annotated[UserId, Query()]) -> Response:
+        """A player's view: their hand, what they may do now, the public table."""
+        record = await games.get(game_id)
+        seat = record.require_seat(user_id)
+        return _json({"game": game_info(record), "seat": seat, "view": player_view(record, seat)})
+
+    @v1.get(
+        "/games/{game_id}/spectator",
+        response_model=PlayerView,
+        tags=["play"],
+        responses=_errors(404),
+    )
+    async def get_spectator_view(game_id: GameId) -> Response:
+        """What anyone in the chat may see: the public table, no hand."""
+        record = await games.get(game_id)
+        return _json({"game": game_info(record), "seat": None, "view": player_view(record, None)})
+
+    @v1.get(
+        "/games/{game_id}/events",
+        response_model=EventsPage,
+        tags=["play"],
+        responses=_errors(403, 404),
+    )
+    async def get_events(
+        game_id: GameId,
+        after: Annotated[str, Query(pattern=r"^\d{1,19}-\d{1,19}$")] = "0-0",
+        user_id: Annotated[UserId | None, Query()] = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 200,
+    ) -> Response:
+        """The game's events after a stream id, as ``user_id`` (or a spectator) may see
+        them. The bot may instead read the Redis stream directly (README "Events")."""
+        record = await games.get(game_id)
+        seat = record.require_seat(user_id) if user_id is not None else None
+        rows = await store.events(game_id, after, limit)
+        out = [
+            {"id": r.id, "version": r.version, "event": r.event}
+            for r in rows
+            if "to" not in r.event or r.event["to"] == seat
+        ]
+        return _json({"events": out, "last_id": rows[-1].id if rows else after})
+
+    # -- timers (the worker) ------------------------------------------------------------
+
+    @v1.get(
+        "/games/{game_id}/stand-in",
+        response_model=StandInTurn,
+        tags=["timers"],
+        responses=_errors(404, 409),
+    )
+    async def get_stand_in(
+        game_id: GameId, version: Annotated[int, Query(ge=0, le=2**53)]
+    ) -> Response:
+        """The seat owing the decision at ``version`` and its own view (README "Timers");
+        409 when the game is no longer at that version."""
+        record, seat = await games.stand_in_turn(game_id, version)
+        s = record.seats[seat]
+        return _json(
+            {
+                "game_id": record.id,
+                "version": record.version,
+                "seat": seat,
+                "ai": s.ai,
+                "away": s.away,
+                "missed": s.missed,
+                "view": player_view(record, seat),
+            }
+        )
+
+    @v1.post(
+        "/games/{game_id}/stand-in",
+        response_model=ActionResult,
+        tags=["timers"],
+        responses=_errors(404, 409, 422),
+    )
+    async def post_stand_in(game_id: GameId, body: StandInAction) -> Response:
+        """The stand-in's move for the seat owing the decision at ``version``; for a human
+        it counts as a missed deadline (two in a row: away)."""
+        outcome = await games.stand_in_act(game_id, body.version, body.action, body.action_id)
+        _count(outcome, "stand_in")
+        return _json(action_result(outcome))
+
+    @v1.post(
+        "/games/{game_id}/uno-window/close",
+        response_model=ActionResult,
+        tags=["timers"],
+        responses=_errors(404, 409, 422),
+    )
+    async def close_uno_window(game_id: GameId, body: CloseUnoWindow) -> Response:
+        """Close the UNO window iff the one opened at ``opened_version`` is still open."""
+        outcome = await games.close_uno_window(game_id, body.opened_version, body.action_id)
+        _count(outcome, "system")
+        return _json(action_result(outcome))
+
+    def _count(outcome: Outcome, by: str) -> None:
+        if outcome.duplicate:
+            metrics.duplicates.inc()
+        else:
+            metrics.actions.labels(by).inc()
+
+    # -- test-only ----------------------------------------------------------------------
+
+    if settings.enable_test_endpoints:
+
+        @v1.post(
+            "/test/games",
+            status_code=201,
+            response_model=GameInfo,
+            tags=["test"],
+            responses=_errors(409, 422),
+        )
+        async def create_test_game(body: TestGame) -> Response:
+            """A game in play from an explicit set-up (RULES.md §1 notation); enabled only
+            with UNO_ENABLE_TEST_ENDPOINTS."""
+            seats = []
+            for spec in body.seats:
+                if (spec.user_id is None) == (spec.ai is None):
+                    raise GameError(422, "bad_setup", "each seat is a user_id or an ai level")
+                seats.append(lobby.Seat(name=spec.name, user_id=spec.user_id, ai=spec.ai))
+            users = [s.user_id for s in seats if s.user_id is not None]
+            if len(users) != len(set(users)):
+                raise GameError(422, "bad_setup", "a user can take only one seat")
+            try:
+                setup = Setup.from_dict(body.setup)
+                record = await games.create_from_setup(
+                    body.chat_id,
+                    body.topic_id,
+                    tuple(seats),
+                    setup,
+                    body.turn_seconds or settings.turn_seconds,
+                )
+            except (SetupError, ValueError, KeyError, TypeError, AttributeError) as e:
+                raise GameError(422, "bad_setup", f"bad set-up: {e}") from None
+            metrics.games_created.inc()
+            return _json(game_info(record), 201)
+
+    app.include_router(v1)
+    return app
+
+
+app: FastAPI  # built on first access, below
+
+
+def __getattr__(name: str) -> Any:
+    """``services.engine.app:app`` for uvicorn, built from the environment on first use."""
+    if name == "app":
+        global app
+        app = create_app()
+        return app
+    raise AttributeError(name)

@@ -1,0 +1,367 @@
+"""The typed async client of the engine service: the one way the bot and the worker call it.
+
+Every method sends a request body from ``schemas`` and returns a parsed response model, or
+raises an ``EngineError`` subclass named after what went wrong::
+
+    async with EngineClient.from_settings(get_settings()) as engine:
+        game = await engine.create_game(chat_id=-100123, user_id=42, name="Ana")
+        ...
+        try:
+            await engine.act(game.game_id, 42, "p.R5", version=7, action_id=callback_id)
+        except StaleVersion as e:
+            ...  # e.current_version: show the fresh table
+        except IllegalAction as e:
+            ...  # e.reason: the rules engine's reason code
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import BaseModel
+
+from services.config import Settings
+from services.engine.rules import Options
+from services.engine.schemas import (
+    ActionRequest,
+    ActionResult,
+    AddAi,
+    AiLevel,
+    CloseUnoWindow,
+    CreateGame,
+    EventsPage,
+    GameInfo,
+    HostCommand,
+    HouseRules,
+    Join,
+    PlayerOnly,
+    PlayerView,
+    SeatSpec,
+    SetOptions,
+    StandInAction,
+    StandInTurn,
+    TestGame,
+)
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class EngineError(Exception):
+    """An answer other than success. ``error`` is the service's stable code."""
+
+    def __init__(self, status: int, error: str, message: str, body: dict[str, Any]) -> None:
+        super().__init__(f"{status} {error}: {message}")
+        self.status = status
+        self.error = error
+        self.message = message
+        self.body = body
+
+
+class BadRequest(EngineError):
+    """400: the request was malformed (a bug in the caller)."""
+
+
+class Unauthorized(EngineError):
+    """401: missing or wrong service token."""
+
+
+class Forbidden(EngineError):
+    """403: the user has no seat in the game, or is not the host."""
+
+
+class NotFound(EngineError):
+    """404: no such game (never existed, or expired), or no live game in the chat."""
+
+
+class Conflict(EngineError):
+    """409: the game is not in a state for this (see ``error``); ``current_version`` and,
+    for a chat that already has a game, ``game_id`` come with it."""
+
+    @property
+    def current_version(self) -> int | None:
+        value = self.body.get("current_version")
+        return int(value) if value is not None else None
+
+    @property
+    def game_id(self) -> str | None:
+        value = self.body.get("game_id")
+        return str(value) if value is not None else None
+
+
+class StaleVersion(Conflict):
+    """409 ``stale_version``: the game moved on; nothing was applied."""
+
+
+class IllegalAction(EngineError):
+    """422: the rules refuse the action (``reason`` is the engine's code), or a lobby
+    request they cannot honour (unknown variant, too few players)."""
+
+    @property
+    def reason(self) -> str | None:
+        value = self.body.get("reason")
+        return str(value) if value is not None else None
+
+
+class Unavailable(EngineError):
+    """5xx: the service or its Redis is down; safe to retry with the same action id."""
+
+
+def _raise_for(response: httpx.Response) -> None:
+    status = response.status_code
+    if status < 400:
+        return
+    try:
+        body = response.json()
+        if not isinstance(body, dict):
+            body = {}
+    except ValueError:
+        body = {}
+    error = str(body.get("error", "error"))
+    message = str(body.get("message", response.text[:200]))
+    cls: type[EngineError]
+    if status == 400:
+        cls = BadRequest
+    elif status == 401:
+        cls = Unauthorized
+    elif status == 403:
+        cls = Forbidden
+    elif status == 404:
+        cls = NotFound
+    elif status == 409:
+        cls = StaleVersion if error == "stale_version" else Conflict
+    elif status == 422:
+        cls = IllegalAction
+    elif status >= 500:
+        cls = Unavailable
+    else:
+        cls = EngineError
+    raise cls(status, error, message, body)
+
+
+class EngineClient:
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        timeout: float = 10.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+        max_connections: int = 100,
+    ) -> None:
+        self._http = httpx.AsyncClient(
+            base_url=base_url,
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=timeout,
+            transport=transport,
+            limits=httpx.Limits(
+                max_connections=max_connections, max_keepalive_connections=max_connections
+            ),
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **kwargs: Any) -> EngineClient:
+        return cls(settings.engine_url, settings.engine_token.get_secret_value(), **kwargs)
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def __aenter__(self) -> EngineClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    async def _call(
+        self,
+        model: type[M],
+        method: str,
+        path: str,
+        *,
+        body: BaseModel | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> M:
+        content = body.model_dump_json(exclude_none=True) if body is not None else None
+        response = await self._http.request(
+            method,
+            path,
+            content=content,
+            params={k: v for k, v in (params or {}).items() if v is not None},
+            headers={"Content-Type": "application/json"} if content is not None else None,
+        )
+        _raise_for(response)
+        return model.model_validate_json(response.content)
+
+    # -- health ---------------------------------------------------------------------------
+
+    async def ready(self) -> bool:
+        """Whether the service answers and reaches Redis."""
+        try:
+            response = await self._http.get("/readyz")
+        except httpx.HTTPError:
+            return False
+        return response.status_code == 200
+
+    # -- lobby ----------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        chat_id: int,
+        user_id: int,
+        name: str,
+        *,
+        topic_id: int = 0,
+        variant: str = "classic",
+        turn_seconds: int | None = None,
+        rules: Options | None = None,
+    ) -> GameInfo:
+        """Raises ``Conflict`` (``error == "game_exists"``, ``game_id``) when the chat
+        (topic) already has a live game."""
+        body = CreateGame(
+            chat_id=chat_id,
+            topic_id=topic_id,
+            user_id=user_id,
+            name=name,
+            variant=variant,
+            turn_seconds=turn_seconds,
+            rules=HouseRules.from_options(rules) if rules is not None else None,
+        )
+        return await self._call(GameInfo, "POST", "/v1/games", body=body)
+
+    async def game(self, game_id: str) -> GameInfo:
+        return await self._call(GameInfo, "GET", f"/v1/games/{game_id}")
+
+    async def chat_game(self, chat_id: int, topic_id: int = 0) -> GameInfo | None:
+        """The chat's live game, or None."""
+        try:
+            return await self._call(
+                GameInfo, "GET", f"/v1/chats/{chat_id}/game", params={"topic_id": topic_id}
+            )
+        except NotFound:
+            return None
+
+    async def join(self, game_id: str, user_id: int, name: str) -> GameInfo:
+        body = Join(user_id=user_id, name=name)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/join", body=body)
+
+    async def leave(self, game_id: str, user_id: int) -> GameInfo:
+        body = PlayerOnly(user_id=user_id)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/leave", body=body)
+
+    async def add_ai(
+        self,
+        game_id: str,
+        user_id: int,
+        *,
+        level: AiLevel = "strong",
+        name: str | None = None,
+        admin: bool = False,
+    ) -> GameInfo:
+        body = AddAi(user_id=user_id, admin=admin, level=level, name=name)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/ai", body=body)
+
+    async def set_options(
+        self,
+        game_id: str,
+        user_id: int,
+        *,
+        variant: str | None = None,
+        turn_seconds: int | None = None,
+        rules: Options | None = None,
+        admin: bool = False,
+    ) -> GameInfo:
+        body = SetOptions(
+            user_id=user_id,
+            admin=admin,
+            variant=variant,
+            turn_seconds=turn_seconds,
+            rules=HouseRules.from_options(rules) if rules is not None else None,
+        )
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/options", body=body)
+
+    async def start(self, game_id: str, user_id: int, *, admin: bool = False) -> GameInfo:
+        body = HostCommand(user_id=user_id, admin=admin)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/start", body=body)
+
+    async def end(self, game_id: str, user_id: int, *, admin: bool = False) -> GameInfo:
+        body = HostCommand(user_id=user_id, admin=admin)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/end", body=body)
+
+    async def back(self, game_id: str, user_id: int) -> GameInfo:
+        """RULES.md §7 "I'm back": the player is no longer away."""
+        body = PlayerOnly(user_id=user_id)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/back", body=body)
+
+    # -- play -----------------------------------------------------------------------------
+
+    async def act(
+        self, game_id: str, user_id: int, action: str, *, version: int, action_id: str
+    ) -> ActionResult:
+        """Raises ``StaleVersion`` (409), ``IllegalAction`` (422), ``Forbidden`` (403)."""
+        body = ActionRequest(user_id=user_id, action=action, version=version, action_id=action_id)
+        return await self._call(ActionResult, "POST", f"/v1/games/{game_id}/actions", body=body)
+
+    async def view(self, game_id: str, user_id: int) -> PlayerView:
+        return await self._call(
+            PlayerView, "GET", f"/v1/games/{game_id}/view", params={"user_id": user_id}
+        )
+
+    async def spectator_view(self, game_id: str) -> PlayerView:
+        return await self._call(PlayerView, "GET", f"/v1/games/{game_id}/spectator")
+
+    async def events(
+        self, game_id: str, *, after: str = "0-0", user_id: int | None = None, limit: int = 200
+    ) -> EventsPage:
+        return await self._call(
+            EventsPage,
+            "GET",
+            f"/v1/games/{game_id}/events",
+            params={"after": after, "user_id": user_id, "limit": limit},
+        )
+
+    # -- timers (the worker) --------------------------------------------------------------
+
+    async def stand_in_turn(self, game_id: str, version: int) -> StandInTurn:
+        """Raises ``Conflict`` when the game is no longer at ``version`` (do nothing)."""
+        return await self._call(
+            StandInTurn, "GET", f"/v1/games/{game_id}/stand-in", params={"version": version}
+        )
+
+    async def stand_in_act(
+        self, game_id: str, *, version: int, action: str, action_id: str
+    ) -> ActionResult:
+        body = StandInAction(version=version, action=action, action_id=action_id)
+        return await self._call(ActionResult, "POST", f"/v1/games/{game_id}/stand-in", body=body)
+
+    async def close_uno_window(
+        self, game_id: str, *, opened_version: int, action_id: str
+    ) -> ActionResult:
+        body = CloseUnoWindow(opened_version=opened_version, action_id=action_id)
+        return await self._call(
+            ActionResult, "POST", f"/v1/games/{game_id}/uno-window/close", body=body
+        )
+
+    # -- tests ----------------------------------------------------------------------------
+
+    async def create_test_game(
+        self,
+        chat_id: int,
+        seats: list[SeatSpec],
+        setup: dict[str, Any],
+        *,
+        topic_id: int = 0,
+        turn_seconds: int | None = None,
+    ) -> GameInfo:
+        """Only when the service runs with UNO_ENABLE_TEST_ENDPOINTS=1."""
+        body = TestGame(
+            chat_id=chat_id, topic_id=topic_id, seats=seats, setup=setup, turn_seconds=turn_seconds
+        )
+        return await self._call(GameInfo, "POST", "/v1/test/games", body=body)

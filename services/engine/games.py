@@ -1,0 +1,380 @@
+"""The service's operations on one game: read, decide, compare-and-set (stateless).
+
+Each operation loads the record, lets the lobby (lobby.py) or the rules engine decide, and
+writes the result with the version it read as the expected version (store.py). Nothing is
+held between requests, so any number of service processes can serve the same games.
+
+- Lobby operations carry no version from the client: on a lost compare-and-set they read
+  again and retry, since "join" or "start" means the same whatever happened meanwhile.
+- Actions carry the version the player saw: a different version is a 409, never a guess.
+- An action id already applied (the game remembers its recent ones) returns that first
+  result again, whether the repeat arrives after or during the first one's write.
+- Deadlines (RULES.md §7 "Timing in a chat", §2 "UNO") are recorded with every write; see
+  README.md "Timers".
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from services.engine import lobby
+from services.engine.lobby import GameError, GameRecord, GameStatus
+from services.engine.rules import (
+    Action,
+    ActionType,
+    EventType,
+    Options,
+    Rejected,
+    Setup,
+    apply,
+    from_setup,
+)
+from services.engine.store import ChatOp, ChatTaken, GameStore, Missing, Stale, Written
+
+#: A lobby write that loses a compare-and-set this many times in a row gives up (409).
+LOBBY_RETRIES = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """How long decisions may take (services/config.py holds the defaults)."""
+
+    away_pause_seconds: float
+    uno_window_seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """An applied action: the game after it, the acting seat (None: the service itself),
+    the version it produced and every event it published (unredacted; the HTTP layer
+    redacts them for the caller)."""
+
+    record: GameRecord
+    seat: int | None
+    version: int
+    events: list[dict[str, Any]]
+    duplicate: bool = False
+
+
+def new_game_id() -> str:
+    """12 URL-safe characters: short enough for Telegram's 64-byte callback data."""
+    return secrets.token_urlsafe(9)
+
+
+def stale(record: GameRecord) -> GameError:
+    return GameError(
+        409,
+        "stale_version",
+        f"the game has moved on to version {record.version}",
+        current_version=record.version,
+    )
+
+
+def parse_action(seat: int, code: str) -> Action:
+    try:
+        action = Action.from_code(seat, code)
+    except ValueError as e:  # NotationError is a ValueError
+        raise GameError(422, "bad_action_code", str(e), reason="bad_action_code") from None
+    if action.type in (ActionType.CLOSE_UNO_WINDOW, ActionType.FROZEN_MOVED):
+        raise GameError(
+            422, "illegal_action", "only the service takes this action", reason="system_only"
+        )
+    return action
+
+
+class Games:
+    def __init__(self, store: GameStore, timing: Timing) -> None:
+        self.store = store
+        self.timing = timing
+
+    # -- reading -----------------------------------------------------------------------
+
+    async def get(self, game_id: str) -> GameRecord:
+        record = await self.store.load(game_id)
+        if record is None:
+            raise GameError(404, "no_such_game", f"no game {game_id!r} (unknown or expired)")
+        return record
+
+    async def live_game(self, chat_id: int, topic_id: int) -> GameRecord:
+        game_id = await self.store.live_game_id(chat_id, topic_id)
+        record = await self.store.load(game_id) if game_id is not None else None
+        if record is None or not record.status.live:
+            raise GameError(404, "no_live_game", "this chat has no game in progress")
+        return record
+
+    # -- the lobby ---------------------------------------------------------------------
+
+    async def create(
+        self,
+        chat_id: int,
+        topic_id: int,
+        host_user_id: int,
+        host_name: str,
+        variant: str,
+        turn_seconds: int,
+        rules: Options,
+    ) -> GameRecord:
+        record, events = lobby.new_lobby(
+            new_game_id(), chat_id, topic_id, host_user_id, host_name, variant, turn_seconds, rules
+        )
+        await self._create(record, events)
+        return record
+
+    async def create_from_setup(
+        self,
+        chat_id: int,
+        topic_id: int,
+        seats: tuple[lobby.Seat, ...],
+        setup: Setup,
+        turn_seconds: int,
+    ) -> GameRecord:
+        """A game already in play from an explicit table (the test-only endpoint)."""
+        if len(setup.hands) != len(seats):
+            raise GameError(422, "bad_setup", "the set-up must deal one hand per seat")
+        if setup.names is None:
+            setup = replace(setup, names=[s.name for s in seats])
+        state, engine_events = from_setup(setup)
+        host = next((s.user_id for s in seats if s.user_id is not None), None)
+        if host is None:
+            raise GameError(422, "bad_setup", "at least one seat must be a human")
+        record = GameRecord(
+            id=new_game_id(),
+            version=1,
+            chat_id=chat_id,
+            topic_id=topic_id,
+            host=host,
+            status=GameStatus.PLAYING if state.pending is not None else GameStatus.OVER,
+            variant=state.variant,
+            turn_seconds=turn_seconds,
+            rules=state.options,
+            seats=seats,
+            state=replace(state, version=1),
+            uno_opened=1 if state.uno_window is not None else None,
+        )
+        events = [
+            {"type": "game_created", "host": host, "variant": state.variant},
+            {"type": "game_started", "players": len(seats)},
+            *(e.to_json() for e in engine_events),
+        ]
+        await self._create(record, events)
+        return record
+
+    async def _create(self, record: GameRecord, events: list[dict[str, Any]]) -> None:
+        result = await self.store.write(
+            record,
+            expected_version=0,
+            events=events,
+            chat=ChatOp.CLAIM,
+            **self._deadlines(None, record),
+        )
+        if isinstance(result, ChatTaken):
+            raise GameError(
+                409,
+                "game_exists",
+                "this chat (topic) already has a game in progress",
+                game_id=result.game_id,
+            )
+        if not isinstance(result, Written):  # a fresh random id cannot exist already
+            raise GameError(409, "game_exists", "a game with this id already exists")
+
+    async def change(
+        self,
+        game_id: str,
+        decide: Callable[[GameRecord], tuple[GameRecord, list[dict[str, Any]]] | None],
+    ) -> GameRecord:
+        """Apply a lobby decision (``None``: nothing to change) with retries on a lost CAS."""
+        for _ in range(LOBBY_RETRIES):
+            record = await self.get(game_id)
+            decided = decide(record)
+            if decided is None:
+                return record
+            new, events = decided
+            result = await self._write(record, new, events)
+            if isinstance(result, Written):
+                return new
+            if isinstance(result, Missing):
+                raise GameError(404, "no_such_game", f"no game {game_id!r} (unknown or expired)")
+        raise GameError(409, "busy", "the game changed too often meanwhile; try again")
+
+    # -- actions -----------------------------------------------------------------------
+
+    async def act(
+        self, game_id: str, user_id: int, code: str, version: int, action_id: str
+    ) -> Outcome:
+        """A player's own action (RULES.md §2-§6 decide whether it is legal)."""
+        record = await self.get(game_id)
+        seat = record.require_seat(user_id)
+        duplicate = await self._duplicate(record, action_id, seat)
+        if duplicate is not None:
+            return duplicate
+        if record.version != version:
+            raise stale(record)
+        record.require_status(GameStatus.PLAYING)
+        return await self._settle(record, seat, parse_action(seat, code), action_id, stand_in=False)
+
+    async def stand_in_turn(self, game_id: str, version: int) -> tuple[GameRecord, int]:
+        """The seat owing the decision at ``version`` (RULES.md §7), or 409 when stale."""
+        record = await self.get(game_id)
+        if record.version != version:
+            raise stale(record)
+        record.require_status(GameStatus.PLAYING)
+        state = record.require_state()
+        assert state.pending is not None  # PLAYING means a decision is owed
+        return record, state.pending.player
+
+    async def stand_in_act(self, game_id: str, version: int, code: str, action_id: str) -> Outcome:
+        """The stand-in's move for the seat owing the decision at ``version``."""
+        record = await self.get(game_id)
+        state = record.state
+        owing = state.pending.player if state is not None and state.pending is not None else None
+        duplicate = await self._duplicate(record, action_id, owing)
+        if duplicate is not None:
+            return duplicate
+        if record.version != version:
+            raise stale(record)
+        record.require_status(GameStatus.PLAYING)
+        assert owing is not None  # PLAYING means a decision is owed
+        return await self._settle(
+            record, owing, parse_action(owing, code), action_id, stand_in=True
+        )
+
+    async def close_uno_window(self, game_id: str, opened_version: int, action_id: str) -> Outcome:
+        """The UNO window's timer (RULES.md §2 "UNO"): close it iff the window opened at
+        ``opened_version`` is still the open one."""
+        for _ in range(LOBBY_RETRIES):
+            record = await self.get(game_id)
+            duplicate = await self._duplicate(record, action_id, None)
+            if duplicate is not None:
+                return duplicate
+            state = record.state
+            if (
+                record.status is not GameStatus.PLAYING
+                or state is None
+                or state.uno_window is None
+                or record.uno_opened != opened_version
+            ):
+                raise GameError(
+                    409,
+                    "window_not_open",
+                    f"the UNO window opened at version {opened_version} is not open",
+                    current_version=record.version,
+                )
+            outcome = await self._commit(
+                record, None, Action(ActionType.CLOSE_UNO_WINDOW), action_id
+            )
+            if isinstance(outcome, Outcome):
+                return outcome
+        raise GameError(409, "busy", "the game changed too often meanwhile; try again")
+
+    async def _settle(
+        self, record: GameRecord, seat: int, action: Action, action_id: str, *, stand_in: bool
+    ) -> Outcome:
+        outcome = await self._commit(record, seat, action, action_id, stand_in=stand_in)
+        if isinstance(outcome, Outcome):
+            return outcome
+        # Lost the compare-and-set: a repeat of this very action may have won it.
+        fresh = await self.get(record.id)
+        duplicate = await self._duplicate(fresh, action_id, seat)
+        if duplicate is not None:
+            return duplicate
+        raise stale(fresh)
+
+    async def _commit(
+        self,
+        record: GameRecord,
+        seat: int | None,
+        action: Action,
+        action_id: str,
+        *,
+        stand_in: bool = False,
+    ) -> Outcome | Stale:
+        state = record.require_state()
+        result = apply(state, action)
+        if isinstance(result, Rejected):
+            raise GameError(
+                422,
+                "illegal_action",
+                result.message,
+                reason=result.reason.value,
+                current_version=record.version,
+            )
+        new_state, engine_events = result
+        events: list[dict[str, Any]] = []
+        seats = record.seats
+        if seat is not None:
+            if stand_in:
+                seats, events = lobby.after_stand_in(record, seat)
+            else:
+                seats, events = lobby.after_own_action(record, seat)
+        events += [e.to_json() for e in engine_events]
+        version = record.version + 1
+        opened = any(e.type is EventType.UNO_WINDOW_OPENED for e in engine_events)
+        if new_state.uno_window is None:
+            uno_opened = None
+        else:
+            uno_opened = version if opened else record.uno_opened
+        new = replace(
+            record,
+            version=version,
+            state=new_state
+            if new_state.version == version
+            else replace(new_state, version=version),
+            seats=seats,
+            status=GameStatus.PLAYING if new_state.pending is not None else GameStatus.OVER,
+            uno_opened=uno_opened,
+            recent=lobby.remember(record, action_id, version),
+        )
+        written = await self._write(record, new, events)
+        if isinstance(written, Written):
+            return Outcome(new, seat, version, events)
+        if isinstance(written, Missing):
+            raise GameError(404, "no_such_game", f"no game {record.id!r} (unknown or expired)")
+        assert isinstance(written, Stale)
+        return written
+
+    async def _duplicate(
+        self, record: GameRecord, action_id: str, seat: int | None
+    ) -> Outcome | None:
+        version = record.recent_version(action_id)
+        if version is None:
+            return None
+        stored = await self.store.events_of_version(record.id, version)
+        return Outcome(record, seat, version, [s.event for s in stored], duplicate=True)
+
+    # -- writing -----------------------------------------------------------------------
+
+    async def _write(
+        self, old: GameRecord, new: GameRecord, events: list[dict[str, Any]]
+    ) -> Written | Stale | Missing:
+        result = await self.store.write(
+            new,
+            expected_version=old.version,
+            events=events,
+            chat=ChatOp.KEEP if new.status.live else ChatOp.RELEASE,
+            **self._deadlines(old, new),
+        )
+        assert not isinstance(result, ChatTaken)  # only a creation claims the chat
+        return result
+
+    def _deadlines(self, old: GameRecord | None, new: GameRecord) -> dict[str, Any]:
+        """README.md "Timers": the decision owed at the new version times out after the
+        game's turn time, or after the short pause when a stand-in plays that seat anyway;
+        a UNO window opened by this write closes after the UNO window time."""
+        turn_delay: float | None = None
+        state = new.state
+        if new.status is GameStatus.PLAYING and state is not None and state.pending is not None:
+            owing = new.seats[state.pending.player]
+            turn_delay = (
+                self.timing.away_pause_seconds
+                if owing.stood_in_at_once
+                else float(new.turn_seconds)
+            )
+        uno_delay: float | None = None
+        if new.status is GameStatus.PLAYING and new.uno_opened == new.version:
+            uno_delay = self.timing.uno_window_seconds
+        old_opened = old.uno_opened if old is not None else None
+        drop = old_opened if old_opened is not None and old_opened != new.uno_opened else None
+        return {"turn_delay": turn_delay, "uno_delay": uno_delay, "drop_uno_version": drop}

@@ -1,0 +1,441 @@
+"""A game as the service keeps it: the seats around the rules engine's state, and the lobby.
+
+The rules engine knows seats only by number. The service owns who sits there (RULES.md §7
+"Timing in a chat"): a Telegram user, or an AI player added by the host; whether a human is
+away (their decisions are made by a stand-in at once) and how many deadlines in a row they
+missed. It also owns the lobby (create, join, leave, add an AI seat, set options, start,
+end) and the chat (and forum topic) the game lives in.
+
+Everything here is pure: functions take a ``GameRecord`` and return a new one with the
+service events to publish, or raise ``GameError``. The HTTP layer reads, calls these, and
+compare-and-sets the result (store.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any, Literal
+
+from services.engine.rules import (
+    VARIANTS,
+    GameState,
+    Options,
+    SetupError,
+    from_json,
+    new_game,
+    to_json,
+)
+
+AiLevel = Literal["strong", "random", "first-legal"]
+
+#: Misses in a row after which a player is marked away (RULES.md §7).
+MISSES_BEFORE_AWAY = 2
+
+#: How many recent action ids a game remembers to answer a repeat with the first result.
+#: [decision] A bounded ring inside the game record rather than one Redis key per action:
+#: memory per live game stays constant however long the game runs, and the ring is written
+#: in the same compare-and-set as the state, so "applied once" needs no second key.
+RECENT_ACTIONS = 24
+
+
+class GameStatus(StrEnum):
+    LOBBY = "lobby"  # seats are being filled
+    PLAYING = "playing"
+    OVER = "over"  # the rules ended it: somebody won
+    ENDED = "ended"  # ended early by the host or a chat admin, or abandoned
+
+    @property
+    def live(self) -> bool:
+        return self in (GameStatus.LOBBY, GameStatus.PLAYING)
+
+
+class GameError(Exception):
+    """A request the game cannot honour; ``status`` is the HTTP status it maps to."""
+
+    def __init__(self, status: int, error: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.error = error
+        self.message = message
+        self.extra = extra
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat: a human (``user_id``) or an AI player (``ai``), never both."""
+
+    name: str
+    user_id: int | None = None
+    ai: AiLevel | None = None
+    away: bool = False
+    missed: int = 0
+    left: bool = False  # a human who left a game in progress: the stand-in plays for them
+
+    @property
+    def stood_in_at_once(self) -> bool:
+        """Whether this seat's decisions are made by the stand-in after the short pause."""
+        return self.ai is not None or self.away or self.left
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name}
+        if self.user_id is not None:
+            out["user_id"] = self.user_id
+        if self.ai is not None:
+            out["ai"] = self.ai
+        if self.away:
+            out["away"] = True
+        if self.missed:
+            out["missed"] = self.missed
+        if self.left:
+            out["left"] = True
+        return out
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Seat:
+        return Seat(
+            name=d["name"],
+            user_id=d.get("user_id"),
+            ai=d.get("ai"),
+            away=d.get("away", False),
+            missed=d.get("missed", 0),
+            left=d.get("left", False),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """Everything the service stores for one game (one Redis key, see store.py)."""
+
+    id: str
+    version: int
+    chat_id: int
+    topic_id: int
+    host: int  # user id of the host
+    status: GameStatus
+    variant: str
+    turn_seconds: int
+    rules: Options
+    seats: tuple[Seat, ...]
+    state: GameState | None = None
+    # The version at which the UNO window now open was opened (the timer names it).
+    uno_opened: int | None = None
+    # (action-id digest, version it produced), newest last.
+    recent: tuple[tuple[str, int], ...] = ()
+    ended_by: int | None = None
+
+    # -- identity --------------------------------------------------------------------
+
+    def seat_of(self, user_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return i
+        return None
+
+    def require_seat(self, user_id: int) -> int:
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise GameError(403, "not_a_player", f"user {user_id} has no seat in this game")
+        return seat
+
+    def require_host_or_admin(self, user_id: int, admin: bool) -> None:
+        if user_id != self.host and not admin:
+            raise GameError(403, "not_the_host", "only the host (or a chat admin) may do this")
+
+    def require_status(self, *allowed: GameStatus) -> None:
+        if self.status in allowed:
+            return
+        messages = {
+            GameStatus.LOBBY: ("not_started", "the game has not started yet"),
+            GameStatus.PLAYING: ("already_started", "the game has already started"),
+            GameStatus.OVER: ("game_over", "the game is over"),
+            GameStatus.ENDED: ("game_ended", "the game was ended"),
+        }
+        error, message = messages[self.status]
+        raise GameError(409, error, message, current_version=self.version)
+
+    def require_state(self) -> GameState:
+        if self.state is None:
+            raise GameError(409, "not_started", "the game has not started yet")
+        return self.state
+
+    # -- idempotency -----------------------------------------------------------------
+
+    def recent_version(self, action_id: str) -> int | None:
+        key = action_digest(action_id)
+        for digest, version in reversed(self.recent):
+            if digest == key:
+                return version
+        return None
+
+    # -- the next version ------------------------------------------------------------
+
+    def bumped(self, **changes: Any) -> GameRecord:
+        """A copy at version + 1 (the engine state, if any, carries the same version)."""
+        new = replace(self, version=self.version + 1, **changes)
+        if new.state is not None and new.state.version != new.version:
+            new = replace(new, state=replace(new.state, version=new.version))
+        return new
+
+    # -- storage form ----------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.id,
+            "version": self.version,
+            "chat_id": self.chat_id,
+            "topic_id": self.topic_id,
+            "host": self.host,
+            "status": self.status.value,
+            "variant": self.variant,
+            "turn_seconds": self.turn_seconds,
+            "rules": options_to_json(self.rules),
+            "seats": [s.to_json() for s in self.seats],
+        }
+        if self.state is not None:
+            out["state"] = to_json(self.state)
+        if self.uno_opened is not None:
+            out["uno_opened"] = self.uno_opened
+        if self.recent:
+            out["recent"] = [list(r) for r in self.recent]
+        if self.ended_by is not None:
+            out["ended_by"] = self.ended_by
+        return out
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> GameRecord:
+        state = d.get("state")
+        return GameRecord(
+            id=d["id"],
+            version=d["version"],
+            chat_id=d["chat_id"],
+            topic_id=d["topic_id"],
+            host=d["host"],
+            status=GameStatus(d["status"]),
+            variant=d["variant"],
+            turn_seconds=d["turn_seconds"],
+            rules=Options(**d.get("rules", {})),
+            seats=tuple(Seat.from_json(s) for s in d["seats"]),
+            state=from_json(state) if state is not None else None,
+            uno_opened=d.get("uno_opened"),
+            recent=tuple((r[0], r[1]) for r in d.get("recent", ())),
+            ended_by=d.get("ended_by"),
+        )
+
+
+def action_digest(action_id: str) -> str:
+    """A short fixed-size stand-in for a client's action id (48 bits: a collision among the
+    few ids a game remembers is not a practical concern)."""
+    return hashlib.blake2b(action_id.encode(), digest_size=6).hexdigest()
+
+
+def remember(record: GameRecord, action_id: str, version: int) -> tuple[tuple[str, int], ...]:
+    recent = (*record.recent, (action_digest(action_id), version))
+    return recent[-RECENT_ACTIONS:]
+
+
+def options_to_json(o: Options) -> dict[str, Any]:
+    defaults = Options()
+    return {
+        k: getattr(o, k) for k in o.__dataclass_fields__ if getattr(defaults, k) != getattr(o, k)
+    }
+
+
+# -- the lobby ---------------------------------------------------------------------------
+
+Events = list[dict[str, Any]]
+
+
+def check_variant(variant: str) -> None:
+    if variant not in VARIANTS:
+        known = ", ".join(sorted(VARIANTS))
+        raise GameError(422, "unknown_variant", f"no variant {variant!r} (known: {known})")
+
+
+def check_rules(rules: Options) -> None:
+    if rules.target_score is not None and rules.target_score <= 0:
+        raise GameError(422, "bad_options", "the target score must be positive")
+
+
+def max_players(variant: str) -> int:
+    return VARIANTS[variant].max_players
+
+
+def new_lobby(
+    game_id: str,
+    chat_id: int,
+    topic_id: int,
+    host_user_id: int,
+    host_name: str,
+    variant: str,
+    turn_seconds: int,
+    rules: Options,
+) -> tuple[GameRecord, Events]:
+    check_variant(variant)
+    check_rules(rules)
+    record = GameRecord(
+        id=game_id,
+        version=1,  # version 0 is "no game"; event ids are "<version>-<n>" and 0-0 is invalid
+        chat_id=chat_id,
+        topic_id=topic_id,
+        host=host_user_id,
+        status=GameStatus.LOBBY,
+        variant=variant,
+        turn_seconds=turn_seconds,
+        rules=rules,
+        seats=(Seat(name=host_name, user_id=host_user_id),),
+    )
+    return record, [{"type": "game_created", "host": host_user_id, "variant": variant}]
+
+
+def join(record: GameRecord, user_id: int, name: str) -> tuple[GameRecord, Events] | None:
+    """Take a seat; ``None`` when the user already has one (joining twice changes nothing)."""
+    record.require_status(GameStatus.LOBBY)
+    if record.seat_of(user_id) is not None:
+        return None
+    if len(record.seats) >= max_players(record.variant):
+        raise GameError(409, "game_full", "every seat is taken")
+    seats = (*record.seats, Seat(name=name, user_id=user_id))
+    event = {"type": "player_joined", "seat": len(seats) - 1, "user_id": user_id, "name": name}
+    return record.bumped(seats=seats), [event]
+
+
+def add_ai(
+    record: GameRecord, user_id: int, admin: bool, level: AiLevel, name: str | None
+) -> tuple[GameRecord, Events]:
+    record.require_host_or_admin(user_id, admin)
+    record.require_status(GameStatus.LOBBY)
+    if len(record.seats) >= max_players(record.variant):
+        raise GameError(409, "game_full", "every seat is taken")
+    n_ai = sum(1 for s in record.seats if s.ai is not None)
+    seat = Seat(name=name or f"AI {n_ai + 1}", ai=level)
+    seats = (*record.seats, seat)
+    event = {"type": "ai_added", "seat": len(seats) - 1, "ai": level, "name": seat.name}
+    return record.bumped(seats=seats), [event]
+
+
+def leave(record: GameRecord, user_id: int) -> tuple[GameRecord, Events]:
+    """Leave the lobby (the seat goes), or a game in progress (the stand-in plays on for
+    them). [decision] The host's role passes to the next human; when no human is left the
+    game ends, since nobody is there to see it."""
+    record.require_status(GameStatus.LOBBY, GameStatus.PLAYING)
+    seat = record.require_seat(user_id)
+    events: Events = [{"type": "player_left", "seat": seat, "user_id": user_id}]
+    if record.status is GameStatus.LOBBY:
+        seats = record.seats[:seat] + record.seats[seat + 1 :]
+    else:
+        seats = tuple(
+            replace(s, left=True, away=True) if i == seat else s for i, s in enumerate(record.seats)
+        )
+    humans = [s for s in seats if s.user_id is not None and not s.left]
+    if not humans:
+        events.append({"type": "game_ended", "reason": "abandoned"})
+        return record.bumped(seats=seats, status=GameStatus.ENDED, uno_opened=None), events
+    host = record.host
+    if host == user_id:
+        host = humans[0].user_id or host
+        events.append({"type": "host_changed", "host": host})
+    return record.bumped(seats=seats, host=host), events
+
+
+def set_options(
+    record: GameRecord,
+    user_id: int,
+    admin: bool,
+    variant: str | None,
+    turn_seconds: int | None,
+    rules: Options | None,
+) -> tuple[GameRecord, Events]:
+    record.require_host_or_admin(user_id, admin)
+    record.require_status(GameStatus.LOBBY)
+    new_variant = variant if variant is not None else record.variant
+    check_variant(new_variant)
+    new_rules = rules if rules is not None else record.rules
+    check_rules(new_rules)
+    if len(record.seats) > max_players(new_variant):
+        raise GameError(409, "too_many_players", f"{new_variant} seats fewer players than joined")
+    new = record.bumped(
+        variant=new_variant,
+        turn_seconds=turn_seconds if turn_seconds is not None else record.turn_seconds,
+        rules=new_rules,
+    )
+    event = {
+        "type": "options_changed",
+        "variant": new.variant,
+        "turn_seconds": new.turn_seconds,
+        "rules": options_to_json(new.rules),
+    }
+    return new, [event]
+
+
+def start(
+    record: GameRecord, user_id: int, admin: bool, seed: int | None = None
+) -> tuple[GameRecord, Events]:
+    """Deal (RULES.md §2 "Deal"); the engine's own events follow the service's."""
+    record.require_host_or_admin(user_id, admin)
+    record.require_status(GameStatus.LOBBY)
+    try:
+        state, engine_events = new_game(
+            record.variant, [s.name for s in record.seats], record.rules, seed=seed
+        )
+    except SetupError as e:
+        raise GameError(422, "cannot_start", str(e)) from None
+    events: Events = [{"type": "game_started", "players": len(record.seats)}]
+    events += [e.to_json() for e in engine_events]
+    return record.bumped(state=state, status=GameStatus.PLAYING), events
+
+
+def end(record: GameRecord, user_id: int, admin: bool) -> tuple[GameRecord, Events]:
+    record.require_host_or_admin(user_id, admin)
+    record.require_status(GameStatus.LOBBY, GameStatus.PLAYING)
+    event = {
+        "type": "game_ended",
+        "reason": "admin" if user_id != record.host else "host",
+        "by": user_id,
+    }
+    return record.bumped(status=GameStatus.ENDED, uno_opened=None, ended_by=user_id), [event]
+
+
+def come_back(record: GameRecord, user_id: int) -> tuple[GameRecord, Events] | None:
+    """RULES.md §7: "I'm back" clears away; ``None`` if there was nothing to clear."""
+    record.require_status(GameStatus.PLAYING)
+    seat = record.require_seat(user_id)
+    current = record.seats[seat]
+    if not (current.away or current.left or current.missed):
+        return None
+    seats = tuple(
+        replace(s, away=False, left=False, missed=0) if i == seat else s
+        for i, s in enumerate(record.seats)
+    )
+    return record.bumped(seats=seats), [{"type": "player_back", "seat": seat}]
+
+
+def after_own_action(record: GameRecord, seat: int) -> tuple[tuple[Seat, ...], Events]:
+    """RULES.md §7: any action of the player's own clears their misses and away."""
+    current = record.seats[seat]
+    if not (current.away or current.missed or current.left):
+        return record.seats, []
+    seats = tuple(
+        replace(s, away=False, left=False, missed=0) if i == seat else s
+        for i, s in enumerate(record.seats)
+    )
+    events: Events = [{"type": "player_back", "seat": seat}] if current.away else []
+    return seats, events
+
+
+def after_stand_in(record: GameRecord, seat: int) -> tuple[tuple[Seat, ...], Events]:
+    """RULES.md §7: a stand-in's move for a human is a missed deadline; two in a row mark
+    them away. An AI seat's move is just its move."""
+    current = record.seats[seat]
+    if current.ai is not None or current.left:
+        return record.seats, []
+    events: Events = [{"type": "stand_in", "seat": seat}]
+    missed = current.missed + 1
+    away = current.away or missed >= MISSES_BEFORE_AWAY
+    if away and not current.away:
+        events.append({"type": "player_away", "seat": seat})
+    seats = tuple(
+        replace(s, missed=missed, away=away) if i == seat else s for i, s in enumerate(record.seats)
+    )
+    return seats, events

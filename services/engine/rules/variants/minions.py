@@ -1,0 +1,93 @@
+"""UNO Minions (RULES.md §6): Classic's 108 cards with themed wilds (Rainbow ``W``, Wild
+Banana ``W+4``) plus 4 Dumb Fu (``WDF``) cards that freeze the next player.
+
+Everything else is Classic (``classic.py``), the Wild Banana's challenge included.
+
+**Dumb Fu [digital].**  At the table the next player holds a silly kung-fu pose until
+their next turn, or draws 4.  Here the next player is *frozen* from the moment the card
+takes effect: they take the turn about to start as usual and stay frozen until the start
+of the turn after it (``Table.start_turn`` counts their turns).  A turn that is skipped
+(``S``, a draw card, a lost challenge) never starts, so it does not end the freeze
+[decision: the seed's "until their next turn" is a turn they play].  While frozen, any
+chat message, button or command of theirs that is not a decision they owe costs 4 cards,
+once: the bot reports it as the system action ``fm.<seat>`` (``breaks_freeze`` tells it
+which actions count), and the freeze ends with the penalty.  Several players can be frozen
+at once; a new Dumb Fu on a frozen player starts their freeze again.  A round's end
+unfreezes everyone.
+"""
+
+from __future__ import annotations
+
+from ..actions import Action, ActionType
+from ..cards import Card, Kind
+from ..events import EventType
+from ..state import GameState
+from ..table import Table
+from ..variant import CardRule, FirstCard, Variant
+from .classic import CLASSIC_DECK, SEVEN_O_RULES, classic_rules, wilds
+
+MINIONS_DECK = CLASSIC_DECK + tuple(wilds(Kind.WILD_DUMB_FU, 4))
+
+
+def dumb_fu(t: Table, player: int, c: Card) -> None:
+    """``WDF``, once its colour is named: the next player is frozen, then their turn
+    starts (the first of the two turn starts a freeze lasts for)."""
+    victim = t.next_seat(player)
+    t.frozen_turns[victim] = 0
+    t.emit(EventType.FROZEN, player=victim, by=player)
+    t.next_turn(player)
+
+
+def minions_rules() -> dict[Kind, CardRule]:
+    rules = classic_rules()
+    # As the first card: the first player names the colour and plays; nobody is frozen,
+    # since nobody played it (RULES.md §6).
+    rules[Kind.WILD_DUMB_FU] = CardRule(
+        dumb_fu, points=50, chooses_color=True, first_card=FirstCard.FIRST_PLAYER_CHOOSES_COLOR
+    )
+    return rules
+
+
+# Decisions a player can owe: taking one is never "moving" while frozen.
+_OWED = frozenset(
+    {
+        ActionType.PLAY,
+        ActionType.DRAW,
+        ActionType.PASS,
+        ActionType.CHOOSE_COLOR,
+        ActionType.CHALLENGE,
+        ActionType.ACCEPT,
+        ActionType.SWAP,
+        ActionType.CALL_UNO,  # with or right after their own play (RULES.md §2 "UNO")
+    }
+)
+
+
+def breaks_freeze(state: GameState, action: Action) -> bool:
+    """Whether ``action`` is a frozen player moving (RULES.md §6): anything but a decision
+    they owe now.  Catching another player or jumping in out of turn counts; their own
+    move, a colour, a challenge answer, a stack, a swap target and calling UNO for their
+    own play don't.  The bot then applies ``fm.<seat>`` before the action itself."""
+    seat = action.player
+    if seat is None or not 0 <= seat < len(state.players) or not state.players[seat].frozen:
+        return False
+    pending = state.pending
+    if pending is None:
+        return False
+    if action.type is ActionType.CALL_UNO and state.uno_window == seat:
+        return False
+    return pending.player != seat or action.type not in _OWED
+
+
+MINIONS = Variant(
+    name="minions",
+    title="UNO Minions",
+    deck=MINIONS_DECK,
+    rules=minions_rules(),
+    seven_o_rules=SEVEN_O_RULES,
+    themed_names={
+        Kind.WILD: "Rainbow",
+        Kind.WILD_DRAW4: "Wild Banana",
+        Kind.WILD_DUMB_FU: "Dumb Fu",
+    },
+)

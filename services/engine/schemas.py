@@ -1,0 +1,296 @@
+"""Request and response bodies of the engine service's HTTP API (/v1).
+
+Shared by the service (app.py) and its typed client (client.py): the one description of
+what crosses the wire. A player's hand appears in exactly one place, ``EngineView.hand``,
+filled only by the rules engine's ``view`` for that player.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
+
+from services.engine.rules import Options
+
+
+def _no_bool(value: Any) -> Any:
+    """JSON ``true`` is not the number 1 (Python would say it is)."""
+    if isinstance(value, bool):
+        raise ValueError("a number is required, not a boolean")
+    return value
+
+
+_NotBool = BeforeValidator(_no_bool)
+
+# -- field types -------------------------------------------------------------------------
+
+#: Telegram user ids are positive and fit in 52 bits.
+UserId = Annotated[int, _NotBool, Field(ge=1, le=2**53, description="Telegram user id")]
+#: Group and supergroup ids are negative (``-100...``); private chats positive.
+ChatId = Annotated[int, _NotBool, Field(ge=-(2**53), le=2**53, description="Telegram chat id")]
+#: Forum topic (``message_thread_id``); 0 for a chat without topics.
+TopicId = Annotated[int, _NotBool, Field(ge=0, le=2**31, description="Forum topic id, 0 for none")]
+Name = Annotated[str, Field(min_length=1, max_length=64, description="Display name")]
+Version = Annotated[int, _NotBool, Field(ge=0, le=2**53, description="The game's state version")]
+ActionCode = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=32,
+        pattern=r"^[a-z]{1,5}(\.[A-Za-z0-9+/]{1,16})?$",
+        description="Compact action code: p.R5, d, k, c.R, ch, a, u, x.2, s.1 (RULES.md §1)",
+        examples=["p.R5", "d"],
+    ),
+]
+ActionId = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=128,
+        pattern=r"^[!-~]+$",
+        description="Client-chosen id; a repeat returns the first result, applied once",
+    ),
+]
+VariantName = Annotated[str, Field(pattern=r"^[a-z0-9_-]{1,32}$", examples=["classic"])]
+TurnSeconds = Annotated[int, _NotBool, Field(ge=5, le=3600, description="Time for each decision")]
+AiLevel = Literal["strong", "random", "first-legal"]
+GameStatusName = Literal["lobby", "playing", "over", "ended"]
+
+
+class Model(BaseModel):
+    """Request bodies: unknown fields are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class HouseRules(Model):
+    """The house rules a chat may switch on (RULES.md §2; the rules engine's ``Options``)."""
+
+    progressive_draw: StrictBool = False
+    seven_o: StrictBool = False
+    jump_in: StrictBool = False
+    draw_until_playable: StrictBool = False
+    alternate_scoring: StrictBool = False
+    target_score: Annotated[int, _NotBool, Field(ge=1, le=1_000_000)] | None = None
+    false_catch_penalty: StrictBool = False
+
+    def to_options(self) -> Options:
+        return Options(**self.model_dump())
+
+    @classmethod
+    def from_options(cls, options: Options) -> HouseRules:
+        return cls(**{name: getattr(options, name) for name in cls.model_fields})
+
+
+# -- errors ------------------------------------------------------------------------------
+
+
+class ErrorBody(BaseModel):
+    """Every 4xx/5xx answer. ``error`` is a stable code; ``message`` is for people."""
+
+    error: str
+    message: str
+    reason: str | None = Field(default=None, description="The rules engine's reason code (422)")
+    current_version: int | None = Field(default=None, description="The game's version now (409)")
+    game_id: str | None = Field(default=None, description="The live game in the chat (409)")
+
+
+# -- requests ----------------------------------------------------------------------------
+
+
+class CreateGame(Model):
+    chat_id: ChatId
+    topic_id: TopicId = 0
+    user_id: UserId = Field(description="The host, who takes the first seat")
+    name: Name
+    variant: VariantName = "classic"
+    turn_seconds: TurnSeconds | None = None
+    rules: HouseRules | None = Field(default=None, description="House rules (RULES.md §2)")
+
+
+class Join(Model):
+    user_id: UserId
+    name: Name
+
+
+class PlayerOnly(Model):
+    user_id: UserId
+
+
+class HostCommand(Model):
+    user_id: UserId
+    admin: bool = Field(default=False, description="The caller is a chat administrator")
+
+
+class AddAi(HostCommand):
+    level: AiLevel = "strong"
+    name: Name | None = None
+
+
+class SetOptions(HostCommand):
+    variant: VariantName | None = None
+    turn_seconds: TurnSeconds | None = None
+    rules: HouseRules | None = None
+
+
+class ActionRequest(Model):
+    user_id: UserId
+    action: ActionCode
+    version: Version = Field(description="The version the player saw; another one is a 409")
+    action_id: ActionId
+
+
+class StandInAction(Model):
+    version: Version
+    action: ActionCode
+    action_id: ActionId
+
+
+class CloseUnoWindow(Model):
+    opened_version: Version
+    action_id: ActionId
+
+
+class SeatSpec(Model):
+    name: Name
+    user_id: UserId | None = None
+    ai: AiLevel | None = None
+
+
+class TestGame(Model):
+    """A game already in play, dealt exactly as ``setup`` says (RULES.md §1 notation, the
+    fields of ``services.engine.rules.Setup``)."""
+
+    chat_id: ChatId
+    topic_id: TopicId = 0
+    seats: list[SeatSpec] = Field(min_length=2, max_length=10)
+    setup: dict[str, Any]
+    turn_seconds: TurnSeconds | None = None
+
+
+# -- responses ---------------------------------------------------------------------------
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    name: str
+    user_id: int | None = None
+    ai: AiLevel | None = None
+    away: bool = False
+    missed: int = 0
+    left: bool = False
+
+
+class GameInfo(BaseModel):
+    """The public facts of a game: no cards."""
+
+    game_id: str
+    version: int
+    status: GameStatusName
+    chat_id: int
+    topic_id: int
+    host: int
+    variant: str
+    turn_seconds: int
+    rules: dict[str, Any] = Field(description="House rules that differ from the defaults")
+    seats: list[SeatInfo]
+    winner: int | None = None
+    uno_opened: int | None = Field(
+        default=None, description="Version at which the open UNO window opened"
+    )
+
+
+class EngineSeatView(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    seat: int
+    name: str
+    cards: int
+    score: int = 0
+    declared_uno: bool = False
+    knocked_out: bool = False
+    frozen: bool = False
+    back_faces: list[str] | None = None
+
+
+class EnginePendingView(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    kind: str
+    player: int
+    amount: int = 0
+    source: int | None = None
+    card_kind: str | None = None
+    challengeable: bool = False
+
+
+class EngineView(BaseModel):
+    """The rules engine's ``view(state, viewer)``: the viewer's hand and legal action codes
+    (empty for a spectator) and the public table."""
+
+    model_config = ConfigDict(extra="allow")
+
+    viewer: int | None = None
+    variant: str
+    version: int
+    round: int = 1
+    side: str = "light"
+    top: str
+    color: str | None = None
+    direction: int = 1
+    dealer: int = 0
+    current: int = 0
+    draw_pile: int = 0
+    discard_pile: int = 0
+    seats: list[EngineSeatView]
+    pending: EnginePendingView | None = None
+    uno_window: int | None = None
+    hand: list[str] = Field(default_factory=list)
+    legal: list[str] = Field(default_factory=list)
+    target_score: int = 0
+    winner: int | None = None
+
+
+class PlayerView(BaseModel):
+    """What one player (``seat``) or a spectator (``seat`` null) may see now."""
+
+    game: GameInfo
+    seat: int | None
+    view: EngineView | None = Field(description="Null before the game starts")
+
+
+class ActionResult(BaseModel):
+    game_id: str
+    version: int = Field(description="The version this action produced")
+    seat: int | None = Field(description="The acting seat; null for the service's own")
+    duplicate: bool = Field(description="A repeat of an action id already applied")
+    events: list[dict[str, Any]] = Field(
+        description="What the action did, as the acting seat may see it"
+    )
+    view: EngineView | None = Field(description="The acting seat's view now")
+
+
+class StandInTurn(BaseModel):
+    game_id: str
+    version: int
+    seat: int = Field(description="The seat owing the decision")
+    ai: AiLevel | None = None
+    away: bool = False
+    missed: int = 0
+    view: EngineView = Field(description="That seat's own view: all a stand-in may know")
+
+
+class StreamEventOut(BaseModel):
+    id: str = Field(description="Stream entry id, '{version}-{n}'")
+    version: int
+    event: dict[str, Any]
+
+
+class EventsPage(BaseModel):
+    events: list[StreamEventOut]
+    last_id: str = Field(description="Pass as 'after' to read on")
+
+
+class Health(BaseModel):
+    status: str

@@ -1,0 +1,246 @@
+"""Game state in Redis: one key per game, every write one atomic compare-and-set.
+
+Keys (README.md "State in Redis" and "Timers" describe them for the other services):
+
+``uno:game:{gid}``              ``"{version}|{record JSON}"``: state, seats, options, chat
+``uno:events:{gid}``            Redis Stream; entry id ``{version}-{n}``, fields ``v`` (the
+                                version) and ``e`` (one event's JSON, ``to`` = its only seat)
+``uno:chat:{chat_id}:{topic}``  the chat's (and forum topic's) live game id
+``uno:deadlines``               sorted set shared with the worker: ``{gid}|turn|{version}``
+                                and ``{gid}|uno|{version}``, score = unix seconds due
+
+Every write goes through one Lua script (``WRITE_LUA``), so the version check, the state,
+the events, the deadlines and the chat pointer change together or not at all. The version
+sits in front of the JSON so the script compares it with ``GETRANGE`` instead of decoding
+the record. Deadline scores come from the Redis server's clock (``TIME``), the clock the
+worker compares them with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+
+from services.engine.lobby import GameRecord
+
+DEADLINES_KEY = "uno:deadlines"
+
+
+def game_key(game_id: str) -> str:
+    return f"uno:game:{game_id}"
+
+
+def events_key(game_id: str) -> str:
+    return f"uno:events:{game_id}"
+
+
+def chat_key(chat_id: int, topic_id: int) -> str:
+    return f"uno:chat:{chat_id}:{topic_id}"
+
+
+def turn_member(game_id: str, version: int) -> str:
+    return f"{game_id}|turn|{version}"
+
+
+def uno_member(game_id: str, version: int) -> str:
+    return f"{game_id}|uno|{version}"
+
+
+# KEYS: game, events, deadlines, chat
+# ARGV: 1 expected version (0: the game must not exist yet), 2 new version, 3 value,
+#       4 ttl, 5 game id, 6 turn delay ('' none), 7 uno delay ('' none),
+#       8 version of a UNO member to drop ('' none), 9 chat op (claim|keep|release),
+#       10 stream max length, 11 number of events, 12.. events
+# Returns {1, version} written, {0, current} stale, {-1, 0} no such game, {-2, gid} chat taken.
+WRITE_LUA = """
+local expected = tonumber(ARGV[1])
+local head = redis.call('GETRANGE', KEYS[1], 0, 24)
+if head == '' then
+  if expected ~= 0 then return {-1, 0} end
+else
+  local current = tonumber(string.match(head, '^(%d+)|'))
+  if current ~= expected then return {0, current} end
+end
+local ttl = tonumber(ARGV[4])
+local gid = ARGV[5]
+local chat_op = ARGV[9]
+if chat_op == 'claim' then
+  local other = redis.call('GET', KEYS[4])
+  if other then return {-2, other} end
+  redis.call('SET', KEYS[4], gid, 'EX', ttl)
+elseif chat_op == 'keep' then
+  if redis.call('GET', KEYS[4]) == gid then redis.call('EXPIRE', KEYS[4], ttl) end
+elseif chat_op == 'release' then
+  if redis.call('GET', KEYS[4]) == gid then redis.call('DEL', KEYS[4]) end
+end
+local v = ARGV[2]
+local n = tonumber(ARGV[11])
+for i = 1, n do
+  redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[10], v .. '-' .. (i - 1), 'v', v, 'e', ARGV[11 + i])
+end
+redis.call('EXPIRE', KEYS[2], ttl)
+redis.call('SET', KEYS[1], ARGV[3], 'EX', ttl)
+if expected > 0 then redis.call('ZREM', KEYS[3], gid .. '|turn|' .. ARGV[1]) end
+if ARGV[8] ~= '' then redis.call('ZREM', KEYS[3], gid .. '|uno|' .. ARGV[8]) end
+if ARGV[6] ~= '' or ARGV[7] ~= '' then
+  local now = redis.call('TIME')
+  local t = tonumber(now[1]) + tonumber(now[2]) / 1000000
+  if ARGV[6] ~= '' then
+    redis.call('ZADD', KEYS[3], string.format('%.3f', t + tonumber(ARGV[6])), gid .. '|turn|' .. v)
+  end
+  if ARGV[7] ~= '' then
+    redis.call('ZADD', KEYS[3], string.format('%.3f', t + tonumber(ARGV[7])), gid .. '|uno|' .. v)
+  end
+end
+return {1, tonumber(v)}
+"""
+
+
+class ChatOp(StrEnum):
+    CLAIM = "claim"  # a new game: take the chat's slot, or fail if a live game holds it
+    KEEP = "keep"  # the game stays live: refresh the pointer's expiry
+    RELEASE = "release"  # the game is over: free the chat for the next one
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stale:
+    current_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Missing:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ChatTaken:
+    game_id: str
+
+
+WriteResult = Written | Stale | Missing | ChatTaken
+
+
+@dataclass(frozen=True, slots=True)
+class StreamEvent:
+    id: str
+    version: int
+    event: dict[str, Any]
+
+
+class CorruptRecord(RuntimeError):
+    """A game key that does not hold a record this service wrote."""
+
+
+def encode(record: GameRecord) -> bytes:
+    return b"%d|" % record.version + orjson.dumps(record.to_json())
+
+
+def decode(raw: bytes) -> GameRecord:
+    head, sep, body = raw.partition(b"|")
+    if not sep or not head.isdigit():
+        raise CorruptRecord("no version prefix")
+    record = GameRecord.from_json(orjson.loads(body))
+    if record.version != int(head):
+        raise CorruptRecord("version prefix disagrees with the record")
+    return record
+
+
+class GameStore:
+    """Reads and compare-and-set writes of games; knows nothing of HTTP or of the rules."""
+
+    def __init__(self, redis: Redis, *, ttl_seconds: int, stream_maxlen: int) -> None:
+        self.redis = redis
+        self.ttl_seconds = ttl_seconds
+        self.stream_maxlen = stream_maxlen
+        self._write = redis.register_script(WRITE_LUA)
+
+    async def load(self, game_id: str) -> GameRecord | None:
+        raw = await self.redis.get(game_key(game_id))
+        return None if raw is None else decode(_bytes(raw))
+
+    async def write(
+        self,
+        record: GameRecord,
+        *,
+        expected_version: int,
+        events: Sequence[dict[str, Any]] = (),
+        turn_delay: float | None = None,
+        uno_delay: float | None = None,
+        drop_uno_version: int | None = None,
+        chat: ChatOp = ChatOp.KEEP,
+    ) -> WriteResult:
+        """Write ``record`` iff the stored version is ``expected_version`` (0: create)."""
+        gid = record.id
+        keys = [
+            game_key(gid),
+            events_key(gid),
+            DEADLINES_KEY,
+            chat_key(record.chat_id, record.topic_id),
+        ]
+        args: list[Any] = [
+            expected_version,
+            record.version,
+            encode(record),
+            self.ttl_seconds,
+            gid,
+            "" if turn_delay is None else repr(float(turn_delay)),
+            "" if uno_delay is None else repr(float(uno_delay)),
+            "" if drop_uno_version is None else drop_uno_version,
+            chat.value,
+            self.stream_maxlen,
+            len(events),
+            *(orjson.dumps(e) for e in events),
+        ]
+        code, value = await self._write(keys=keys, args=args)
+        if code == 1:
+            return Written(int(value))
+        if code == 0:
+            return Stale(int(value))
+        if code == -1:
+            return Missing()
+        return ChatTaken(value.decode() if isinstance(value, bytes) else str(value))
+
+    async def live_game_id(self, chat_id: int, topic_id: int) -> str | None:
+        raw = await self.redis.get(chat_key(chat_id, topic_id))
+        return None if raw is None else _bytes(raw).decode()
+
+    async def events(
+        self, game_id: str, after: str = "0-0", count: int = 1000
+    ) -> list[StreamEvent]:
+        """Events after the stream id ``after`` (exclusive), oldest first."""
+        rows = await self.redis.xrange(events_key(game_id), min=f"({after}", count=count)
+        return [_stream_event(row) for row in rows or ()]
+
+    async def events_of_version(self, game_id: str, version: int) -> list[StreamEvent]:
+        rows = await self.redis.xrange(
+            events_key(game_id), min=f"{version}-0", max=f"{version}-18446744073709551615"
+        )
+        return [_stream_event(row) for row in rows or ()]
+
+    async def ping(self) -> bool:
+        return bool(await self.redis.ping())
+
+
+def _bytes(value: object) -> bytes:
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode()
+    raise CorruptRecord(f"unexpected reply from Redis: {value!r}")
+
+
+def _stream_event(row: Any) -> StreamEvent:
+    entry_id, fields = row
+    return StreamEvent(
+        id=_bytes(entry_id).decode(), version=int(fields[b"v"]), event=orjson.loads(fields[b"e"])
+    )

@@ -1,0 +1,293 @@
+"""The timer task: fire one deadline through the engine, once, whatever the delivery.
+
+``fire_deadline(game_id, kind, version)`` is sent by the deadline drainer (timers.py) when a
+deadline falls due. It asks the engine to act on exactly the version the timer was set for:
+
+- ``turn`` (RULES.md §7): fetch the owing player's view at that version, let the stand-in
+  choose (stand_in.py), and send the move as a stand-in move;
+- ``uno`` (RULES.md §2 "UNO"): close the UNO window opened at that version, unless the next
+  player already closed it.
+
+A late, early-claimed, duplicated or redelivered task finds a later version and the engine
+answers 409: the task does nothing. Its action id is fixed by the deadline
+(``timer:{game}:{kind}:{version}``), so even two copies racing past the version check apply
+one move. The worker never writes game state; it calls the engine like any other client.
+
+Only a definite answer (applied, stale, game gone, refused) releases the deadline's claim.
+When the engine cannot be reached the claim is kept, and the drainer claims the deadline
+again once its lease runs out: one retry path for every failure, crash included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections.abc import Coroutine, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from typing import Any, Protocol, TypeVar
+
+import httpx
+import redis
+from pydantic import ValidationError
+
+from services.config import Settings, get_settings
+from services.engine.client import (
+    BadRequest,
+    Conflict,
+    EngineClient,
+    EngineError,
+    IllegalAction,
+    NotFound,
+)
+from services.worker.app import app
+from services.worker.stand_in import BadView, choose_action, first_settling_code
+from services.worker.timers import Deadline, DeadlineBoard, DeadlineKind
+
+log = logging.getLogger(__name__)
+_R = TypeVar("_R")
+
+#: A request the engine has not answered in this long counts as "unavailable": the claim is
+#: kept and the deadline fired again when its lease runs out.
+ENGINE_TIMEOUT_SECONDS = 5.0
+#: Concurrent requests one worker process makes to the engine (its pool has 16 threads).
+ENGINE_CONNECTIONS = 64
+
+
+class FireOutcome(StrEnum):
+    APPLIED = "applied"  # the stand-in's move, or the window's close, was applied
+    APPLIED_FALLBACK = (
+        "applied_fallback"  # the policy's move was refused; the first legal one went in
+    )
+    STALE = "stale"  # the game had moved on: the timer had nothing left to do
+    GONE = "gone"  # the game no longer exists
+    REFUSED = "refused"  # the engine refused every move the stand-in could offer
+
+
+class EngineUnavailable(RuntimeError):
+    """The engine could not give a definite answer (network, 5xx); try again later."""
+
+
+class MoveResult(StrEnum):
+    APPLIED = "applied"
+    STALE = "stale"  # 409
+    ILLEGAL = "illegal"  # 422
+    GONE = "gone"  # 404
+
+
+@dataclass(frozen=True, slots=True)
+class StandInTurn:
+    seat: int
+    view: Mapping[str, Any]
+    ai: str | None = None  # the seat's AI level when it is an AI player's own turn
+
+
+class TimerEngine(Protocol):
+    """The three engine calls a timer needs (README "Timers" has the contract)."""
+
+    async def stand_in_view(self, game_id: str, version: int) -> StandInTurn | MoveResult: ...
+
+    async def stand_in_move(
+        self, game_id: str, version: int, action: str, action_id: str
+    ) -> MoveResult: ...
+
+    async def close_uno_window(
+        self, game_id: str, opened_version: int, action_id: str
+    ) -> MoveResult: ...
+
+
+class ClientTimerEngine:
+    """The timer calls through the engine's typed client (services/engine/client.py)."""
+
+    def __init__(self, client: EngineClient) -> None:
+        self._client = client
+
+    async def stand_in_view(self, game_id: str, version: int) -> StandInTurn | MoveResult:
+        try:
+            turn = await self._client.stand_in_turn(game_id, version)
+        except EngineError as exc:
+            return _definite(exc)
+        except (httpx.HTTPError, ValidationError) as exc:
+            raise EngineUnavailable(f"stand-in view of {game_id}: {exc!r}") from exc
+        return StandInTurn(seat=turn.seat, view=turn.view.model_dump(), ai=turn.ai)
+
+    async def stand_in_move(
+        self, game_id: str, version: int, action: str, action_id: str
+    ) -> MoveResult:
+        try:
+            await self._client.stand_in_act(
+                game_id, version=version, action=action, action_id=action_id
+            )
+        except EngineError as exc:
+            return _definite(exc)
+        except (httpx.HTTPError, ValidationError) as exc:
+            raise EngineUnavailable(f"stand-in move in {game_id}: {exc!r}") from exc
+        return MoveResult.APPLIED
+
+    async def close_uno_window(
+        self, game_id: str, opened_version: int, action_id: str
+    ) -> MoveResult:
+        try:
+            await self._client.close_uno_window(
+                game_id, opened_version=opened_version, action_id=action_id
+            )
+        except EngineError as exc:
+            return _definite(exc)
+        except (httpx.HTTPError, ValidationError) as exc:
+            raise EngineUnavailable(f"closing the UNO window of {game_id}: {exc!r}") from exc
+        return MoveResult.APPLIED
+
+
+def _definite(exc: EngineError) -> MoveResult:
+    """The engine's refusal as a definite result; raises when there is none to be had."""
+    if isinstance(exc, Conflict) and exc.error != "busy":
+        return MoveResult.STALE  # 409: stale version, window no longer open, game over
+    if isinstance(exc, NotFound):
+        return MoveResult.GONE
+    if isinstance(exc, IllegalAction | BadRequest):  # 422, or a code the API will not parse
+        return MoveResult.ILLEGAL
+    # 5xx, 409 "busy" (lost too many compare-and-sets in a row), and 401/403 (a token
+    # mismatch is a deployment fault an operator fixes): no answer yet, so try again later.
+    raise EngineUnavailable(f"engine answered {exc.status} {exc.error}: {exc.message}") from exc
+
+
+async def fire(deadline: Deadline, engine: TimerEngine, *, policy_name: str) -> FireOutcome:
+    """Act on ``deadline`` through the engine; the outcome is definite (or it raises)."""
+    if deadline.kind is DeadlineKind.UNO:
+        closed = await engine.close_uno_window(
+            deadline.game_id, deadline.version, deadline.action_id
+        )
+        return _outcome(closed)
+    turn = await engine.stand_in_view(deadline.game_id, deadline.version)
+    if isinstance(turn, MoveResult):
+        return _outcome(turn)
+    try:
+        action = choose_action(
+            turn.view,
+            policy_name=turn.ai or policy_name,
+            seed_text=deadline.action_id,
+            # A human's stand-in settles the decision; an AI seat plays as itself.
+            settle_only=turn.ai is None,
+        )
+        fallback = first_settling_code([str(code) for code in turn.view.get("legal", ())])
+    except BadView:
+        log.exception("stand-in for %s: unreadable view", deadline.member)
+        return FireOutcome.REFUSED
+    result = await engine.stand_in_move(
+        deadline.game_id, deadline.version, action, deadline.action_id
+    )
+    if result is not MoveResult.ILLEGAL:
+        return _outcome(result)
+    if action == fallback:
+        log.error("stand-in for %s: the engine refused %s", deadline.member, action)
+        return FireOutcome.REFUSED
+    # A policy bug must not stall the game: the first legal move, under its own fixed id.
+    log.error("stand-in for %s: %s refused; sending %s", deadline.member, action, fallback)
+    result = await engine.stand_in_move(
+        deadline.game_id, deadline.version, fallback, deadline.action_id + ":fallback"
+    )
+    if result is MoveResult.APPLIED:
+        return FireOutcome.APPLIED_FALLBACK
+    return _outcome(result)
+
+
+def _outcome(result: MoveResult) -> FireOutcome:
+    return {
+        MoveResult.APPLIED: FireOutcome.APPLIED,
+        MoveResult.STALE: FireOutcome.STALE,
+        MoveResult.GONE: FireOutcome.GONE,
+        MoveResult.ILLEGAL: FireOutcome.REFUSED,
+    }[result]
+
+
+@cache
+def deadline_board() -> DeadlineBoard:
+    """This process's board (redis-py reopens its connections in a forked pool child)."""
+    settings = get_settings()
+    return DeadlineBoard(
+        redis.Redis.from_url(settings.redis_url),
+        lease_seconds=settings.timer_lease_seconds,
+        claim_batch=settings.timer_claim_batch,
+        max_attempts=settings.timer_max_attempts,
+    )
+
+
+class EngineLoop:
+    """One event loop thread per worker process, with one pooled HTTP client to the engine.
+
+    Pool threads hand their timer to it and wait for the outcome. A client (and its loop)
+    per task or per pool thread costs a TLS context and a fresh connection each time, which
+    showed up as hundreds of milliseconds of lateness when many timers fell due at once."""
+
+    def __init__(self) -> None:
+        settings = get_settings()
+        self._policy_name = settings.stand_in_policy
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="uno-engine-loop", daemon=True
+        )
+        self._thread.start()
+        self._client = self.call(self._open(settings))
+        self.pid = os.getpid()
+
+    @staticmethod
+    async def _open(settings: Settings) -> EngineClient:
+        # Built inside the loop that will use it.
+        return EngineClient.from_settings(
+            settings, timeout=ENGINE_TIMEOUT_SECONDS, max_connections=ENGINE_CONNECTIONS
+        )
+
+    def call(self, coroutine: Coroutine[Any, Any, _R]) -> _R:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    def fire(self, deadline: Deadline) -> FireOutcome:
+        engine = ClientTimerEngine(self._client)
+        return self.call(fire(deadline, engine, policy_name=self._policy_name))
+
+    def warm_up(self) -> None:
+        """Open a first connection to the engine, so the first timer does not pay for it."""
+
+        async def ping() -> None:
+            if not await self._client.ready():
+                log.warning("the engine is not reachable yet at %s", get_settings().engine_url)
+
+        self.call(ping())
+
+
+_engine_loop: EngineLoop | None = None
+_engine_loop_lock = threading.Lock()
+
+
+def engine_loop() -> EngineLoop:
+    """This process's engine loop (a forked pool child builds its own)."""
+    global _engine_loop
+    with _engine_loop_lock:
+        if _engine_loop is None or _engine_loop.pid != os.getpid():
+            _engine_loop = EngineLoop()
+        return _engine_loop
+
+
+@app.task(name="uno.fire_deadline", acks_late=True, reject_on_worker_lost=True, ignore_result=True)  # type: ignore[untyped-decorator]
+def fire_deadline(
+    game_id: str, kind: str, version: int, due: float | None = None, attempt: int = 1
+) -> str:
+    """Fire the deadline ``game_id|kind|version`` (``due``: when it fell due, for the log)."""
+    deadline = Deadline(game_id, DeadlineKind(kind), version)
+    try:
+        outcome = engine_loop().fire(deadline)
+    except EngineUnavailable as exc:
+        # Keep the claim: the drainer claims it again when the lease runs out.
+        log.warning("deadline %s (attempt %d) left for later: %s", deadline.member, attempt, exc)
+        return "later"
+    lateness = deadline_board().release(deadline, outcome.value, due)
+    log.info(
+        "deadline %s fired: %s (attempt %d, %s s after due)",
+        deadline.member,
+        outcome.value,
+        attempt,
+        "?" if lateness is None else f"{lateness:.3f}",
+    )
+    return outcome.value

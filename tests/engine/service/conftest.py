@@ -1,0 +1,56 @@
+"""Fixtures for the engine service: the app in-process (ASGI) and as a real uvicorn server.
+
+Both talk to the real Redis of the test DB (``UNO_TEST_REDIS_URL``, emptied before each
+test by the shared ``redis_url`` fixture). HTTP tests that matter (concurrency, kill and
+restart, the OpenAPI fuzz) run against ``EngineServer``, a uvicorn subprocess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import pytest
+import redis
+from pydantic import SecretStr
+from service_helpers import TOKEN, EngineServer
+
+from services.config import Settings
+from services.engine.app import create_app
+from services.engine.client import EngineClient
+
+
+@pytest.fixture
+def settings(redis_url: str) -> Settings:
+    return Settings(
+        redis_url=redis_url,
+        engine_token=SecretStr(TOKEN),
+        enable_test_endpoints=True,
+        turn_seconds=60,
+        uno_window_seconds=8,
+        away_pause_seconds=2.0,
+    )
+
+
+@pytest.fixture
+async def engine(settings: Settings) -> AsyncIterator[EngineClient]:
+    """A client of the app served in-process (fast; same code path minus the socket)."""
+    app = create_app(settings)
+    transport = httpx.ASGITransport(app=app)
+    async with EngineClient("http://engine", TOKEN, transport=transport) as client:
+        yield client
+
+
+@pytest.fixture
+def raw_redis(redis_url: str) -> Iterator[redis.Redis]:
+    client = redis.Redis.from_url(redis_url)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def server(redis_url: str) -> Iterator[EngineServer]:
+    srv = EngineServer(redis_url)
+    srv.start()
+    yield srv
+    srv.stop()

@@ -1,0 +1,150 @@
+"""Helpers shared by the engine service tests: a real uvicorn server and Redis readers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import redis
+
+from services.engine.client import EngineClient
+from services.engine.lobby import GameRecord
+from services.engine.rules import get_variant
+from services.engine.schemas import SeatSpec
+from services.engine.store import decode, game_key
+
+TOKEN = "service-test-token"
+REPO = Path(__file__).resolve().parents[3]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class EngineServer:
+    """``uvicorn services.engine.app:app`` in a subprocess, startable and killable."""
+
+    def __init__(self, redis_url: str, *, test_endpoints: bool = True) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {
+            **os.environ,
+            "UNO_REDIS_URL": redis_url,
+            "UNO_ENGINE_TOKEN": TOKEN,
+            "UNO_ENABLE_TEST_ENDPOINTS": "1" if test_endpoints else "0",
+        }
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "services.engine.app:app",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--no-access-log",
+                "--log-level",
+                "warning",
+            ],
+            cwd=REPO,
+            env=self.env,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"engine server exited with {self.process.returncode}")
+            try:
+                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("engine server did not become ready")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown hooks, requests cut mid-flight."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def client(self, **kwargs: Any) -> EngineClient:
+        return EngineClient(self.url, TOKEN, **kwargs)
+
+
+# -- helpers -----------------------------------------------------------------------------
+
+
+def load_record(client: redis.Redis, game_id: str) -> GameRecord:
+    raw = client.get(game_key(game_id))
+    assert isinstance(raw, bytes), f"game {game_id} is missing"
+    return decode(raw)
+
+
+def card_count(record: GameRecord) -> int:
+    state = record.state
+    assert state is not None
+    return (
+        sum(len(p.hand) for p in state.players)
+        + len(state.draw_pile)
+        + len(state.discard)
+        + len(state.set_aside)
+    )
+
+
+def deck_size(record: GameRecord) -> int:
+    return len(get_variant(record.variant).deck)
+
+
+def stream_entries(client: redis.Redis, game_id: str) -> list[tuple[str, int, dict[str, Any]]]:
+    rows = client.xrange(f"uno:events:{game_id}")
+    return [(i.decode(), int(f[b"v"]), orjson.loads(f[b"e"])) for i, f in rows]  # type: ignore[union-attr]
+
+
+def deadlines(client: redis.Redis) -> dict[str, float]:
+    return {m.decode(): s for m, s in client.zrange("uno:deadlines", 0, -1, withscores=True)}  # type: ignore[union-attr]
+
+
+def humans(n: int, first_user: int = 101) -> list[SeatSpec]:
+    return [SeatSpec(name=f"P{i}", user_id=first_user + i) for i in range(n)]
+
+
+async def new_started_game(engine: EngineClient, chat_id: int, players: int = 4) -> str:
+    """A game dealt through the lobby, users 1..players."""
+    game = await engine.create_game(chat_id, 1, "P1")
+    for user in range(2, players + 1):
+        await engine.join(game.game_id, user, f"P{user}")
+    await engine.start(game.game_id, 1)
+    return game.game_id
+
+
+async def owing_user(engine: EngineClient, game_id: str) -> tuple[int, int] | None:
+    """(user id, version) of the player who owes the decision now; None once it is over."""
+    table = await engine.spectator_view(game_id)
+    if table.view is None or table.view.pending is None:
+        return None
+    user = table.game.seats[table.view.pending.player].user_id
+    assert user is not None
+    return user, table.game.version

@@ -1,0 +1,337 @@
+"""Actions, views, events and deadlines over the API, from explicit set-ups (RULES.md §1).
+
+Covers: the expected-version check (409), the rules' refusals (422 with the engine's
+reason), repeated action ids (the first result, applied once), the views as the only place
+a hand appears, events in the Redis stream in the same step as the state, and the
+deadline handshake with the worker (README.md "Timers", RULES.md §7 and §2 "UNO").
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+import redis
+from service_helpers import card_count, deadlines, humans, load_record, stream_entries
+
+from services.config import Settings
+from services.engine.client import (
+    Conflict,
+    EngineClient,
+    Forbidden,
+    IllegalAction,
+    NotFound,
+    StaleVersion,
+)
+from services.engine.schemas import GameInfo, SeatSpec
+
+CHAT = -100_777
+DRAW_PILE = "G1 G2 G3 G4 G5 G6 G7 G8 G9 B9 B8 B7 Y7 Y8 Y9"
+
+
+async def table(
+    engine: EngineClient,
+    hands: list[str],
+    *,
+    seats: list[SeatSpec] | None = None,
+    discard: str = "R3",
+    current: int = 0,
+    **setup: Any,
+) -> GameInfo:
+    return await engine.create_test_game(
+        CHAT,
+        seats or humans(len(hands)),
+        {"hands": hands, "discard": discard, "current": current, "draw_pile": DRAW_PILE, **setup},
+    )
+
+
+def redis_now(client: redis.Redis) -> float:
+    seconds, micros = client.time()  # type: ignore[misc]
+    return float(seconds) + micros / 1e6
+
+
+async def test_an_action_returns_the_new_version_the_actors_view_and_its_events(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3", "Y1 Y2 Y3"])
+    result = await engine.act(game.game_id, 101, "p.R5", version=1, action_id="a1")
+    assert result.version == 2 and result.seat == 0 and not result.duplicate
+    assert result.view is not None and result.view.hand == ["R6", "G7"]
+    assert [e["type"] for e in result.events] == ["played", "turn"]
+    record = load_record(raw_redis, game.game_id)
+    assert record.version == 2 and record.state is not None and record.state.version == 2
+    assert card_count(record) == 3 + 3 + 3 + 1 + len(DRAW_PILE.split())
+    entries = [(i, v, e["type"]) for i, v, e in stream_entries(raw_redis, game.game_id)]
+    assert ("2-0", 2, "played") in entries and ("2-1", 2, "turn") in entries
+
+
+async def test_a_stale_version_is_409_with_the_current_version_and_changes_nothing(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    game = await table(engine, ["R5 R6 G7", "R1 B2 B3", "Y1 Y2 Y3"])
+    await engine.act(game.game_id, 101, "p.R5", version=1, action_id="a1")
+    before = raw_redis.get(f"uno:game:{game.game_id}")
+    with pytest.raises(StaleVersion) as exc:
+        await engine.act(game.game_id, 102, "p.R1", version=1, action_id="b1")
+    assert exc.value.current_version == 2
+    assert raw_redis.get(f"uno:game:{game.game_id}") == before
+
+
+async def test_an_illegal_action_is_422_with_the_engines_reason(engine: EngineClient) -> None:
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3", "Y1 Y2 Y3"])
+    cases = [
+        (102, "p.B1", "not_your_turn"),
+        (101, "p.G7", "does_not_match"),
+        (101, "p.Y9", "card_not_in_hand"),
+        (101, "ch", "wrong_decision"),
+    ]
+    for user, code, reason in cases:
+        with pytest.raises(IllegalAction) as exc:
+            await engine.act(game.game_id, user, code, version=1, action_id=f"{user}{code}")
+        assert exc.value.reason == reason, code
+    assert (await engine.game(game.game_id)).version == 1
+
+
+async def test_a_forged_player_or_a_system_action_is_refused(engine: EngineClient) -> None:
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3"])
+    with pytest.raises(Forbidden):
+        await engine.act(game.game_id, 999, "p.R5", version=1, action_id="x")
+    with pytest.raises(IllegalAction) as exc:
+        await engine.act(game.game_id, 101, "close", version=1, action_id="y")
+    assert exc.value.reason == "system_only"
+    with pytest.raises(NotFound):
+        await engine.act("nosuchgame", 101, "d", version=1, action_id="z")
+
+
+async def test_a_repeated_action_id_returns_the_first_result_applied_once(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3"])
+    first = await engine.act(game.game_id, 101, "d", version=1, action_id="tap-1")
+    again = await engine.act(game.game_id, 101, "d", version=1, action_id="tap-1")
+    assert again.duplicate and again.version == first.version == 2
+    assert again.events == first.events
+    record = load_record(raw_redis, game.game_id)
+    assert record.version == 2 and len(record.state.players[0].hand) == 4  # type: ignore[union-attr]
+
+
+async def test_the_same_action_id_sent_twice_at_once_is_applied_once(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3"])
+    results = await asyncio.gather(
+        *(engine.act(game.game_id, 101, "d", version=1, action_id="same") for _ in range(5)),
+        return_exceptions=True,
+    )
+    assert all(not isinstance(r, BaseException) for r in results), results
+    assert {r.version for r in results} == {2}  # type: ignore[union-attr]
+    assert sum(not r.duplicate for r in results) == 1  # type: ignore[union-attr]
+    assert load_record(raw_redis, game.game_id).version == 2
+
+
+async def test_views_show_a_hand_only_to_its_player(engine: EngineClient) -> None:
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B4"])
+    mine = await engine.view(game.game_id, 101)
+    assert mine.seat == 0 and mine.view is not None
+    assert mine.view.hand == ["R5", "R6", "G7"] and "p.R5" in mine.view.legal
+    assert "B4" not in mine.model_dump_json()
+    spectator = await engine.spectator_view(game.game_id)
+    assert spectator.seat is None and spectator.view is not None
+    assert spectator.view.hand == [] and spectator.view.legal == []
+    text = spectator.model_dump_json()
+    assert "R6" not in text and "B4" not in text
+    assert [s.cards for s in spectator.view.seats] == [3, 3]
+    info = await engine.game(game.game_id)
+    assert "R6" not in info.model_dump_json()
+
+
+async def test_private_events_reach_only_their_player(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    game = await table(engine, ["B5 B6 G7", "B1 B2 B4"])
+    result = await engine.act(game.game_id, 101, "d", version=1, action_id="d1")
+    assert {"type": "drew_cards", "player": 0, "cards": ["G1"], "to": 0} in result.events
+    stream = [e for _, _, e in stream_entries(raw_redis, game.game_id)]
+    assert {"type": "drew_cards", "player": 0, "cards": ["G1"], "to": 0} in stream
+    theirs = await engine.events(game.game_id, user_id=102)
+    assert all(e.event.get("to") in (None, 1) for e in theirs.events)
+    assert not any(e.event["type"] == "drew_cards" and e.event["to"] == 0 for e in theirs.events)
+    public = await engine.events(game.game_id)
+    assert all("to" not in e.event for e in public.events)
+    later = await engine.events(game.game_id, after=public.last_id)
+    assert later.events == []
+
+
+async def test_each_write_moves_the_turn_deadline_to_the_new_version(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    """README "Timers": ``{gid}|turn|{version}``, due after the game's turn time."""
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3"])
+    gid = game.game_id
+    assert set(deadlines(raw_redis)) == {f"{gid}|turn|1"}
+    now = redis_now(raw_redis)
+    await engine.act(gid, 101, "p.R5", version=1, action_id="a")
+    board = deadlines(raw_redis)
+    assert set(board) == {f"{gid}|turn|2"}
+    assert now + 55 < board[f"{gid}|turn|2"] < now + 65
+
+
+async def test_an_ai_seat_is_due_after_the_short_pause(
+    engine: EngineClient, raw_redis: redis.Redis, settings: Settings
+) -> None:
+    seats = [SeatSpec(name="Ana", user_id=101), SeatSpec(name="Bot", ai="strong")]
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3"], seats=seats)
+    now = redis_now(raw_redis)
+    await engine.act(game.game_id, 101, "p.R5", version=1, action_id="a")
+    due = deadlines(raw_redis)[f"{game.game_id}|turn|2"]
+    assert now < due < now + settings.away_pause_seconds + 5
+
+
+async def test_stand_in_turn_gives_the_owing_seats_view_or_409_when_stale(
+    engine: EngineClient,
+) -> None:
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3"])
+    turn = await engine.stand_in_turn(game.game_id, 1)
+    assert turn.seat == 0 and turn.view.hand == ["R5", "R6", "G7"] and turn.view.viewer == 0
+    with pytest.raises(Conflict):
+        await engine.stand_in_turn(game.game_id, 2)
+
+
+async def test_two_missed_deadlines_mark_a_player_away_and_their_own_action_clears_it(
+    engine: EngineClient, raw_redis: redis.Redis, settings: Settings
+) -> None:
+    """RULES.md §7 "Timing in a chat": misses, away, and coming back."""
+    game = await table(engine, ["R5 R6 G7 G8", "R1 R2 B3 B4"])
+    gid = game.game_id
+    first = await engine.stand_in_act(gid, version=1, action="p.R5", action_id="t1")
+    assert first.seat == 0 and {"type": "stand_in", "seat": 0} in first.events
+    assert (await engine.game(gid)).seats[0].missed == 1
+    await engine.act(gid, 102, "p.R1", version=2, action_id="b1")
+    second = await engine.stand_in_act(gid, version=3, action="p.R6", action_id="t2")
+    assert {"type": "player_away", "seat": 0} in second.events
+    info = await engine.game(gid)
+    assert info.seats[0].away and info.seats[0].missed == 2
+    # Away: the seat's next decision is due after the short pause, not the turn time.
+    now = redis_now(raw_redis)
+    await engine.act(gid, 102, "p.R2", version=4, action_id="b2")
+    assert deadlines(raw_redis)[f"{gid}|turn|5"] < now + settings.away_pause_seconds + 5
+    back = await engine.act(gid, 101, "d", version=5, action_id="own")
+    assert {"type": "player_back", "seat": 0} in back.events
+    info = await engine.game(gid)
+    assert not info.seats[0].away and info.seats[0].missed == 0
+
+
+async def test_an_ai_seats_move_is_not_a_miss(engine: EngineClient) -> None:
+    seats = [SeatSpec(name="Bot", ai="random"), SeatSpec(name="Ana", user_id=101)]
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3"], seats=seats)
+    result = await engine.stand_in_act(game.game_id, version=1, action="p.R5", action_id="t")
+    assert result.events[0]["type"] == "played"
+    assert (await engine.game(game.game_id)).seats[0].missed == 0
+
+
+async def test_im_back_clears_away_and_restarts_the_turn_time(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    game = await table(engine, ["R5 R6 G7 G8", "R1 R2 B3 B4"])
+    gid = game.game_id
+    await engine.stand_in_act(gid, version=1, action="p.R5", action_id="t1")
+    await engine.act(gid, 102, "p.R1", version=2, action_id="b1")
+    await engine.stand_in_act(gid, version=3, action="p.R6", action_id="t2")
+    await engine.act(gid, 102, "p.R2", version=4, action_id="b2")
+    now = redis_now(raw_redis)
+    back = await engine.back(gid, 101)
+    assert back.version == 6 and not back.seats[0].away
+    assert deadlines(raw_redis)[f"{gid}|turn|6"] > now + 50
+
+
+async def test_a_repeated_stand_in_move_is_applied_once(engine: EngineClient) -> None:
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3"])
+    first = await engine.stand_in_act(game.game_id, version=1, action="p.R5", action_id="t1")
+    again = await engine.stand_in_act(game.game_id, version=1, action="d", action_id="t1")
+    assert again.duplicate and again.version == first.version
+    with pytest.raises(StaleVersion):
+        await engine.stand_in_act(game.game_id, version=1, action="d", action_id="t1-other")
+    assert (await engine.game(game.game_id)).seats[0].missed == 1
+
+
+async def test_the_uno_window_gets_a_deadline_and_closes_only_at_its_version(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    """RULES.md §2 "UNO": the window closes when its time runs out."""
+    game = await table(engine, ["R5 R6", "B1 B2 B3"])
+    gid = game.game_id
+    now = redis_now(raw_redis)
+    played = await engine.act(gid, 101, "p.R5", version=1, action_id="a")
+    assert {"type": "uno_window_opened", "player": 0} in played.events
+    board = deadlines(raw_redis)
+    assert now + 5 < board[f"{gid}|uno|2"] < now + 11
+    assert (await engine.game(gid)).uno_opened == 2
+    with pytest.raises(Conflict) as exc:
+        await engine.close_uno_window(gid, opened_version=1, action_id="w1")
+    assert exc.value.error == "window_not_open"
+    closed = await engine.close_uno_window(gid, opened_version=2, action_id="w2")
+    assert closed.version == 3 and closed.seat is None and closed.view is None
+    assert [e["type"] for e in closed.events] == ["uno_window_closed"]
+    assert f"{gid}|uno|2" not in deadlines(raw_redis)
+    again = await engine.close_uno_window(gid, opened_version=2, action_id="w2")
+    assert again.duplicate and again.version == 3
+    with pytest.raises(Conflict):
+        await engine.close_uno_window(gid, opened_version=2, action_id="w3")
+    assert (await engine.game(gid)).uno_opened is None
+
+
+async def test_a_catch_closes_the_window_and_drops_its_deadline(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    game = await table(engine, ["R5 R6", "B1 B2 B3"])
+    gid = game.game_id
+    await engine.act(gid, 101, "p.R5", version=1, action_id="a")
+    caught = await engine.act(gid, 102, "x.0", version=2, action_id="c")
+    assert any(e["type"] == "caught" for e in caught.events)
+    assert f"{gid}|uno|2" not in deadlines(raw_redis)
+    with pytest.raises(Conflict):
+        await engine.close_uno_window(gid, opened_version=2, action_id="late")
+    record = load_record(raw_redis, gid)
+    assert len(record.state.players[0].hand) == 3  # type: ignore[union-attr]
+
+
+async def test_game_over_frees_the_chat_and_leaves_no_turn_deadline(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    game = await table(engine, ["R5", "B1 B2 B3"], options={"target_score": 1})
+    gid = game.game_id
+    result = await engine.act(gid, 101, "p.R5", version=1, action_id="win")
+    assert any(e["type"] == "game_over" for e in result.events)
+    info = await engine.game(gid)
+    assert info.status == "over" and info.winner == 0
+    assert await engine.chat_game(CHAT) is None
+    assert not any(m.startswith(gid) for m in deadlines(raw_redis))
+    with pytest.raises(Conflict) as exc:
+        await engine.act(gid, 102, "d", version=2, action_id="late")
+    assert exc.value.error == "game_over"
+
+
+async def test_the_set_up_endpoint_checks_its_input(engine: EngineClient) -> None:
+    with pytest.raises(Exception) as exc:
+        await engine.create_test_game(CHAT, humans(2), {"hands": ["R5 ZZ", "B1"], "discard": "R3"})
+    assert getattr(exc.value, "status", None) == 422
+    with pytest.raises(Exception) as exc:
+        await engine.create_test_game(CHAT, humans(3), {"hands": ["R5", "B1"], "discard": "R3"})
+    assert getattr(exc.value, "status", None) == 422
+
+
+async def test_the_set_up_endpoint_is_absent_unless_enabled(settings: Settings) -> None:
+    import httpx
+
+    from services.engine.app import create_app
+
+    app = create_app(settings.model_copy(update={"enable_test_endpoints": False}))
+    async with EngineClient(
+        "http://engine",
+        settings.engine_token.get_secret_value(),
+        transport=httpx.ASGITransport(app=app),
+    ) as engine:
+        with pytest.raises(NotFound):
+            await engine.create_test_game(CHAT, humans(2), {"hands": ["R5", "B1"], "discard": "R3"})
+    assert "/v1/test/games" not in app.openapi()["paths"]

@@ -1,0 +1,31 @@
+"""Helpers for the AI tests: scripted tables and the views AI players get from them."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from services.engine.rules import Action, Applied, GameState, Setup, View, apply, from_setup, view
+
+
+def table(hands: Sequence[str], discard: str, draw_pile: str = "", **kw: Any) -> GameState:
+    """A scripted table in RULES.md §1 notation; ``current`` owes a turn."""
+    state, _ = from_setup(Setup(hands=list(hands), discard=discard, draw_pile=draw_pile, **kw))
+    return state
+
+
+def after(state: GameState, *actions: Action) -> GameState:
+    for action in actions:
+        result = apply(state, action)
+        assert isinstance(result, Applied), f"{action} refused: {result}"
+        state = result.state
+    return state
+
+
+def seen(state: GameState, seat: int) -> View:
+    return view(state, seat)
+
+
+def rng(seed: int = 0) -> random.Random:
+    return random.Random(seed)

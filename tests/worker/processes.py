@@ -1,0 +1,181 @@
+"""Real service processes for the worker's end-to-end tests and benches: the engine (uvicorn)
+and the worker (``celery -A services.worker.app worker``), each in its own process group so
+a test can kill one with SIGKILL, the way a container dies."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[2]
+TEST_ENGINE_TOKEN = "worker-tests-token"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def service_env(redis_url: str, engine_url: str, **extra: str) -> dict[str, str]:
+    """The environment both services get: the test Redis for state and broker alike."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
+    env.update(
+        UNO_REDIS_URL=redis_url,
+        UNO_BROKER_URL=redis_url,
+        UNO_ENGINE_URL=engine_url,
+        UNO_ENGINE_TOKEN=TEST_ENGINE_TOKEN,
+        UNO_ENABLE_TEST_ENDPOINTS="true",
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+@dataclass
+class ServiceProcess:
+    """One service subprocess with its output in a log file."""
+
+    name: str
+    argv: list[str]
+    env: Mapping[str, str]
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
+
+    def start(self) -> None:
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            self.argv,
+            cwd=REPO,
+            env=dict(self.env),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: kill() takes all of it
+        )
+        log.close()
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: no shutdown handler runs."""
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+        self.process = None
+
+    def pause(self) -> None:
+        """SIGSTOP: the process stays, its sockets accept, nothing is answered."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGCONT)
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it will not go."""
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(15)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(10)
+        self.process = None
+
+
+def wait_until(predicate: object, timeout: float, what: str, proc: ServiceProcess) -> None:
+    assert callable(predicate)
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        if not proc.alive:
+            break
+        time.sleep(0.05)
+    raise RuntimeError(f"{proc.name} not {what} within {timeout}s; its log:\n{proc.log()[-4000:]}")
+
+
+def start_engine(redis_url: str, port: int, log_dir: Path, **extra_env: str) -> ServiceProcess:
+    engine_url = f"http://127.0.0.1:{port}"
+    proc = ServiceProcess(
+        "engine",
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "services.engine.app:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        service_env(redis_url, engine_url, **extra_env),
+        log_dir / f"engine-{port}.log",
+    )
+    proc.start()
+
+    def healthy() -> bool:
+        try:
+            return httpx.get(f"{engine_url}/healthz", timeout=1).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    wait_until(healthy, 30, "healthy", proc)
+    return proc
+
+
+def start_worker(
+    redis_url: str, engine_url: str, log_dir: Path, name: str = "worker", **extra_env: str
+) -> ServiceProcess:
+    env = {
+        "UNO_WORKER_POLL_INTERVAL": "0.05",
+        "UNO_TIMER_LEASE_SECONDS": "3",
+        **extra_env,
+    }
+    proc = ServiceProcess(
+        name,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "services.worker.app",
+            "worker",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"{name}-{os.getpid()}@%h",
+        ],
+        service_env(redis_url, engine_url, **env),
+        log_dir / f"{name}.log",
+    )
+    offset = len(proc.log())
+    proc.start()
+    wait_until(lambda: " ready." in proc.log()[offset:], 60, "ready", proc)
+    return proc

@@ -1,0 +1,290 @@
+"""The worker end to end: a real engine service, real Redis and real Celery worker processes.
+
+RULES.md §7 "Timing in a chat" (turn deadlines, stand-ins, away players, AI seats) and §2
+"UNO" (the window closes at its deadline unless the next player closed it first). The worker
+acts only through the engine's HTTP API; these tests read the outcome from the engine (its
+views and its event stream) and from the worker's fire log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from celery import Celery
+from processes import ServiceProcess
+from table import Table, wait_for
+
+pytestmark = pytest.mark.slow
+
+TURN_SECONDS = 5  # the engine's floor for a game's turn time
+
+
+@pytest.fixture
+def table(engine_url: str, redis_url: str) -> Iterator[Table]:
+    t = Table(engine_url, redis_url)
+    yield t
+    t.close()
+
+
+def stand_ins(events: list[dict[str, object]]) -> list[dict[str, object]]:
+    return [e for e in events if e.get("type") == "stand_in"]
+
+
+def test_s7_a_passed_deadline_makes_the_stand_in_play_a_legal_move(
+    table: Table, worker_factory: Callable[..., ServiceProcess]
+) -> None:
+    """RULES.md §7: when the deadline passes, the stand-in decides for the player through
+    the engine; the move and its events reach the game's stream."""
+    worker_factory()
+    gid = table.lobby_game(humans=2, turn_seconds=TURN_SECONDS)
+    version, due = table.deadline(gid) or pytest.fail("the engine set no turn deadline")
+    owing = table.owing_seat(gid)
+    assert due - table.redis_now() > TURN_SECONDS - 1  # the full turn time, not a pause
+
+    wait_for(lambda: table.version(gid) > version, TURN_SECONDS + 10, "the stand-in's move")
+    events = [e for e in table.events(gid) if e["version"] == version + 1]
+    assert stand_ins(events) == [{"type": "stand_in", "seat": owing, "version": version + 1}]
+    assert events[0]["type"] == "stand_in"
+    assert len(events) > 1  # the rules engine's own events for the move follow
+    (fire,) = wait_for(lambda: table.fired(f"{gid}|turn|{version}"), 5, "the fire record")
+    assert fire.outcome == "applied"
+    assert table.info(gid)["seats"][owing].get("missed", 0) == 1
+
+
+def test_s7_a_move_just_before_the_deadline_leaves_the_timer_nothing_to_do(
+    table: Table, worker_factory: Callable[..., ServiceProcess]
+) -> None:
+    """RULES.md §7: a player who acts in time is not stood in for, however close it was."""
+    worker_factory()
+    gid = table.lobby_game(humans=2, turn_seconds=TURN_SECONDS)
+    version, due = table.deadline(gid) or pytest.fail("no turn deadline")
+    owing = table.owing_seat(gid)
+    assert owing is not None
+    wait_for(lambda: table.redis_now() > due - 0.25, TURN_SECONDS + 2, "just before the deadline")
+    table.act(gid, owing + 1)  # users are 1-based
+
+    next_version, _next_due = table.deadline(gid) or pytest.fail("no next deadline")
+    assert next_version > version
+    wait_for(lambda: table.redis_now() > due + 1.0, 5, "well past the old deadline")
+    assert [f.outcome for f in table.fired(f"{gid}|turn|{version}")] in ([], ["stale"])
+    assert stand_ins(table.events(gid)) == []
+    assert table.version(gid) == next_version  # nothing acted on the later state
+    assert table.info(gid)["seats"][owing].get("missed", 0) == 0
+
+
+def test_a_late_or_early_timer_for_an_old_version_changes_nothing(
+    table: Table, worker_factory: Callable[..., ServiceProcess]
+) -> None:
+    """A timer acts only on the version it was set for: one for an older version (late,
+    redelivered) or one whose game moved on meanwhile does nothing to the later state."""
+    worker_factory()
+    gid = table.lobby_game(humans=2, turn_seconds=60)
+    version, _ = table.deadline(gid) or pytest.fail("no turn deadline")
+    owing = table.owing_seat(gid)
+    assert owing is not None
+    table.act(gid, owing + 1)
+    now_version = table.version(gid)
+    # Put the old version's timers back on the board, due now, as a late copy would be.
+    now = table.redis_now()
+    table.redis.zadd("uno:deadlines", {f"{gid}|turn|{version}": now, f"{gid}|uno|{version}": now})
+    wait_for(lambda: len(table.fired()) == 2, 10, "both stale timers to fire")
+    assert sorted(f.outcome for f in table.fired()) == ["stale", "stale"]
+    assert table.version(gid) == now_version
+    assert stand_ins(table.events(gid)) == []
+
+
+def test_the_same_task_delivered_twice_is_applied_once(
+    table: Table, worker_factory: Callable[..., ServiceProcess], redis_url: str
+) -> None:
+    """Two deliveries of one timer task (a redelivery, a second drainer) apply one move and
+    count one missed deadline, never two (RULES.md §7: two misses mark a player away)."""
+    worker_factory()
+    gid = table.lobby_game(humans=2, turn_seconds=60)  # its own timer stays out of the way
+    version, _ = table.deadline(gid) or pytest.fail("no turn deadline")
+    owing = table.owing_seat(gid)
+    assert owing is not None
+    client = Celery(broker=redis_url)
+    try:
+        for _ in range(2):
+            client.send_task("uno.fire_deadline", args=(gid, "turn", version))
+        wait_for(lambda: len(table.fired(f"{gid}|turn|{version}")) == 2, 15, "both deliveries")
+    finally:
+        client.close()
+    outcomes = sorted(f.outcome for f in table.fired(f"{gid}|turn|{version}"))
+    assert outcomes in (["applied", "stale"], ["applied", "applied"])  # 2nd: stale or a repeat
+    assert table.version(gid) == version + 1
+    assert len(stand_ins(table.events(gid))) == 1
+    assert table.info(gid)["seats"][owing].get("missed", 0) == 1
+
+
+def test_s2_uno_window_closes_at_its_deadline(
+    table: Table, worker_factory: Callable[..., ServiceProcess]
+) -> None:
+    """RULES.md §2 "UNO": the window closes after the UNO-window time if nobody closed it."""
+    worker_factory()
+    gid = table.set_up_game({"hands": ["R5 G9", "B1 B2 B3"], "discard": "R1", "dealer": 1}, users=2)
+    result = table.act(gid, 1, "p.R5")  # down to one card without calling: the window opens
+    opened = int(result["version"])
+    assert table.deadline(gid, "uno") == (opened, pytest.approx(table.redis_now() + 1, abs=0.5))
+    wait_for(lambda: table.version(gid) > opened, 10, "the window to close")
+    events = [e for e in table.events(gid) if e["version"] == opened + 1]
+    assert [e["type"] for e in events] == ["uno_window_closed"]
+    assert [f.outcome for f in table.fired(f"{gid}|uno|{opened}")] == ["applied"]
+    assert table.owing_seat(gid) == 1  # the next player's turn goes on untouched
+
+
+def test_s2_uno_window_closed_by_the_next_player_is_left_alone(
+    table: Table, worker_factory: Callable[..., ServiceProcess]
+) -> None:
+    """RULES.md §2 "UNO": the next player's action closes the window; its timer then does
+    nothing."""
+    worker_factory()
+    gid = table.set_up_game({"hands": ["R5 G9", "B1 B2 R3"], "discard": "R1", "dealer": 1}, users=2)
+    opened = int(table.act(gid, 1, "p.R5")["version"])
+    after = int(table.act(gid, 2, "p.R3")["version"])  # the next player acts: window closed
+    assert table.deadline(gid, "uno") is None
+    due = table.redis_now() + 1.5
+    wait_for(lambda: table.redis_now() > due, 5, "past the window's deadline")
+    assert [f.outcome for f in table.fired(f"{gid}|uno|{opened}")] in ([], ["stale"])
+    assert table.version(gid) == after
+
+
+def test_s7_away_player_comes_back_and_plays_normally(
+    table: Table, worker_factory: Callable[..., ServiceProcess]
+) -> None:
+    """RULES.md §7: two missed deadlines in a row mark a player away; the stand-in then plays
+    their decisions after the short pause; "I'm back" ends that and they play as before."""
+    worker_factory()
+    gid = table.lobby_game(humans=2, turn_seconds=TURN_SECONDS)
+    absent = table.owing_seat(gid)
+    assert absent is not None
+    present_user = (1 - absent) + 1
+
+    def seat(info_seat: int) -> dict[str, object]:
+        seats: list[dict[str, object]] = table.info(gid)["seats"]
+        return seats[info_seat]
+
+    def absent_owes() -> bool:
+        """The present player plays whenever it is their turn, until the absent one owes."""
+        owing = table.owing_seat(gid)
+        if owing == 1 - absent:
+            table.act(gid, present_user)
+            return False
+        return owing == absent
+
+    # The absent player lets deadlines pass; the other plays at once whenever it is their turn.
+    def absent_is_away() -> bool:
+        if table.owing_seat(gid) == 1 - absent:
+            table.act(gid, present_user)
+        return bool(seat(absent).get("away"))
+
+    wait_for(absent_is_away, 3 * TURN_SECONDS + 10, "two missed deadlines", poll=0.1)
+    assert seat(absent).get("missed", 0) == 2
+    # Away: their next decision is made after the short pause, not the turn time.
+    wait_for(absent_owes, 10, "their turn")
+    version, due = table.deadline(gid) or pytest.fail("no deadline")
+    assert due - table.redis_now() < 1.0
+    wait_for(lambda: table.version(gid) > version, 5, "the stand-in's quick move")
+
+    table.back(gid, absent + 1)
+    assert not seat(absent).get("away") and seat(absent).get("missed", 0) == 0
+    # Their own turn again: the full turn time, and their own move goes in.
+    wait_for(absent_owes, 10, "their turn")
+    version, due = table.deadline(gid) or pytest.fail("no deadline")
+    assert due - table.redis_now() > TURN_SECONDS - 1
+    before = len(stand_ins(table.events(gid)))
+    table.act(gid, absent + 1)
+    assert table.version(gid) > version
+    assert len(stand_ins(table.events(gid))) == before
+    assert seat(absent).get("missed", 0) == 0 and not seat(absent).get("away")
+
+
+def test_s7_ai_seats_play_through_the_same_path(
+    table: Table, worker_factory: Callable[..., ServiceProcess]
+) -> None:
+    """RULES.md §7: AI seats added at the lobby decide through the timer path, after the
+    short pause, as themselves: no missed deadlines, never marked away."""
+    worker_factory()
+    gid = table.lobby_game(humans=1, ais=("strong", "random"), turn_seconds=TURN_SECONDS)
+    ai_moves = 0
+
+    def enough_ai_moves() -> bool:
+        nonlocal ai_moves
+        owing = table.owing_seat(gid)
+        if owing == 0:
+            table.act(gid, 1)
+        ai_moves = len(
+            [
+                e
+                for e in table.events(gid)
+                if e.get("type") in ("played", "drew") and e.get("player") in (1, 2)
+            ]
+        )
+        return ai_moves >= 6 or table.info(gid)["status"] != "playing"
+
+    wait_for(enough_ai_moves, 60, "the AI seats to play", poll=0.1)
+    info = table.info(gid)
+    assert all(not s.get("away") and not s.get("missed") for s in info["seats"][1:])
+    assert stand_ins(table.events(gid)) == []  # an AI's move is its own, not a stand-in's
+    assert {f.outcome for f in table.fired()} <= {"applied", "stale"}
+
+
+def test_kill_9_with_timers_pending_then_restart_fires_every_timer_once(
+    table: Table, engine: ServiceProcess, worker_factory: Callable[..., ServiceProcess]
+) -> None:
+    """Timers survive a worker killed with SIGKILL: those it had claimed and was firing
+    (the engine paused so they are stuck mid-request), those that fall due while no worker
+    runs, and those still ahead all fire after the restart, each applied exactly once.
+    Prints the worst lateness (the figure; bench/timer_lateness.py measures it at scale)."""
+    worker = worker_factory()
+    games: dict[str, tuple[str, int, float]] = {}  # gid -> (group, version, due)
+
+    def create(group: str, count: int) -> None:
+        for _ in range(count):
+            gid = table.lobby_game(humans=2, turn_seconds=TURN_SECONDS)
+            version, due = table.deadline(gid) or pytest.fail("no turn deadline")
+            games[gid] = (group, version, due)
+
+    create("in flight at the kill", 6)
+    first_due = min(due for _, _, due in games.values())
+    wait_for(lambda: table.redis_now() > first_due - 4.0, 5, "a second later")
+    create("due while no worker runs", 6)
+    wait_for(lambda: table.redis_now() > first_due - 1.0, 5, "just before the first deadline")
+    create("due after the restart", 6)
+
+    in_flight = {g for g, (group, _, _) in games.items() if group == "in flight at the kill"}
+    engine.pause()  # the worker's requests for the first group now hang mid-flight
+    try:
+        wait_for(
+            lambda: in_flight <= {m.split("|")[0] for m in table.claimed()},
+            10,
+            "the worker to claim the first group",
+        )
+        worker.kill()
+    finally:
+        engine.resume()
+    wait_for(lambda: table.redis_now() > first_due + 2.0, 5, "the second group to fall due")
+    worker_factory()
+
+    advanced_at: dict[str, float] = {}
+
+    def all_advanced() -> bool:
+        for gid, (_, version, _) in games.items():
+            if gid not in advanced_at and table.version(gid) > version:
+                advanced_at[gid] = table.redis_now()
+        return len(advanced_at) == len(games)
+
+    wait_for(all_advanced, 30, "every timer to fire", poll=0.02)
+    for proc in [p for p in [worker] if p.alive]:
+        proc.stop()
+    lateness = {gid: advanced_at[gid] - due for gid, (_, _, due) in games.items()}
+    for gid, (group, version, _) in games.items():
+        events = table.events(gid)
+        assert [e["version"] for e in stand_ins(events)] == [version + 1], (group, events)
+        assert table.version(gid) == version + 1, group
+    worst = {
+        group: max(lateness[g] for g, (grp, _, _) in games.items() if grp == group)
+        for group, _, _ in games.values()
+    }
+    print(f"\nworst lateness after kill -9 and restart: {worst}")
