@@ -98,6 +98,12 @@ def wait_for(check: Any, timeout: float, what: str) -> None:
     raise SystemExit(f"timed out waiting for {what}")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -253,25 +259,35 @@ def main() -> None:
             f"{n} games pending, {len(spread_members)} due over 5 s",
             bench.lateness(set(spread_members), 60),
         )
+        cpu_before = cpu_seconds(worker.pid), cpu_seconds(engine.pid)
         bench.reschedule(burst_members, bench.now() + 2.0, 0.5)
         show(
             f"{n} games pending, {len(burst_members)} due within 0.5 s",
             bench.lateness(set(burst_members), 60),
         )
+        cpu_worker = (cpu_seconds(worker.pid) - cpu_before[0]) / len(burst_members) * 1000
+        cpu_engine = (cpu_seconds(engine.pid) - cpu_before[1]) / len(burst_members) * 1000
+        print(
+            f"  CPU per fire in the burst: worker {cpu_worker:.1f} ms, engine {cpu_engine:.1f} ms"
+            " (two engine calls: the stand-in's view, then its move)"
+        )
 
         print("\nMemory:")
+        time.sleep(2.0)
+        rss_before = rss_kib(worker.pid)
         far = bench.now() + 86_400
         bench.r.zadd(DEADLINES_KEY, {f"idle{i}|turn|{i}": far + i for i in range(10_000)})
         time.sleep(2.0)
         rss_10k = rss_kib(worker.pid)
         zset_bytes = int(bench.r.memory_usage(DEADLINES_KEY) or 0)
         zset_members = int(bench.r.zcard(DEADLINES_KEY))
-        print(f"  worker RSS, nothing pending:            {rss_idle / 1024:7.1f} MiB")
-        print(f"  worker RSS, {n} games' deadlines pending: {rss_games / 1024:7.1f} MiB")
-        print(f"  worker RSS, +10,000 deadlines pending:  {rss_10k / 1024:7.1f} MiB")
+        print(f"  worker RSS at start, nothing pending:         {rss_idle / 1024:7.1f} MiB")
+        print(f"  worker RSS, {n} games' deadlines pending:     {rss_games / 1024:7.1f} MiB")
+        print(f"  worker RSS after the fires, settled:          {rss_before / 1024:7.1f} MiB")
+        print(f"  worker RSS, then 10,000 more deadlines pending: {rss_10k / 1024:7.1f} MiB")
         print(
             f"  => worker memory per 1,000 pending deadlines: "
-            f"{(rss_10k - rss_games) / 10:.1f} KiB (the board lives in Redis)"
+            f"{(rss_10k - rss_before) / 10:.1f} KiB (the board lives in Redis)"
         )
         print(
             f"  Redis: uno:deadlines {zset_members} members, {zset_bytes / 1024:.0f} KiB "

@@ -1,5 +1,5 @@
 """Fixtures for the worker tests: the variants, and for the end-to-end tests a real engine
-service (uvicorn) and real Celery workers, each in its own process (``processes.py``).
+service (uvicorn) and real Celery workers, each in its own process (``service_processes.py``).
 
 Set ``UNO_TEST_REDIS_URL`` to your own database; set ``UNO_SHOW_WORKER_LOGS=1`` to print the
 workers' logs after each end-to-end test.
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from processes import ServiceProcess, free_port, start_engine, start_worker
+from service_processes import ServiceProcess, free_port, start_engine, start_worker
 
 from services.engine.rules import VARIANTS
 

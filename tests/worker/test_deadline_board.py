@@ -20,6 +20,7 @@ from services.worker.timers import (
     DEADLINES_KEY,
     FIRED_STREAM,
     Claim,
+    ClaimPass,
     Deadline,
     DeadlineBoard,
     DeadlineDrainer,
@@ -193,3 +194,29 @@ def test_drainer_failing_dispatch_leaves_the_claim_for_later(r: redis.Redis) -> 
     finally:
         drainer.stop()
     assert attempts[:3] == [1, 2, 3]
+
+
+def test_the_lease_doubles_with_each_claim(r: redis.Redis) -> None:
+    """A worker that died is replaced within one lease; a deadline that keeps failing (the
+    engine is down) is retried less and less often, up to 30 leases apart."""
+    r.zadd(DEADLINES_KEY, {"a|turn|1": redis_now(r) - 1})
+    short = board(r, lease=0.1, attempts=10)
+    leases = []
+    for _ in range(3):
+        claim_pass = wait_claim(short)
+        leases.append(float(r.zscore(CLAIMED_KEY, "a|turn|1") or 0) - claim_pass.now)
+    assert leases == [
+        pytest.approx(0.1, abs=1e-3),
+        pytest.approx(0.2, abs=1e-3),
+        pytest.approx(0.4, abs=1e-3),
+    ]
+
+
+def wait_claim(b: DeadlineBoard) -> ClaimPass:
+    end = time.monotonic() + 5
+    while time.monotonic() < end:
+        claim_pass = b.claim_due()
+        if claim_pass.claims:
+            return claim_pass
+        time.sleep(0.01)
+    raise AssertionError("nothing was claimed")

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from celery import Celery
-from processes import ServiceProcess
-from table import Table, wait_for
+from service_processes import ServiceProcess
+from timer_table import Table, wait_for
 
 pytestmark = pytest.mark.slow
 

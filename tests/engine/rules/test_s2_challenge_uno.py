@@ -314,3 +314,38 @@ def test_s2_draw_pile_empty_penalty_stops_short_and_still_loses_turn() -> None:
     assert state.pending is not None and state.pending.player == 2
     assert of_type(events, EventType.DREW)[0].data == {"player": 1, "count": 1}
     assert EventType.DRAW_STOPPED_SHORT in types(events)
+
+
+def test_s2_challenge_two_players_innocent_wild_player_plays_again() -> None:
+    """RULES.md §2 "Challenge" with two players: the innocent W+4 player plays again after
+    the challenger draws 6 and loses the turn."""
+    state = table(["W+4 B3 R2", "B1 B2"], discard="G5", draw_pile=DRAW_PILE, current=0)
+    state = after(state, play(0, "W+4"), choose_color(0, "R"), challenge(1))
+    assert len(hand(state, 1)) == 8
+    assert state.pending is not None and state.pending.player == 0
+
+
+def test_s2_challenge_two_players_guilty_challenger_plays() -> None:
+    state = table(["W+4 G3 R2", "B1 B2"], discard="G5", draw_pile=DRAW_PILE, current=0)
+    state = after(state, play(0, "W+4"), choose_color(0, "R"), challenge(1))
+    assert len(hand(state, 0)) == 6
+    assert state.pending is not None and state.pending.player == 1
+
+
+def test_s2_actions_two_players_draw_two_plays_again() -> None:
+    """RULES.md §2 "Actions": +2 with two players: the other draws 2 and loses the turn."""
+    state = table(["R+2 R1 R3", "B1 B2"], discard="R5", draw_pile=DRAW_PILE, current=0)
+    state = after(state, play(0, "R+2"))
+    assert hand(state, 1) == ["B1", "B2", "Y1", "Y2"]
+    assert state.pending is not None and state.pending.player == 0
+
+
+def test_s2_uno_two_players_window_stays_open_until_the_caught_player_moves_on() -> None:
+    """With two players a +2 played as the next-to-last card comes back to its player; the
+    victim drew without acting, so they may still catch."""
+    state = table(["R+2 R1", "B1 B2"], discard="R5", draw_pile=DRAW_PILE, current=0)
+    state = after(state, play(0, "R+2"))
+    assert state.uno_window == 0
+    assert "x.0" in view(state, 1).legal_codes
+    state = after(state, catch(1, 0))
+    assert hand(state, 0) == ["R1", "Y3", "Y4"]

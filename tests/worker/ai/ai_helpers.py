@@ -10,7 +10,8 @@ from services.engine.rules import Action, Applied, GameState, Setup, View, apply
 
 
 def table(hands: Sequence[str], discard: str, draw_pile: str = "", **kw: Any) -> GameState:
-    """A scripted table in RULES.md §1 notation; ``current`` owes a turn."""
+    """A scripted table in RULES.md §1 notation; ``current`` (default seat 0) owes a turn."""
+    kw.setdefault("current", 0)
     state, _ = from_setup(Setup(hands=list(hands), discard=discard, draw_pile=draw_pile, **kw))
     return state
 

@@ -35,7 +35,7 @@ def test_random_plays_uniformly_among_the_legal_plays_and_never_draws_then() -> 
 
 
 def test_random_draws_only_without_a_play_and_then_plays_what_it_drew() -> None:
-    state = table(["G7 B3", "G1 G2"], discard="R5", draw_pile="R9 Y1")
+    state = table(["G7 B3 Y2", "G1 G2"], discard="R5", draw_pile="R9 Y1")
     action = RandomPolicy().choose(seen(state, 0), rng())
     assert action.type is ActionType.DRAW
     state = after(state, action)
@@ -47,7 +47,7 @@ def test_first_legal_plays_the_first_play_in_hand_order_and_names_the_first_colo
     state = table(["G7 B5 R1 W", "G1 G2"], discard="R5")
     action = FirstLegalPolicy().choose(seen(state, 0), rng())
     assert action.code == "p.B5"
-    state = after(table(["W G7", "G1 G2"], discard="R5"), play(0, "W"))
+    state = after(table(["W G7 Y2", "G1 G2"], discard="R5"), play(0, "W"))
     assert FirstLegalPolicy().choose(seen(state, 0), rng()).code == "c.R"
 
 

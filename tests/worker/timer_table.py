@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import redis
-from processes import TEST_ENGINE_TOKEN
+from service_processes import TEST_ENGINE_TOKEN
 
 from services.worker.timers import CLAIMED_KEY, DEADLINES_KEY, FIRED_STREAM
 
