@@ -205,9 +205,7 @@ class Game:
             await self.conn.request(
                 "POST", f"/v1/games/{self.game_id}/join", {"user_id": user, "name": f"P{i}"}
             )
-        _, started = await self.conn.request(
-            "POST", f"/v1/games/{self.game_id}/start", {"user_id": users[0]}
-        )
+        await self.conn.request("POST", f"/v1/games/{self.game_id}/start", {"user_id": users[0]})
         self.users = users
         _, table = await self.conn.request("GET", f"/v1/games/{self.game_id}/spectator")
         self.owing_user = users[table["view"]["pending"]["player"]]
@@ -215,9 +213,7 @@ class Game:
     async def move(self, timings: list[float] | None = None) -> None:
         """The owing player looks at their view and takes a random legal action."""
         user = self.owing_user
-        _, mine = await self.conn.request(
-            "GET", f"/v1/games/{self.game_id}/view?user_id={user}"
-        )
+        _, mine = await self.conn.request("GET", f"/v1/games/{self.game_id}/view?user_id={user}")
         legal = mine["view"]["legal"]
         code = self.rng.choice(legal)
         started = time.perf_counter()
@@ -404,29 +400,27 @@ def main() -> None:
     flush.flushdb()
     with Server("services.engine.app:app", args.redis) as engine:
         moves, finished = asyncio.run(engine_rate(engine.port, args.workers, args.seconds))
-        print("\n1. saturation (closed loop, %d connections, %.0f s)" % (args.workers, args.seconds))
+        print(f"\n1. saturation (closed loop, {args.workers} connections, {args.seconds:.0f} s)")
         print(f"   baseline (GET+SET of {RECORD_SIZE} B): {base_rps:8.0f} requests/s")
         print(f"   engine: {moves:8.0f} moves/s ({2 * moves:.0f} requests/s: view + action)")
         print(f"   moves/s vs baseline requests/s: {100 * moves / base_rps:.0f}%  (goal >= 50%)")
         print(f"   games finished during the run: {finished}")
 
         flush.flushdb()
-        move_lat, action_lat = asyncio.run(
-            paced(engine.port, args.paced_games, args.paced_seconds)
-        )
+        move_lat, action_lat = asyncio.run(paced(engine.port, args.paced_games, args.paced_seconds))
         print(
             f"\n2. latency, {args.paced_games} games each moving once a second "
             f"(open loop, {args.paced_seconds:.0f} s, {len(move_lat)} moves)"
         )
         for label, values in (("per move (view+action)", move_lat), ("action request", action_lat)):
             print(
-                f"   {label:24s} p50 {pct(values, 0.50):6.2f} ms   p95 {pct(values, 0.95):6.2f} ms"
-                f"   p99 {pct(values, 0.99):6.2f} ms   mean {statistics.mean(values) * 1000:6.2f} ms"
+                f"   {label:24s} p50 {pct(values, 0.50):6.2f} ms   p95 {pct(values, 0.95):6.2f}"
+                f" ms   p99 {pct(values, 0.99):6.2f} ms   mean {statistics.mean(values) * 1e3:6.2f} ms"
             )
         print("   (goal: p99 <= 20 ms per move)")
 
         mem = asyncio.run(memory_per_game(engine.port, args.redis, args.memory_games))
-        print(f"\n3. Redis memory per live 4-player game ({mem['games']:.0f} games, 10-60 moves in)")
+        print(f"\n3. Redis memory per live 4-player game ({mem['games']:.0f} games, 10-60 moves)")
         print(f"   used_memory delta / games: {mem['per game']:.0f} B  (goal <= 4096 B)")
         print(
             f"   one game: record key {mem['sample game key']:.0f} B, events stream "

@@ -17,18 +17,20 @@ import logging
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from dataclasses import fields
 from functools import cache
 from typing import Annotated, Any
 
 import orjson
 import redis.exceptions
-from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
+from fastapi import FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from redis.asyncio import BlockingConnectionPool, Redis
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from services.config import Settings, get_settings
 from services.engine import lobby
@@ -62,7 +64,7 @@ log = logging.getLogger(__name__)
 
 #: Events kept per game stream. [decision] Enough for the bot to catch up after a restart
 #: of a minute or so in a busy game; older events are trimmed so a game's memory stays flat.
-EVENT_STREAM_MAXLEN = 128
+EVENT_STREAM_MAXLEN = 32
 
 #: Redis connections per service process; requests beyond it wait their turn (5 s at most).
 REDIS_POOL_SIZE = 64
@@ -105,10 +107,17 @@ def game_info(record: GameRecord) -> dict[str, Any]:
 
 
 def player_view(record: GameRecord, seat: int | None) -> dict[str, Any] | None:
-    """The only place a hand is serialised: the rules engine's view for ``seat``."""
+    """The only place a hand is serialised: the rules engine's view for ``seat``.
+
+    Equal to ``View.to_json()`` once encoded, but leaves the nested dataclasses to orjson,
+    which encodes them natively (``dataclasses.asdict`` was the costliest step of a move).
+    """
     if record.state is None:
         return None
-    return view(record.state, seat).to_json()
+    seen = view(record.state, seat)
+    out = {f.name: getattr(seen, f.name) for f in fields(seen)}
+    out["legal"] = list(seen.legal_codes)
+    return out
 
 
 def visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
@@ -127,16 +136,55 @@ def action_result(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-_bearer = HTTPBearer(auto_error=False, description="The service token (UNO_ENGINE_TOKEN)")
+class TokenMiddleware:
+    """Every route but the health checks needs the service token as a bearer token.
+
+    A pure ASGI check before routing: cheaper than a FastAPI dependency on every route, and
+    a request without the token never reaches a handler. The OpenAPI document declares the
+    scheme (``with_bearer_security``)."""
+
+    def __init__(self, app: ASGIApp, token: bytes) -> None:
+        self.app = app
+        self.expected = b"Bearer " + token
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and _needs_token(scope["path"]):
+            given = next((v for k, v in scope["headers"] if k == b"authorization"), b"")
+            if not hmac.compare_digest(given, self.expected):
+                response = _error(401, "unauthorized", "a valid service token is required")
+                response.headers["WWW-Authenticate"] = "Bearer"
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
-async def require_token(
-    request: Request,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> None:
-    token: bytes = request.app.state.token
-    if credentials is None or not hmac.compare_digest(credentials.credentials.encode(), token):
-        raise GameError(401, "unauthorized", "a valid service token is required")
+def _needs_token(path: str) -> bool:
+    return path.startswith("/v1/") or path == "/metrics"
+
+
+def with_bearer_security(app: FastAPI) -> Callable[[], dict[str, Any]]:
+    """``app.openapi`` that also documents the bearer token on the routes that need it."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = get_openapi(
+                title=app.title, version=app.version, summary=app.summary, routes=app.routes
+            )
+            schema.setdefault("components", {})["securitySchemes"] = {
+                "serviceToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "The service token (UNO_ENGINE_TOKEN)",
+                }
+            }
+            for path, operations in schema["paths"].items():
+                if _needs_token(path):
+                    for operation in operations.values():
+                        operation["security"] = [{"serviceToken": []}]
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    return openapi
 
 
 # -- the app -----------------------------------------------------------------------------
@@ -177,8 +225,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.games = games
-    app.state.token = token
     app.state.metrics = metrics
+    app.openapi = with_bearer_security(app)  # type: ignore[method-assign]
+    # Added last = outermost: a request without the token is counted, then refused.
+    app.add_middleware(TokenMiddleware, token=token)
     app.add_middleware(MetricsMiddleware, metrics=metrics)
 
     # -- errors -------------------------------------------------------------------------
@@ -249,11 +299,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return _error(503, "store_unavailable", "Redis does not answer")
         return _json({"status": "ready"})
 
-    secured = [Depends(require_token)]
-
     @app.get(
         "/metrics",
-        dependencies=secured,
         tags=["health"],
         responses={
             200: {"content": {"text/plain": {"schema": {"type": "string"}}}},
@@ -264,12 +311,74 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Prometheus exposition (needs the service token, like every other route)."""
         return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
-    v1 = APIRouter(prefix="/v1", dependencies=secured)
+    # Hot routes first: Starlette tries routes in order.
+    # -- play ---------------------------------------------------------------------------
+
+    @app.post(
+        "/v1/games/{game_id}/actions",
+        response_model=ActionResult,
+        tags=["play"],
+        responses=_errors(403, 404, 409, 422),
+    )
+    async def post_action(game_id: GameId, body: ActionRequest) -> Response:
+        """A player's action at the version they saw. 409: stale version (current one in
+        the body); 422: the rules refuse it (``reason``); a repeated ``action_id``: the
+        first result again, applied once."""
+        outcome = await games.act(game_id, body.user_id, body.action, body.version, body.action_id)
+        _count(outcome, "player")
+        return _json(action_result(outcome))
+
+    @app.get(
+        "/v1/games/{game_id}/view",
+        response_model=PlayerView,
+        tags=["play"],
+        responses=_errors(403, 404),
+    )
+    async def get_player_view(game_id: GameId, user_id: Annotated[UserId, Query()]) -> Response:
+        """A player's view: their hand, what they may do now, the public table."""
+        record = await games.get(game_id)
+        seat = record.require_seat(user_id)
+        return _json({"game": game_info(record), "seat": seat, "view": player_view(record, seat)})
+
+    @app.get(
+        "/v1/games/{game_id}/spectator",
+        response_model=PlayerView,
+        tags=["play"],
+        responses=_errors(404),
+    )
+    async def get_spectator_view(game_id: GameId) -> Response:
+        """What anyone in the chat may see: the public table, no hand."""
+        record = await games.get(game_id)
+        return _json({"game": game_info(record), "seat": None, "view": player_view(record, None)})
+
+    @app.get(
+        "/v1/games/{game_id}/events",
+        response_model=EventsPage,
+        tags=["play"],
+        responses=_errors(403, 404),
+    )
+    async def get_events(
+        game_id: GameId,
+        after: Annotated[str, Query(pattern=r"^\d{1,19}-\d{1,19}$")] = "0-0",
+        user_id: Annotated[UserId | None, Query()] = None,
+        limit: Annotated[int, Query(ge=1, le=1000)] = 200,
+    ) -> Response:
+        """The game's events after a stream id, as ``user_id`` (or a spectator) may see
+        them. The bot may instead read the Redis stream directly (README "Events")."""
+        record = await games.get(game_id)
+        seat = record.require_seat(user_id) if user_id is not None else None
+        rows = await store.events(game_id, after, limit)
+        out = [
+            {"id": r.id, "version": r.version, "event": r.event}
+            for r in rows
+            if "to" not in r.event or r.event["to"] == seat
+        ]
+        return _json({"events": out, "last_id": rows[-1].id if rows else after})
 
     # -- lobby --------------------------------------------------------------------------
 
-    @v1.post(
-        "/games",
+    @app.post(
+        "/v1/games",
         status_code=201,
         response_model=GameInfo,
         tags=["lobby"],
@@ -289,13 +398,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics.games_created.inc()
         return _json(game_info(record), 201)
 
-    @v1.get("/games/{game_id}", response_model=GameInfo, tags=["lobby"], responses=_errors(404))
+    @app.get("/v1/games/{game_id}", response_model=GameInfo, tags=["lobby"], responses=_errors(404))
     async def get_game(game_id: GameId) -> Response:
         """The public facts of a game (no cards)."""
         return _json(game_info(await games.get(game_id)))
 
-    @v1.get(
-        "/chats/{chat_id}/game", response_model=GameInfo, tags=["lobby"], responses=_errors(404)
+    @app.get(
+        "/v1/chats/{chat_id}/game", response_model=GameInfo, tags=["lobby"], responses=_errors(404)
     )
     async def chat_game(
         chat_id: Annotated[int, Path(ge=-(2**53), le=2**53)],
@@ -318,8 +427,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         route.__annotations__ = {"game_id": GameId, "body": body_type, "return": Response}
         route.__name__ = "lobby_" + path.strip("/").replace("-", "_")
-        v1.post(
-            "/games/{game_id}" + path,
+        app.post(
+            "/v1/games/{game_id}" + path,
             response_model=GameInfo,
             tags=["lobby"],
             summary=summary,
@@ -373,73 +482,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         PlayerOnly,
     )
 
-    # -- play ---------------------------------------------------------------------------
-
-    @v1.post(
-        "/games/{game_id}/actions",
-        response_model=ActionResult,
-        tags=["play"],
-        responses=_errors(403, 404, 409, 422),
-    )
-    async def post_action(game_id: GameId, body: ActionRequest) -> Response:
-        """A player's action at the version they saw. 409: stale version (current one in
-        the body); 422: the rules refuse it (``reason``); a repeated ``action_id``: the
-        first result again, applied once."""
-        outcome = await games.act(game_id, body.user_id, body.action, body.version, body.action_id)
-        _count(outcome, "player")
-        return _json(action_result(outcome))
-
-    @v1.get(
-        "/games/{game_id}/view",
-        response_model=PlayerView,
-        tags=["play"],
-        responses=_errors(403, 404),
-    )
-    async def get_player_view(game_id: GameId, user_id: Annotated[UserId, Query()]) -> Response:
-        """A player's view: their hand, what they may do now, the public table."""
-        record = await games.get(game_id)
-        seat = record.require_seat(user_id)
-        return _json({"game": game_info(record), "seat": seat, "view": player_view(record, seat)})
-
-    @v1.get(
-        "/games/{game_id}/spectator",
-        response_model=PlayerView,
-        tags=["play"],
-        responses=_errors(404),
-    )
-    async def get_spectator_view(game_id: GameId) -> Response:
-        """What anyone in the chat may see: the public table, no hand."""
-        record = await games.get(game_id)
-        return _json({"game": game_info(record), "seat": None, "view": player_view(record, None)})
-
-    @v1.get(
-        "/games/{game_id}/events",
-        response_model=EventsPage,
-        tags=["play"],
-        responses=_errors(403, 404),
-    )
-    async def get_events(
-        game_id: GameId,
-        after: Annotated[str, Query(pattern=r"^\d{1,19}-\d{1,19}$")] = "0-0",
-        user_id: Annotated[UserId | None, Query()] = None,
-        limit: Annotated[int, Query(ge=1, le=1000)] = 200,
-    ) -> Response:
-        """The game's events after a stream id, as ``user_id`` (or a spectator) may see
-        them. The bot may instead read the Redis stream directly (README "Events")."""
-        record = await games.get(game_id)
-        seat = record.require_seat(user_id) if user_id is not None else None
-        rows = await store.events(game_id, after, limit)
-        out = [
-            {"id": r.id, "version": r.version, "event": r.event}
-            for r in rows
-            if "to" not in r.event or r.event["to"] == seat
-        ]
-        return _json({"events": out, "last_id": rows[-1].id if rows else after})
-
     # -- timers (the worker) ------------------------------------------------------------
 
-    @v1.get(
-        "/games/{game_id}/stand-in",
+    @app.get(
+        "/v1/games/{game_id}/stand-in",
         response_model=StandInTurn,
         tags=["timers"],
         responses=_errors(404, 409),
@@ -463,8 +509,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             }
         )
 
-    @v1.post(
-        "/games/{game_id}/stand-in",
+    @app.post(
+        "/v1/games/{game_id}/stand-in",
         response_model=ActionResult,
         tags=["timers"],
         responses=_errors(404, 409, 422),
@@ -476,8 +522,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         _count(outcome, "stand_in")
         return _json(action_result(outcome))
 
-    @v1.post(
-        "/games/{game_id}/uno-window/close",
+    @app.post(
+        "/v1/games/{game_id}/uno-window/close",
         response_model=ActionResult,
         tags=["timers"],
         responses=_errors(404, 409, 422),
@@ -498,8 +544,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     if settings.enable_test_endpoints:
 
-        @v1.post(
-            "/test/games",
+        @app.post(
+            "/v1/test/games",
             status_code=201,
             response_model=GameInfo,
             tags=["test"],
@@ -530,7 +576,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             metrics.games_created.inc()
             return _json(game_info(record), 201)
 
-    app.include_router(v1)
     return app
 
 

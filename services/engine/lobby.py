@@ -37,7 +37,7 @@ MISSES_BEFORE_AWAY = 2
 #: [decision] A bounded ring inside the game record rather than one Redis key per action:
 #: memory per live game stays constant however long the game runs, and the ring is written
 #: in the same compare-and-set as the state, so "applied once" needs no second key.
-RECENT_ACTIONS = 24
+RECENT_ACTIONS = 8
 
 
 class GameStatus(StrEnum):

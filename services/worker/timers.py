@@ -44,7 +44,7 @@ CLAIMS_KEY = "uno:deadlines:claims"
 DEAD_KEY = "uno:deadlines:dead"
 #: One entry per finished fire (member, due, done, lateness, outcome): operations and benches.
 FIRED_STREAM = "uno:timers:fired"
-FIRED_STREAM_MAXLEN = 100_000
+FIRED_STREAM_MAXLEN = 10_000
 
 
 class DeadlineKind(StrEnum):

@@ -61,7 +61,7 @@ def test_s7_a_move_just_before_the_deadline_leaves_the_timer_nothing_to_do(
     version, due = table.deadline(gid) or pytest.fail("no turn deadline")
     owing = table.owing_seat(gid)
     assert owing is not None
-    wait_for(lambda: table.redis_now() > due - 0.25, TURN_SECONDS + 2, "just before the deadline")
+    wait_for(lambda: table.redis_now() > due - 0.5, TURN_SECONDS + 2, "just before the deadline")
     table.act(gid, owing + 1)  # users are 1-based
 
     next_version, _next_due = table.deadline(gid) or pytest.fail("no next deadline")
@@ -193,10 +193,9 @@ def test_s7_away_player_comes_back_and_plays_normally(
     wait_for(absent_owes, 10, "their turn")
     version, due = table.deadline(gid) or pytest.fail("no deadline")
     assert due - table.redis_now() > TURN_SECONDS - 1
-    before = len(stand_ins(table.events(gid)))
     table.act(gid, absent + 1)
     assert table.version(gid) > version
-    assert len(stand_ins(table.events(gid))) == before
+    assert [e for e in stand_ins(table.events(gid)) if int(str(e["version"])) > version] == []
     assert seat(absent).get("missed", 0) == 0 and not seat(absent).get("away")
 
 
@@ -265,7 +264,7 @@ def test_kill_9_with_timers_pending_then_restart_fires_every_timer_once(
     finally:
         engine.resume()
     wait_for(lambda: table.redis_now() > first_due + 2.0, 5, "the second group to fall due")
-    worker_factory()
+    restarted = worker_factory()
 
     advanced_at: dict[str, float] = {}
 
@@ -276,8 +275,7 @@ def test_kill_9_with_timers_pending_then_restart_fires_every_timer_once(
         return len(advanced_at) == len(games)
 
     wait_for(all_advanced, 30, "every timer to fire", poll=0.02)
-    for proc in [p for p in [worker] if p.alive]:
-        proc.stop()
+    restarted.stop()  # before the next turn's deadlines (a full turn time later) fall due
     lateness = {gid: advanced_at[gid] - due for gid, (_, _, due) in games.items()}
     for gid, (group, version, _) in games.items():
         events = table.events(gid)

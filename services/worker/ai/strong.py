@@ -55,7 +55,10 @@ NEAR_OUT = 2  # an opponent with this many cards or fewer is near out
 FLIP_WEIGHT = 0.5  # how much a flip's expected gain counts
 CHAIN_DEPTH = 4  # extra turns looked ahead
 LOOKAHEAD_BUDGET = 150  # plays valued per decision at most
-BLUFF_FREE = False  # extra turns looked ahead
+BLUFF_FREE = False
+COVER = 0.0
+BLOCK = 0.0
+HOLD_ACTION = 0.0
 # A wild draw card is challenged when the chance it was a bluff beats this break-even.
 CHALLENGE_TRUST = 0.55  # discount on "held the colour" odds: players bluff less than chance
 
@@ -67,7 +70,14 @@ _LOSES_TURN = frozenset({Kind.SKIP, Kind.SKIP_EVERYONE}) | frozenset(_DRAW_UNTIL
 
 
 # What keeping a card back is worth (only wilds are worth keeping for their own sake).
-_HOLD = {k: (HOLD_WILD_DRAW if _DRAWS[k] else HOLD_WILD) if k.is_wild else 0.0 for k in Kind}
+_HOLD = {
+    k: (HOLD_WILD_DRAW if _DRAWS[k] else HOLD_WILD)
+    if k.is_wild
+    else HOLD_ACTION
+    if k in (Kind.SKIP, Kind.REVERSE, Kind.DRAW2)
+    else 0.0
+    for k in Kind
+}
 
 
 @cache
@@ -104,6 +114,30 @@ def look_ahead(hand_size: int) -> int:
     if hand_size <= 7:
         return CHAIN_DEPTH
     return 2 if hand_size <= 12 else 1
+
+
+@dataclass(frozen=True, slots=True)
+class _DeckCounts:
+    total: int
+    wilds: int
+    by_color: dict[Color, int]
+    by_kind: dict[Kind, int]  # coloured faces only
+    by_kind_color: dict[tuple[Kind, Color], int]
+
+
+@cache
+def _deck_counts(variant_name: str, side: Side) -> _DeckCounts:
+    faces = [c.face(side) for c in get_variant(variant_name).deck]
+    by_color: Counter[Color] = Counter()
+    by_kind: Counter[Kind] = Counter()
+    by_kind_color: Counter[tuple[Kind, Color]] = Counter()
+    for f in faces:
+        if f.color is not None:
+            by_color[f.color] += 1
+            by_kind[f.kind] += 1
+            by_kind_color[(f.kind, f.color)] += 1
+    wilds = sum(1 for f in faces if f.color is None)
+    return _DeckCounts(len(faces), wilds, dict(by_color), dict(by_kind), dict(by_kind_color))
 
 
 def _power(face: Face) -> float:
@@ -222,7 +256,29 @@ class _Planner:
                 same += 1
             elif f.kind is kind:
                 kin += 1
-        return FOLLOW * same + FOLLOW_KIND * kin
+        value = FOLLOW * same + FOLLOW_KIND * kin
+        if COVER:
+            value += COVER * len({f.color for f in hand})
+        if BLOCK:
+            value += BLOCK * self.block_chance(hand, color, kind)
+        return value
+
+    def block_chance(self, hand: tuple[Face, ...], color: Color, kind: Kind) -> float:
+        """The chance the next player holds nothing to play on this top card, judging the
+        unseen cards by the deck less the player's own hand (wilds always match)."""
+        deck = _deck_counts(self.view.variant, self.side)
+        matching = (
+            deck.by_color.get(color, 0)
+            + deck.wilds
+            + deck.by_kind.get(kind, 0)
+            - deck.by_kind_color.get((kind, color), 0)
+        )
+        for f in hand:
+            if f.color is color or f.color is None or f.kind is kind:
+                matching -= 1
+        unseen = max(deck.total - len(hand) - 1, 1)
+        share = min(max(matching / unseen, 0.0), 1.0)
+        return float((1.0 - share) ** self.counts[self.next_seat])
 
     def line(self, hand: tuple[Face, ...], color: Color | None, kind: Kind, depth: int) -> float:
         """The best this hand can do with one more turn on the given top card."""
@@ -348,7 +404,7 @@ class _Planner:
             if kind is Kind.SKIP_EVERYONE:
                 value += SKIP_HURT * sum(self.urgency(s) for s in self.active if s != self.me)
         if kind is Kind.FLIP and top_level:
-            value += FLIP_WEIGHT * self.flip_gain(len(hand) - 1)
+            value += FLIP_WEIGHT * self.flip_gain(hand, face)
         return value
 
     def bluff_risk(self, face: Face, hand: tuple[Face, ...]) -> float:
@@ -362,7 +418,7 @@ class _Planner:
         # Caught: the player draws the card's amount and the victim plays on.
         return HURT * self.draw_amount(face) * 3 + 2 * SHED
 
-    def flip_gain(self, my_cards_after: int) -> float:
+    def flip_gain(self, hand: tuple[Face, ...], flip: Face) -> float:
         """UNO Flip: what turning everything over is worth, from the faces the player can
         see.  Opponents' next hands are their visible backs; the player's own next hand is
         unseen, so it counts at the other side's average."""
@@ -370,8 +426,8 @@ class _Planner:
         there = Side.DARK if here is Side.LIGHT else Side.LIGHT
         _, mean_here = _deck_facts(self.view.variant, here)
         _, mean_there = _deck_facts(self.view.variant, there)
-        mine_now = sum(_power(_face(c)) for c in self.view.hand) - mean_here
-        gain = mean_there * my_cards_after - mine_now
+        mine_now = sum(_power(f) for f in hand) - _power(flip)
+        gain = mean_there * (len(hand) - 1) - mine_now
         for seat in self.view.seats:
             if seat.seat == self.me or seat.knocked_out or seat.back_faces is None:
                 continue

@@ -66,6 +66,7 @@ def test_s2_end_of_round_last_card_wild_draw_four_draws_four_without_challenge()
 
 
 def test_s2_end_of_round_last_card_skip_or_wild_has_no_effect_left() -> None:
+    """RULES.md §2 "End of a round": only a draw card still acts after the last card."""
     for last in ("RS", "RR", "W"):
         state = table([last, "B1 B2", "G3"], discard="R5", draw_pile="Y1 Y2", current=0)
         result = ok(state, play(0, last))

@@ -116,7 +116,7 @@ def test_a_policy_that_reaches_for_the_state_finds_nothing_to_reach() -> None:
     with pytest.raises(AttributeError):
         given.__dict__  # noqa: B018
     with pytest.raises(FrozenInstanceError):
-        given.hand = state.players[1].hand  # type: ignore[misc]
+        given.hand = state.players[1].hand  # type: ignore[misc, assignment]
     # Everything it holds is public: its own hand, and the others only as counts.
     assert given.hand == tuple(c.code for c in state.players[0].hand)
     assert [s.cards for s in given.seats] == [len(p.hand) for p in state.players]
