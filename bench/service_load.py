@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -40,7 +41,9 @@ import redis
 
 REPO = Path(__file__).resolve().parents[1]
 TOKEN = "bench-token"
-RECORD_SIZE = 1200  # bytes: about a 4-player game record part-way through
+RECORD_SIZE = 1200  # bytes: a 4-player game record part-way through, before compression
+#: README.md "Redis configuration": smaller stream nodes, so trimmed events free memory sooner.
+RECOMMENDED_REDIS = ("--stream-node-max-bytes", "2048")
 
 # -- the baseline app (imported by uvicorn as bench.service_load:baseline_app) -------------
 
@@ -244,65 +247,49 @@ class Game:
 
 
 async def closed_loop(
-    port: int, workers: int, seconds: float, step: Callable[[Connection, int], Awaitable[int]]
+    conns: list[Connection], seconds: float, step: Callable[[int], Awaitable[None]]
 ) -> float:
-    """``workers`` connections each repeating ``step`` for ``seconds``; units per second."""
-    conns = [await Connection.open(port) for _ in range(workers)]
+    """Each connection repeats ``step`` for ``seconds``; steps per second overall."""
     stop = time.perf_counter() + seconds
-    counts = [0] * workers
+    counts = [0] * len(conns)
 
     async def run(i: int) -> None:
         while time.perf_counter() < stop:
-            counts[i] += await step(conns[i], i)
+            await step(i)
+            counts[i] += 1
 
     started = time.perf_counter()
-    await asyncio.gather(*(run(i) for i in range(workers)))
-    elapsed = time.perf_counter() - started
-    for c in conns:
-        c.close()
-    return sum(counts) / elapsed
+    await asyncio.gather(*(run(i) for i in range(len(conns))))
+    return sum(counts) / (time.perf_counter() - started)
 
 
-async def baseline_rate(port: int, workers: int, seconds: float) -> float:
-    async def step(conn: Connection, i: int) -> int:
-        status, _ = await conn.request("POST", f"/baseline/k{i}")
-        assert status == 200
-        return 1
-
-    await closed_loop(port, workers, 1.0, step)  # warm-up
-    return await closed_loop(port, workers, seconds, step)
-
-
-async def engine_rate(port: int, workers: int, seconds: float) -> tuple[float, int]:
-    conns = [await Connection.open(port) for _ in range(workers)]
-    games = [Game(conn, random.Random(i)) for i, conn in enumerate(conns)]
+async def saturation(
+    base_port: int, engine_port: int, workers: int, seconds: float, rounds: int
+) -> tuple[list[float], list[float], int]:
+    """Baseline and engine windows interleaved, so that other load on the machine weighs
+    on both alike: baseline requests/s and engine moves/s per round."""
+    base_conns = [await Connection.open(base_port) for _ in range(workers)]
+    engine_conns = [await Connection.open(engine_port) for _ in range(workers)]
+    games = [Game(conn, random.Random(i)) for i, conn in enumerate(engine_conns)]
     for g in games:
         await g.new()
-    by_conn = {id(g.conn): g for g in games}
 
-    async def step(conn: Connection, i: int) -> int:
-        await by_conn[id(conns[i])].move()
-        return 1
+    async def base_step(i: int) -> None:
+        status, _ = await base_conns[i].request("POST", f"/baseline/k{i}")
+        assert status == 200
 
-    async def warm(conn: Connection, i: int) -> int:
-        return await step(conn, i)
+    async def engine_step(i: int) -> None:
+        await games[i].move()
 
-    stop = time.perf_counter() + 1.0
-    while time.perf_counter() < stop:
-        await asyncio.gather(*(warm(c, i) for i, c in enumerate(conns)))
-    counts = [0] * workers
-    stop = time.perf_counter() + seconds
-
-    async def run(i: int) -> None:
-        while time.perf_counter() < stop:
-            counts[i] += await step(conns[i], i)
-
-    started = time.perf_counter()
-    await asyncio.gather(*(run(i) for i in range(workers)))
-    elapsed = time.perf_counter() - started
-    for c in conns:
+    await closed_loop(base_conns, 1.0, base_step)  # warm-up
+    await closed_loop(engine_conns, 1.0, engine_step)
+    base_rates, engine_rates = [], []
+    for _ in range(rounds):
+        base_rates.append(await closed_loop(base_conns, seconds, base_step))
+        engine_rates.append(await closed_loop(engine_conns, seconds, engine_step))
+    for c in base_conns + engine_conns:
         c.close()
-    return sum(counts) / elapsed, sum(g.finished for g in games)
+    return base_rates, engine_rates, sum(g.finished for g in games)
 
 
 async def paced(port: int, n_games: int, seconds: float) -> tuple[list[float], list[float]]:
@@ -318,10 +305,7 @@ async def paced(port: int, n_games: int, seconds: float) -> tuple[list[float], l
 
     async def run(g: Game, phase: float) -> None:
         k = 0
-        while True:
-            due = t0 + phase + k
-            if due > t0 + seconds:
-                return
+        while (due := t0 + phase + k) <= t0 + seconds:
             delay = due - time.perf_counter()
             if delay > 0:
                 await asyncio.sleep(delay)
@@ -336,44 +320,111 @@ async def paced(port: int, n_games: int, seconds: float) -> tuple[list[float], l
     return move_latency, action_latency
 
 
+async def paced_baseline(port: int, n_clients: int, seconds: float) -> list[float]:
+    """The baseline at the same pace and request count: two requests a second per client,
+    back to back, latency from the due time."""
+    conns = [await Connection.open(port) for _ in range(n_clients)]
+    latency: list[float] = []
+    t0 = time.perf_counter() + 0.5
+
+    async def run(i: int, phase: float) -> None:
+        k = 0
+        while (due := t0 + phase + k) <= t0 + seconds:
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await conns[i].request("POST", f"/baseline/p{i}")
+            await conns[i].request("POST", f"/baseline/p{i}")
+            latency.append(time.perf_counter() - due)
+            k += 1
+
+    rng = random.Random(0)
+    await asyncio.gather(*(run(i, rng.random()) for i in range(n_clients)))
+    for c in conns:
+        c.close()
+    return latency
+
+
 async def memory_per_game(port: int, redis_url: str, n_games: int) -> dict[str, float]:
+    """Live 4-player games part-way through (10 to 60 moves each; a game lasts a few
+    hundred): the memory of every key they own, per game, and Redis's own total."""
     client = redis.Redis.from_url(redis_url)
     client.flushdb()
-    before = int(client.info("memory")["used_memory"])  # type: ignore[index]
     conns = [await Connection.open(port) for _ in range(50)]
-    games: list[Game] = []
+    await conns[0].request("GET", "/v1/games/warm/view?user_id=1")  # open the pools first
+    before = int(client.info("memory")["used_memory"])  # type: ignore[index]
     rng = random.Random(5)
-    for i in range(n_games):
-        g = Game(conns[i % len(conns)], random.Random(i))
-        await g.new()
-        games.append(g)
-    # Part-way through: 10 to 60 moves each (a game lasts a few hundred).
-    targets = {id(g): rng.randint(10, 60) for g in games}
+    games = [Game(conns[i % len(conns)], random.Random(i)) for i in range(n_games)]
+    targets = [rng.randint(10, 60) for _ in games]
 
-    async def play(batch: list[Game]) -> None:
-        for g in batch:
-            while g.moves < targets[id(g)] and not g.finished:
+    async def play(indexes: range) -> None:
+        for i in indexes:
+            g = games[i]
+            await g.new()
+            while g.moves < targets[i] and not g.finished:
                 await g.move()
 
-    await asyncio.gather(*(play(games[i :: len(conns)]) for i in range(len(conns))))
-    live = [g for g in games if not g.finished]
+    await asyncio.gather(*(play(range(i, n_games, len(conns))) for i in range(len(conns))))
     after = int(client.info("memory")["used_memory"])  # type: ignore[index]
-    sample = live[0].game_id
-    usage = {
-        "game key": client.memory_usage(f"uno:game:{sample}") or 0,
-        "events stream": client.memory_usage(f"uno:events:{sample}") or 0,
-    }
-    stream_len = client.xlen(f"uno:events:{sample}")
+    live = [g for g in games if not g.finished]
+    parts = {"game": 0, "events": 0, "chat": 0}
+    for key in client.scan_iter(count=1000):
+        name = key.decode()
+        part = name.split(":")[1]
+        if part in parts:
+            parts[part] += client.memory_usage(key) or 0
+    deadlines = client.memory_usage("uno:deadlines") or 0
     for c in conns:
         c.close()
     client.close()
+    n = len(live)
     return {
-        "per game": (after - before) / len(games),
-        "games": float(len(games)),
-        "sample game key": float(usage["game key"]),
-        "sample stream": float(usage["events stream"]),
-        "sample stream entries": float(stream_len),  # type: ignore[arg-type]
+        "games": float(n),
+        "record": parts["game"] / n,
+        "events": parts["events"] / n,
+        "chat": parts["chat"] / n,
+        "deadlines": deadlines / n,
+        "keys total": (sum(parts.values()) + deadlines) / n,
+        "used_memory delta": (after - before) / n,
     }
+
+
+class PrivateRedis:
+    """A throw-away redis-server with the configuration README.md recommends."""
+
+    def __init__(self, *args: str) -> None:
+        self.port = free_port()
+        self.args = args
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> str:
+        self.process = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                *self.args,
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port)
+        for _ in range(100):
+            try:
+                client.ping()
+                break
+            except redis.ConnectionError:
+                time.sleep(0.05)
+        client.close()
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def __exit__(self, *_: object) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -381,53 +432,89 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
 
 
+def show_latency(label: str, values: list[float]) -> None:
+    p50, p95, p99 = (pct(values, q) for q in (0.50, 0.95, 0.99))
+    mean = statistics.mean(values) * 1e3
+    print(f"   {label:34s} p50 {p50:6.2f}   p95 {p95:6.2f}   p99 {p99:6.2f}   mean {mean:6.2f} ms")
+
+
+def show_memory(label: str, mem: dict[str, float]) -> None:
+    print(
+        f"   {label}: {mem['keys total']:.0f} B per game (record {mem['record']:.0f}, events "
+        f"stream {mem['events']:.0f}, chat pointer {mem['chat']:.0f}, deadlines "
+        f"{mem['deadlines']:.0f}); Redis used_memory grew {mem['used_memory delta']:.0f} B "
+        f"per game ({mem['games']:.0f} live games)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
-    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--seconds", type=float, default=5.0, help="per saturation window")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved saturation windows")
     parser.add_argument("--workers", type=int, default=32, help="concurrent connections")
     parser.add_argument("--paced-games", type=int, default=200)
     parser.add_argument("--paced-seconds", type=float, default=20.0)
     parser.add_argument("--memory-games", type=int, default=500)
     args = parser.parse_args()
     flush = redis.Redis.from_url(args.redis)
+    flush.flushdb()
 
-    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-    print("server: uvicorn, 1 worker, uvloop, httptools, no access log")
-    flush.flushdb()
-    with Server("bench.service_load:baseline_app", args.redis) as base:
-        base_rps = asyncio.run(baseline_rate(base.port, args.workers, args.seconds))
-    flush.flushdb()
-    with Server("services.engine.app:app", args.redis) as engine:
-        moves, finished = asyncio.run(engine_rate(engine.port, args.workers, args.seconds))
-        print(f"\n1. saturation (closed loop, {args.workers} connections, {args.seconds:.0f} s)")
-        print(f"   baseline (GET+SET of {RECORD_SIZE} B): {base_rps:8.0f} requests/s")
-        print(f"   engine: {moves:8.0f} moves/s ({2 * moves:.0f} requests/s: view + action)")
-        print(f"   moves/s vs baseline requests/s: {100 * moves / base_rps:.0f}%  (goal >= 50%)")
-        print(f"   games finished during the run: {finished}")
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
+    print("servers: uvicorn, 1 worker, uvloop, httptools, no access log; Redis: " + args.redis)
+    with (
+        Server("bench.service_load:baseline_app", args.redis) as base,
+        Server("services.engine.app:app", args.redis) as engine,
+    ):
+        base_rates, moves, finished = asyncio.run(
+            saturation(base.port, engine.port, args.workers, args.seconds, args.rounds)
+        )
+        b, m = statistics.median(base_rates), statistics.median(moves)
+        print(
+            f"\n1. saturation: closed loop, {args.workers} connections, {args.rounds} interleaved "
+            f"windows of {args.seconds:.0f} s each (median)"
+        )
+        print(
+            f"   baseline, GET+SET of {RECORD_SIZE} B:  {b:6.0f} requests/s   "
+            f"(windows: {', '.join(f'{r:.0f}' for r in base_rates)})"
+        )
+        print(
+            f"   engine, random legal agents:      {m:6.0f} moves/s      "
+            f"(windows: {', '.join(f'{r:.0f}' for r in moves)}); a move = view + action"
+        )
+        print(
+            f"   moves/s vs baseline requests/s: {100 * m / b:.0f}%   (goal >= 50%); "
+            f"engine requests/s vs baseline: {200 * m / b:.0f}%"
+        )
 
         flush.flushdb()
         move_lat, action_lat = asyncio.run(paced(engine.port, args.paced_games, args.paced_seconds))
+        base_lat = asyncio.run(paced_baseline(base.port, args.paced_games, args.paced_seconds))
         print(
-            f"\n2. latency, {args.paced_games} games each moving once a second "
-            f"(open loop, {args.paced_seconds:.0f} s, {len(move_lat)} moves)"
+            f"\n2. latency: {args.paced_games} games each moving once a second, open loop, "
+            f"{args.paced_seconds:.0f} s ({len(move_lat)} moves); from the due time"
         )
-        for label, values in (("per move (view+action)", move_lat), ("action request", action_lat)):
-            print(
-                f"   {label:24s} p50 {pct(values, 0.50):6.2f} ms   p95 {pct(values, 0.95):6.2f}"
-                f" ms   p99 {pct(values, 0.99):6.2f} ms   mean {statistics.mean(values) * 1e3:6.2f} ms"
-            )
+        show_latency("engine, per move (view + action)", move_lat)
+        show_latency("engine, action request alone", action_lat)
+        show_latency("baseline, 2 requests at that pace", base_lat)
         print("   (goal: p99 <= 20 ms per move)")
 
-        mem = asyncio.run(memory_per_game(engine.port, args.redis, args.memory_games))
-        print(f"\n3. Redis memory per live 4-player game ({mem['games']:.0f} games, 10-60 moves)")
-        print(f"   used_memory delta / games: {mem['per game']:.0f} B  (goal <= 4096 B)")
-        print(
-            f"   one game: record key {mem['sample game key']:.0f} B, events stream "
-            f"{mem['sample stream']:.0f} B ({mem['sample stream entries']:.0f} entries)"
+        print(f"\n3. Redis memory per live 4-player game ({args.memory_games} games)")
+        show_memory(
+            "this Redis (default config)",
+            asyncio.run(memory_per_game(engine.port, args.redis, args.memory_games)),
         )
     flush.flushdb()
     flush.close()
+    if shutil.which("redis-server"):
+        with (
+            PrivateRedis(*RECOMMENDED_REDIS) as url,
+            Server("services.engine.app:app", url) as engine,
+        ):
+            show_memory(
+                "Redis with " + " ".join(RECOMMENDED_REDIS),
+                asyncio.run(memory_per_game(engine.port, url, args.memory_games)),
+            )
 
 
 if __name__ == "__main__":

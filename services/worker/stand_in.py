@@ -91,23 +91,19 @@ def first_settling_code(legal_codes: Sequence[str]) -> str:
 
 
 def load_chooser(policy_name: str) -> Chooser | None:
-    """The ``choose`` of the named AI policy, or ``None`` while it is not available."""
+    """The ``choose`` of the named AI policy, or ``None`` when there is no such policy."""
+    # Imported here: the worker starts (and keeps firing timers with the fallback) even
+    # when the policies cannot be imported.
     try:
-        import services.worker.ai as ai
+        from services.worker.ai import UnknownPolicy, get_policy
     except ImportError:
+        log.exception("the AI policies cannot be imported; the stand-in plays the first move")
         return None
-    factory = getattr(ai, "get_policy", None)
-    if callable(factory):
-        try:
-            policy = factory(_POLICY_ALIASES.get(policy_name, policy_name))
-        except (KeyError, LookupError, ValueError):
-            log.warning(
-                "AI policy %r is unknown; the stand-in plays the first legal move", policy_name
-            )
-            return None
-        choose = getattr(policy, "choose", None)
-        return choose if callable(choose) else None
-    return None
+    try:
+        return get_policy(_POLICY_ALIASES.get(policy_name, policy_name)).choose
+    except UnknownPolicy:
+        log.warning("AI policy %r is unknown; the stand-in plays the first legal move", policy_name)
+        return None
 
 
 def seeded_rng(seed_text: str) -> random.Random:

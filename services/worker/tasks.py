@@ -59,9 +59,8 @@ ENGINE_CONNECTIONS = 64
 
 class FireOutcome(StrEnum):
     APPLIED = "applied"  # the stand-in's move, or the window's close, was applied
-    APPLIED_FALLBACK = (
-        "applied_fallback"  # the policy's move was refused; the first legal one went in
-    )
+    # The policy's move was refused; the first settling legal move went in instead.
+    APPLIED_FALLBACK = "applied_fallback"
     STALE = "stale"  # the game had moved on: the timer had nothing left to do
     GONE = "gone"  # the game no longer exists
     REFUSED = "refused"  # the engine refused every move the stand-in could offer
@@ -270,7 +269,9 @@ def engine_loop() -> EngineLoop:
         return _engine_loop
 
 
-@app.task(name="uno.fire_deadline", acks_late=True, reject_on_worker_lost=True, ignore_result=True)  # type: ignore[untyped-decorator]
+@app.task(  # type: ignore[untyped-decorator]
+    name="uno.fire_deadline", acks_late=True, reject_on_worker_lost=True, ignore_result=True
+)
 def fire_deadline(
     game_id: str, kind: str, version: int, due: float | None = None, attempt: int = 1
 ) -> str:
