@@ -20,6 +20,7 @@ worker compares them with.
 from __future__ import annotations
 
 import zlib
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -31,6 +32,9 @@ from redis.asyncio import Redis
 from services.engine.lobby import GameRecord
 
 DEADLINES_KEY = "uno:deadlines"
+
+#: Games whose last decoded record a process keeps (see ``GameStore.load``).
+DECODED_CACHE_SIZE = 4096
 
 
 def game_key(game_id: str) -> str:
@@ -173,10 +177,30 @@ class GameStore:
         self.ttl_seconds = ttl_seconds
         self.stream_maxlen = stream_maxlen
         self._write = redis.register_script(WRITE_LUA)
+        # Decoded records by game, kept beside the exact bytes they came from. Redis stays
+        # the only truth: a record is reused only when Redis returns those very bytes (the
+        # record is immutable), which skips most decoding when the same process serves a
+        # game's consecutive requests.
+        self._decoded: OrderedDict[str, tuple[bytes, GameRecord]] = OrderedDict()
 
     async def load(self, game_id: str) -> GameRecord | None:
         raw = await self.redis.get(game_key(game_id))
-        return None if raw is None else decode(_bytes(raw))
+        if raw is None:
+            return None
+        data = _bytes(raw)
+        hit = self._decoded.get(game_id)
+        if hit is not None and hit[0] == data:
+            self._decoded.move_to_end(game_id)
+            return hit[1]
+        record = decode(data)
+        self._remember(game_id, data, record)
+        return record
+
+    def _remember(self, game_id: str, data: bytes, record: GameRecord) -> None:
+        self._decoded[game_id] = (data, record)
+        self._decoded.move_to_end(game_id)
+        if len(self._decoded) > DECODED_CACHE_SIZE:
+            self._decoded.popitem(last=False)
 
     async def write(
         self,
@@ -197,10 +221,11 @@ class GameStore:
             DEADLINES_KEY,
             chat_key(record.chat_id, record.topic_id),
         ]
+        value = encode(record)
         args: list[Any] = [
             expected_version,
             record.version,
-            encode(record),
+            value,
             self.ttl_seconds,
             gid,
             "" if turn_delay is None else repr(float(turn_delay)),
@@ -211,14 +236,15 @@ class GameStore:
             len(events),
             *(orjson.dumps(e) for e in events),
         ]
-        code, value = await self._write(keys=keys, args=args)
+        code, reply = await self._write(keys=keys, args=args)
         if code == 1:
-            return Written(int(value))
+            self._remember(gid, value, record)
+            return Written(int(reply))
         if code == 0:
-            return Stale(int(value))
+            return Stale(int(reply))
         if code == -1:
             return Missing()
-        return ChatTaken(value.decode() if isinstance(value, bytes) else str(value))
+        return ChatTaken(reply.decode() if isinstance(reply, bytes) else str(reply))
 
     async def live_game_id(self, chat_id: int, topic_id: int) -> str | None:
         raw = await self.redis.get(chat_key(chat_id, topic_id))

@@ -286,3 +286,29 @@ def test_kill_9_with_timers_pending_then_restart_fires_every_timer_once(
         for group, _, _ in games.values()
     }
     print(f"\nworst lateness after kill -9 and restart: {worst}")
+
+
+def test_two_workers_fire_each_deadline_once(
+    table: Table, worker_factory: Callable[..., ServiceProcess]
+) -> None:
+    """Several worker processes drain the same board: each deadline is claimed by one of them
+    and fired once (RULES.md §7: one stand-in move, one missed deadline)."""
+    workers = [worker_factory(), worker_factory()]
+    games = {}
+    for _ in range(10):
+        gid = table.lobby_game(humans=2, turn_seconds=TURN_SECONDS)
+        games[gid] = table.deadline(gid) or pytest.fail("no turn deadline")
+    last_due = max(due for _, due in games.values())
+    members = {f"{gid}|turn|{version}" for gid, (version, _) in games.items()}
+    wait_for(
+        lambda: members <= {f.member for f in table.fired()},
+        last_due - table.redis_now() + 15,
+        "every deadline to fire",
+    )
+    for proc in workers:
+        proc.stop()
+    fired = [f for f in table.fired() if f.member in members]
+    assert sorted(f.member for f in fired) == sorted(members)  # one fire each
+    assert {f.outcome for f in fired} == {"applied"}
+    for gid, (version, _) in games.items():
+        assert [e["version"] for e in stand_ins(table.events(gid))] == [version + 1]

@@ -1,0 +1,122 @@
+"""The store's one write script: all or nothing, compare-and-set on the version, and the
+view's wire form equal to the rules engine's ``View.to_json``."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import orjson
+import pytest
+import redis
+from redis.asyncio import Redis
+
+from services.engine.app import player_view
+from services.engine.lobby import GameRecord, GameStatus, Seat
+from services.engine.rules import VARIANTS, Options, apply, legal_actions, new_game, view
+from services.engine.store import (
+    ChatOp,
+    ChatTaken,
+    GameStore,
+    Missing,
+    Stale,
+    Written,
+    decode,
+    encode,
+)
+
+
+def record(game_id: str = "g1", version: int = 1) -> GameRecord:
+    state, _ = new_game("classic", ["A", "B"], seed=3)
+    return GameRecord(
+        id=game_id,
+        version=version,
+        chat_id=-5,
+        topic_id=0,
+        host=1,
+        status=GameStatus.PLAYING,
+        variant="classic",
+        turn_seconds=60,
+        rules=Options(),
+        seats=(Seat("A", user_id=1), Seat("B", user_id=2)),
+        state=replace(state, version=version),
+    )
+
+
+@pytest.fixture
+async def store(redis_url: str) -> GameStore:
+    return GameStore(Redis.from_url(redis_url), ttl_seconds=100, stream_maxlen=32)
+
+
+def test_a_record_round_trips_through_its_stored_form() -> None:
+    r = record(version=7)
+    assert decode(encode(r)) == r
+    assert encode(r).startswith(b"7|")
+
+
+async def test_a_stale_write_changes_nothing_at_all(
+    store: GameStore, raw_redis: redis.Redis
+) -> None:
+    first = record()
+    assert await store.write(first, expected_version=0, chat=ChatOp.CLAIM) == Written(1)
+    second = replace(first, version=2)
+    assert await store.write(second, expected_version=1, events=[{"type": "x"}], turn_delay=60)
+    snapshot = {k: raw_redis.dump(k) for k in raw_redis.keys("*")}
+    loser = replace(first, version=2, seats=(Seat("Z", user_id=9), Seat("B", user_id=2)))
+    result = await store.write(
+        loser, expected_version=1, events=[{"type": "y"}], turn_delay=5, uno_delay=5
+    )
+    assert result == Stale(2)
+    assert {k: raw_redis.dump(k) for k in raw_redis.keys("*")} == snapshot
+
+
+async def test_writing_a_missing_game_or_claiming_a_taken_chat_is_refused(
+    store: GameStore,
+) -> None:
+    assert await store.write(record(), expected_version=3) == Missing()
+    assert await store.write(record("g1"), expected_version=0, chat=ChatOp.CLAIM) == Written(1)
+    assert await store.write(record("g2"), expected_version=0, chat=ChatOp.CLAIM) == ChatTaken("g1")
+    assert await store.load("g2") is None
+
+
+async def test_every_key_of_a_game_expires_after_a_day_without_activity(
+    store: GameStore, raw_redis: redis.Redis
+) -> None:
+    await store.write(record(), expected_version=0, events=[{"type": "a"}], chat=ChatOp.CLAIM)
+    for key in ("uno:game:g1", "uno:events:g1", "uno:chat:-5:0"):
+        assert 0 < raw_redis.ttl(key) <= 100, key
+
+
+async def test_the_stream_is_trimmed_to_its_last_entries(
+    store: GameStore, raw_redis: redis.Redis
+) -> None:
+    current = record()
+    await store.write(current, expected_version=0, chat=ChatOp.CLAIM)
+    for v in range(2, 40):
+        nxt = replace(current, version=v)
+        await store.write(nxt, expected_version=v - 1, events=[{"type": "e", "n": v}])
+        current = nxt
+    ids = [i.decode() for i, _ in raw_redis.xrange("uno:events:g1")]  # type: ignore[union-attr]
+    assert len(ids) == 32 and ids[-1] == "39-0"
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_views_wire_form_is_the_rules_engines_to_json(variant: str) -> None:
+    """The service encodes views itself (faster); it must say exactly what View.to_json says."""
+    rng = random.Random(variant)
+    v = VARIANTS[variant]
+    state, _ = new_game(variant, [f"P{i}" for i in range(max(3, v.min_players))], seed=11)
+    r = replace(
+        record(), variant=variant, state=state, seats=tuple(Seat(p.name) for p in state.players)
+    )
+    for _ in range(150):
+        for seat in (None, *range(len(state.players))):
+            expected = orjson.loads(orjson.dumps(view(state, seat).to_json()))
+            assert (
+                orjson.loads(orjson.dumps(player_view(replace(r, state=state), seat))) == expected
+            )
+        if state.pending is None:
+            break
+        result = apply(state, rng.choice(legal_actions(state, state.pending.player)))
+        assert not hasattr(result, "reason")
+        state = result.state  # type: ignore[union-attr]
