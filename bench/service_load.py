@@ -42,8 +42,12 @@ import redis
 REPO = Path(__file__).resolve().parents[1]
 TOKEN = "bench-token"
 RECORD_SIZE = 1200  # bytes: a 4-player game record part-way through, before compression
-#: README.md "Redis configuration": smaller stream nodes, so trimmed events free memory sooner.
-RECOMMENDED_REDIS = ("--stream-node-max-bytes", "2048")
+#: Memory is also measured on private Redis servers with these settings (README.md "Redis
+#: configuration"): smaller stream nodes free trimmed events sooner.
+MEMORY_CONFIGS: list[tuple[tuple[str, ...], dict[str, str]]] = [
+    (("--stream-node-max-bytes", "1024"), {}),
+    (("--stream-node-max-bytes", "512"), {"UNO_EVENT_STREAM_MAXLEN": "16"}),
+]
 
 # -- the baseline app (imported by uvicorn as bench.service_load:baseline_app) -------------
 
@@ -91,10 +95,11 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, app: str, redis_url: str) -> None:
+    def __init__(self, app: str, redis_url: str, **env: str) -> None:
         self.port = free_port()
         self.app = app
         self.redis_url = redis_url
+        self.extra_env = env
         self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Server:
@@ -103,6 +108,7 @@ class Server:
             "UNO_REDIS_URL": self.redis_url,
             "UNO_ENGINE_TOKEN": TOKEN,
             "PYTHONPATH": str(REPO),
+            **self.extra_env,
         }
         self.process = subprocess.Popen(
             [
@@ -121,6 +127,9 @@ class Server:
                 "--http",
                 "httptools",
                 "--no-access-log",
+                # The interleaved windows leave one server's connections idle for a while.
+                "--timeout-keep-alive",
+                "120",
                 "--log-level",
                 "warning",
             ],
@@ -372,8 +381,8 @@ async def memory_per_game(port: int, redis_url: str, n_games: int) -> dict[str, 
         name = key.decode()
         part = name.split(":")[1]
         if part in parts:
-            parts[part] += client.memory_usage(key) or 0
-    deadlines = client.memory_usage("uno:deadlines") or 0
+            parts[part] += client.memory_usage(key, samples=0) or 0
+    deadlines = client.memory_usage("uno:deadlines", samples=0) or 0
     for c in conns:
         c.close()
     client.close()
@@ -447,6 +456,60 @@ def show_memory(label: str, mem: dict[str, float]) -> None:
     )
 
 
+def run_saturation(base_port: int, engine_port: int, args: argparse.Namespace) -> None:
+    base_rates, moves, _ = asyncio.run(
+        saturation(base_port, engine_port, args.workers, args.seconds, args.rounds)
+    )
+    b, m = statistics.median(base_rates), statistics.median(moves)
+    print(
+        f"\n1. saturation: closed loop, {args.workers} connections, {args.rounds} interleaved "
+        f"windows of {args.seconds:.0f} s each (median)"
+    )
+    print(
+        f"   baseline, GET+SET of {RECORD_SIZE} B:  {b:6.0f} requests/s   "
+        f"(windows: {', '.join(f'{r:.0f}' for r in base_rates)})"
+    )
+    print(
+        f"   engine, random legal agents:      {m:6.0f} moves/s      "
+        f"(windows: {', '.join(f'{r:.0f}' for r in moves)}); a move = view + action"
+    )
+    print(
+        f"   moves/s vs baseline requests/s: {100 * m / b:.0f}%   (goal >= 50%); "
+        f"engine requests/s vs baseline: {200 * m / b:.0f}%"
+    )
+
+
+def run_latency(base_port: int, engine_port: int, args: argparse.Namespace) -> None:
+    move_lat, action_lat = asyncio.run(paced(engine_port, args.paced_games, args.paced_seconds))
+    base_lat = asyncio.run(paced_baseline(base_port, args.paced_games, args.paced_seconds))
+    print(
+        f"\n2. latency: {args.paced_games} games each moving once a second, open loop, "
+        f"{args.paced_seconds:.0f} s ({len(move_lat)} moves); from the due time"
+    )
+    show_latency("engine, per move (view + action)", move_lat)
+    show_latency("engine, action request alone", action_lat)
+    show_latency("baseline, 2 requests at that pace", base_lat)
+    print("   (goal: p99 <= 20 ms per move)")
+
+
+def run_memory(args: argparse.Namespace) -> None:
+    print(f"\n3. Redis memory per live 4-player game ({args.memory_games} games)")
+    with Server("services.engine.app:app", args.redis) as engine:
+        show_memory(
+            "this Redis (its config)",
+            asyncio.run(memory_per_game(engine.port, args.redis, args.memory_games)),
+        )
+    if not shutil.which("redis-server"):
+        return
+    for redis_args, env in MEMORY_CONFIGS:
+        with (
+            PrivateRedis(*redis_args) as url,
+            Server("services.engine.app:app", url, **env) as engine,
+        ):
+            label = " ".join((*redis_args, *(f"{k}={v}" for k, v in env.items())))
+            show_memory(label, asyncio.run(memory_per_game(engine.port, url, args.memory_games)))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
@@ -456,65 +519,32 @@ def main() -> None:
     parser.add_argument("--paced-games", type=int, default=200)
     parser.add_argument("--paced-seconds", type=float, default=20.0)
     parser.add_argument("--memory-games", type=int, default=500)
+    parser.add_argument(
+        "--phases", default="saturation,latency,memory", help="comma-separated subset to run"
+    )
     args = parser.parse_args()
+    phases = set(args.phases.split(","))
     flush = redis.Redis.from_url(args.redis)
     flush.flushdb()
-
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start")
-    print("servers: uvicorn, 1 worker, uvloop, httptools, no access log; Redis: " + args.redis)
-    with (
-        Server("bench.service_load:baseline_app", args.redis) as base,
-        Server("services.engine.app:app", args.redis) as engine,
-    ):
-        base_rates, moves, finished = asyncio.run(
-            saturation(base.port, engine.port, args.workers, args.seconds, args.rounds)
-        )
-        b, m = statistics.median(base_rates), statistics.median(moves)
-        print(
-            f"\n1. saturation: closed loop, {args.workers} connections, {args.rounds} interleaved "
-            f"windows of {args.seconds:.0f} s each (median)"
-        )
-        print(
-            f"   baseline, GET+SET of {RECORD_SIZE} B:  {b:6.0f} requests/s   "
-            f"(windows: {', '.join(f'{r:.0f}' for r in base_rates)})"
-        )
-        print(
-            f"   engine, random legal agents:      {m:6.0f} moves/s      "
-            f"(windows: {', '.join(f'{r:.0f}' for r in moves)}); a move = view + action"
-        )
-        print(
-            f"   moves/s vs baseline requests/s: {100 * m / b:.0f}%   (goal >= 50%); "
-            f"engine requests/s vs baseline: {200 * m / b:.0f}%"
-        )
-
-        flush.flushdb()
-        move_lat, action_lat = asyncio.run(paced(engine.port, args.paced_games, args.paced_seconds))
-        base_lat = asyncio.run(paced_baseline(base.port, args.paced_games, args.paced_seconds))
-        print(
-            f"\n2. latency: {args.paced_games} games each moving once a second, open loop, "
-            f"{args.paced_seconds:.0f} s ({len(move_lat)} moves); from the due time"
-        )
-        show_latency("engine, per move (view + action)", move_lat)
-        show_latency("engine, action request alone", action_lat)
-        show_latency("baseline, 2 requests at that pace", base_lat)
-        print("   (goal: p99 <= 20 ms per move)")
-
-        print(f"\n3. Redis memory per live 4-player game ({args.memory_games} games)")
-        show_memory(
-            "this Redis (default config)",
-            asyncio.run(memory_per_game(engine.port, args.redis, args.memory_games)),
-        )
+    print(
+        "servers: uvicorn, 1 worker, uvloop, httptools, no access log, keep-alive 120 s; "
+        f"Redis: {args.redis}"
+    )
+    if phases & {"saturation", "latency"}:
+        with (
+            Server("bench.service_load:baseline_app", args.redis) as base,
+            Server("services.engine.app:app", args.redis) as engine,
+        ):
+            if "saturation" in phases:
+                run_saturation(base.port, engine.port, args)
+            if "latency" in phases:
+                flush.flushdb()
+                run_latency(base.port, engine.port, args)
+    if "memory" in phases:
+        run_memory(args)
     flush.flushdb()
     flush.close()
-    if shutil.which("redis-server"):
-        with (
-            PrivateRedis(*RECOMMENDED_REDIS) as url,
-            Server("services.engine.app:app", url) as engine,
-        ):
-            show_memory(
-                "Redis with " + " ".join(RECOMMENDED_REDIS),
-                asyncio.run(memory_per_game(engine.port, url, args.memory_games)),
-            )
 
 
 if __name__ == "__main__":

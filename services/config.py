@@ -41,6 +41,12 @@ class Settings(BaseSettings):
     game_ttl_seconds: int = Field(
         default=86_400, gt=0, description="A game left untouched this long expires from Redis."
     )
+    event_stream_maxlen: int = Field(
+        default=32,
+        ge=1,
+        description="Events kept in each game's Redis stream (uno:events:{gid}) for readers "
+        "to catch up from; older ones are trimmed.",
+    )
     turn_seconds: int = Field(default=60, gt=0, description="Time a player has for a turn.")
     uno_window_seconds: int = Field(
         default=8, gt=0, description="Time to call UNO, or to catch a player who did not."

@@ -1,11 +1,12 @@
 """The engine service: a stateless HTTP API (FastAPI, /v1) over game state in Redis.
 
 The bot and the worker never touch game state; they call these routes (through client.py).
-Every route but /healthz and /readyz needs the service token (``UNO_ENGINE_TOKEN``) as a
-bearer token. Status codes: 400 malformed request, 401 bad token, 403 not your seat or not
-the host, 404 unknown game, 409 stale version or a lobby conflict (the body says which and
-carries the current version), 422 an action the rules refuse (``reason`` is the engine's
-code). A hand leaves the service only inside a player's own view.
+Every route but /healthz, /readyz and the API description (/openapi.json, /docs) needs the
+service token (``UNO_ENGINE_TOKEN``) as a bearer token. Status codes: 400 malformed request,
+401 bad token, 403 not your seat or not the host, 404 unknown game, 409 stale version or a
+lobby conflict (the body says which and carries the current version), 422 an action the
+rules refuse (``reason`` is the engine's code). A hand leaves the service only inside a
+player's own view.
 
 Run: ``uvicorn services.engine.app:app`` (or ``--factory services.engine.app:create_app``).
 """
@@ -46,6 +47,7 @@ from services.engine.schemas import (
     CreateGame,
     ErrorBody,
     EventsPage,
+    FrozenMoved,
     GameInfo,
     Health,
     HostCommand,
@@ -61,10 +63,6 @@ from services.engine.schemas import (
 from services.engine.store import GameStore
 
 log = logging.getLogger(__name__)
-
-#: Events kept per game stream. [decision] Enough for the bot to catch up after a restart
-#: of a minute or so in a busy game; older events are trimmed so a game's memory stays flat.
-EVENT_STREAM_MAXLEN = 32
 
 #: Redis connections per service process; requests beyond it wait their turn (5 s at most).
 REDIS_POOL_SIZE = 64
@@ -201,7 +199,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
     )
     store = GameStore(
-        redis_client, ttl_seconds=settings.game_ttl_seconds, stream_maxlen=EVENT_STREAM_MAXLEN
+        redis_client,
+        ttl_seconds=settings.game_ttl_seconds,
+        stream_maxlen=settings.event_stream_maxlen,
     )
     games = Games(
         store,
@@ -531,6 +531,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def close_uno_window(game_id: GameId, body: CloseUnoWindow) -> Response:
         """Close the UNO window iff the one opened at ``opened_version`` is still open."""
         outcome = await games.close_uno_window(game_id, body.opened_version, body.action_id)
+        _count(outcome, "system")
+        return _json(action_result(outcome))
+
+    @app.post(
+        "/v1/games/{game_id}/frozen-moved",
+        response_model=ActionResult,
+        tags=["play"],
+        responses=_errors(404, 409, 422),
+    )
+    async def post_frozen_moved(game_id: GameId, body: FrozenMoved) -> Response:
+        """The bot saw the frozen player move (RULES.md §6, Minions' Dumb Fu): the rules
+        charge them if they are frozen, else 422 ``not_frozen``."""
+        outcome = await games.frozen_moved(game_id, body.version, body.seat, body.action_id)
         _count(outcome, "system")
         return _json(action_result(outcome))
 

@@ -32,6 +32,7 @@ from services.engine.schemas import (
     CloseUnoWindow,
     CreateGame,
     EventsPage,
+    FrozenMoved,
     GameInfo,
     HostCommand,
     HouseRules,
@@ -325,6 +326,15 @@ class EngineClient:
             "GET",
             f"/v1/games/{game_id}/events",
             params={"after": after, "user_id": user_id, "limit": limit},
+        )
+
+    async def frozen_moved(
+        self, game_id: str, *, version: int, seat: int, action_id: str
+    ) -> ActionResult:
+        """RULES.md §6: report that the frozen seat moved (422 ``not_frozen`` if it is not)."""
+        body = FrozenMoved(version=version, seat=seat, action_id=action_id)
+        return await self._call(
+            ActionResult, "POST", f"/v1/games/{game_id}/frozen-moved", body=body
         )
 
     # -- timers (the worker) --------------------------------------------------------------

@@ -205,7 +205,19 @@ class Games:
         self, game_id: str, user_id: int, code: str, version: int, action_id: str
     ) -> Outcome:
         """A player's own action (RULES.md §2-§6 decide whether it is legal)."""
-        record = await self.get(game_id)
+        seen = self.store.last_seen(game_id)
+        if seen is not None and seen.version == version:
+            # The record this process saw at the player's version is what Redis holds if
+            # the game is still there: skip the read; the compare-and-set checks it.
+            try:
+                return await self._act(seen, user_id, code, version, action_id)
+            except GameError:
+                pass  # any refusal is answered from what Redis holds now (stale first)
+        return await self._act(await self.get(game_id), user_id, code, version, action_id)
+
+    async def _act(
+        self, record: GameRecord, user_id: int, code: str, version: int, action_id: str
+    ) -> Outcome:
         seat = record.require_seat(user_id)
         duplicate = await self._duplicate(record, action_id, seat)
         if duplicate is not None:
@@ -240,6 +252,27 @@ class Games:
         return await self._settle(
             record, owing, parse_action(owing, code), action_id, stand_in=True
         )
+
+    async def frozen_moved(self, game_id: str, version: int, seat: int, action_id: str) -> Outcome:
+        """RULES.md §6 (Minions' Dumb Fu): the bot saw the frozen player move; the rules
+        decide whether it costs them (422 ``not_frozen`` otherwise)."""
+        record = await self.get(game_id)
+        duplicate = await self._duplicate(record, action_id, None)
+        if duplicate is not None:
+            return duplicate
+        if record.version != version:
+            raise stale(record)
+        record.require_status(GameStatus.PLAYING)
+        outcome = await self._commit(
+            record, None, Action(ActionType.FROZEN_MOVED, target=seat), action_id
+        )
+        if isinstance(outcome, Outcome):
+            return outcome
+        fresh = await self.get(game_id)
+        duplicate = await self._duplicate(fresh, action_id, None)
+        if duplicate is not None:
+            return duplicate
+        raise stale(fresh)
 
     async def close_uno_window(self, game_id: str, opened_version: int, action_id: str) -> Outcome:
         """The UNO window's timer (RULES.md §2 "UNO"): close it iff the window opened at

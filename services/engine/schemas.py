@@ -152,6 +152,12 @@ class CloseUnoWindow(Model):
     action_id: ActionId
 
 
+class FrozenMoved(Model):
+    version: Version
+    seat: int = Field(ge=0, le=9, description="The frozen seat that moved")
+    action_id: ActionId
+
+
 class SeatSpec(Model):
     name: Name
     user_id: UserId | None = None

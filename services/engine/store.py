@@ -196,6 +196,13 @@ class GameStore:
         self._remember(game_id, data, record)
         return record
 
+    def last_seen(self, game_id: str) -> GameRecord | None:
+        """The record this process last read or wrote for the game, without asking Redis:
+        possibly out of date. Each version is written exactly once (compare-and-set), so a
+        record seen at version V is exactly what Redis holds while it is still at V."""
+        hit = self._decoded.get(game_id)
+        return hit[1] if hit is not None else None
+
     def _remember(self, game_id: str, data: bytes, record: GameRecord) -> None:
         self._decoded[game_id] = (data, record)
         self._decoded.move_to_end(game_id)

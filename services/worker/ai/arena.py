@@ -75,6 +75,11 @@ class Arena:
     # Per policy name, the seconds each decision took (filled only when not None).
     latencies: dict[str, list[float]] | None = None
 
+    def __post_init__(self) -> None:
+        # Each seat gets its own player for this game: a policy that remembers its seat's
+        # earlier views (``Policy.for_game``) starts afresh and never shares a memory.
+        self.seated: list[Policy] = [p.for_game() for p in self.policies]
+
     def step(self, state: GameState) -> GameState:
         """Let the table take one action (an out-of-turn one, or the owed decision)."""
         return self._step(state)[0]
@@ -131,7 +136,7 @@ class Arena:
         return state, None
 
     def _ask(self, seat: int, seen: View, owed: bool) -> Action | None:
-        policy = self.policies[seat]
+        policy = self.seated[seat]
         started = time.perf_counter()
         action = policy.choose(seen, self.rng) if owed else policy.react(seen, self.rng)
         if self.latencies is not None:

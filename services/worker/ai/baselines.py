@@ -42,6 +42,9 @@ def _candidates(view: View) -> tuple[list[Action], list[Action]]:
 class RandomPolicy:
     name = "random"
 
+    def for_game(self) -> RandomPolicy:
+        return self
+
     def choose(self, view: View, rng: random.Random) -> Action:
         call = _uno_call(view)
         if call is not None:
@@ -55,6 +58,9 @@ class RandomPolicy:
 
 class FirstLegalPolicy:
     name = "first"
+
+    def for_game(self) -> FirstLegalPolicy:
+        return self
 
     def choose(self, view: View, rng: random.Random) -> Action:
         call = _uno_call(view)

@@ -23,11 +23,18 @@ from services.engine.rules import Action, View
 
 
 class Policy(Protocol):
-    """What an AI player is.  Implementations keep no per-game memory: every decision is a
-    function of the view (and the policy's own random generator)."""
+    """What an AI player is.  A policy from the registry keeps no memory: every decision is
+    a function of the view (and the policy's own random generator), so one instance serves
+    any number of games, and a stand-in deciding once after a timeout loses nothing."""
 
     @property
     def name(self) -> str: ...
+
+    def for_game(self) -> Policy:
+        """The player for one seat of one game.  It may remember that seat's own earlier
+        views in the game, as the human in the seat would (never anything else); a
+        memoryless policy returns itself."""
+        ...
 
     def choose(self, view: View, rng: random.Random) -> Action:
         """The action for the decision this seat owes; one of ``view.legal``."""

@@ -22,7 +22,17 @@ is always answered with the highest stackable card; a 7 swaps with the smallest 
 roulette colour is the one the hand holds least of (the most of it is left in the pile);
 an F is played in Flip when the faces the opponents would hold after it (the backs the
 player can see) are weaker than what they are likely holding now, and the player's own
-hand has little to lose.
+hand has little to lose.  A wild draw card is bluffed (played while holding the colour in
+play) only when the player's hand is small enough that a careful victim would not
+challenge it.  In No Mercy a stack is passed on with the card hardest to answer, draw
+cards are aimed at players near the mercy limit, a 7 or 0 is judged by the hand it brings,
+and with two players standing a WR+4 (which hits its own player) is played only with an
+answer kept to send the total back.
+
+Memory: the player seated at one game (``for_game``) remembers its own previous view, as
+the human in the seat would, and with two players standing notes the colour the opponent
+drew on (they had none), then prefers leaving that colour in play.  The registry's
+instance, used by stand-ins that decide once, remembers nothing and decides from the view.
 """
 
 from __future__ import annotations
@@ -45,8 +55,8 @@ WIN = 1000.0  # the hand is empty: the round is won
 DRAW_COST = 1.0  # one card more, and the turn is gone
 FOLLOW = 0.12  # per card left that matches the colour in play after the play
 FOLLOW_KIND = 0.04  # per card left of the same kind (playable whatever the colour)
-HOLD_WILD = 0.55  # what keeping a wild is worth
-HOLD_WILD_DRAW = 0.75  # ... a wild draw card (an answer and a weapon)
+HOLD_WILD = 1.0  # what keeping a wild is worth
+HOLD_WILD_DRAW = 1.2  # ... a wild draw card (an answer and a weapon)
 HURT = 0.22  # per card an opponent is made to draw, before urgency
 SKIP_HURT = 0.35  # an opponent loses a turn, before urgency
 KNOCK_OUT = 6.0  # No Mercy: pushing an opponent to the mercy limit
@@ -55,10 +65,10 @@ NEAR_OUT = 2  # an opponent with this many cards or fewer is near out
 FLIP_WEIGHT = 0.5  # how much a flip's expected gain counts
 CHAIN_DEPTH = 4  # extra turns looked ahead
 LOOKAHEAD_BUDGET = 150  # plays valued per decision at most
-BLUFF_FREE = False
-COVER = 0.0
-BLOCK = 0.0
-HOLD_ACTION = 0.0
+SPREAD = -0.1  # per colour (wilds count as one) in the hand left: singletons go first
+PLAY_DRAWN_BIAS = 0.0
+BLUFF_RISK = 1.0
+LACK_FOLLOW = 1.0  # leaving a colour the next player was seen to draw on
 # A wild draw card is challenged when the chance it was a bluff beats this break-even.
 CHALLENGE_TRUST = 0.55  # discount on "held the colour" odds: players bluff less than chance
 
@@ -70,14 +80,7 @@ _LOSES_TURN = frozenset({Kind.SKIP, Kind.SKIP_EVERYONE}) | frozenset(_DRAW_UNTIL
 
 
 # What keeping a card back is worth (only wilds are worth keeping for their own sake).
-_HOLD = {
-    k: (HOLD_WILD_DRAW if _DRAWS[k] else HOLD_WILD)
-    if k.is_wild
-    else HOLD_ACTION
-    if k in (Kind.SKIP, Kind.REVERSE, Kind.DRAW2)
-    else 0.0
-    for k in Kind
-}
+_HOLD = {k: (HOLD_WILD_DRAW if _DRAWS[k] else HOLD_WILD) if k.is_wild else 0.0 for k in Kind}
 
 
 @cache
@@ -116,30 +119,6 @@ def look_ahead(hand_size: int) -> int:
     return 2 if hand_size <= 12 else 1
 
 
-@dataclass(frozen=True, slots=True)
-class _DeckCounts:
-    total: int
-    wilds: int
-    by_color: dict[Color, int]
-    by_kind: dict[Kind, int]  # coloured faces only
-    by_kind_color: dict[tuple[Kind, Color], int]
-
-
-@cache
-def _deck_counts(variant_name: str, side: Side) -> _DeckCounts:
-    faces = [c.face(side) for c in get_variant(variant_name).deck]
-    by_color: Counter[Color] = Counter()
-    by_kind: Counter[Kind] = Counter()
-    by_kind_color: Counter[tuple[Kind, Color]] = Counter()
-    for f in faces:
-        if f.color is not None:
-            by_color[f.color] += 1
-            by_kind[f.kind] += 1
-            by_kind_color[(f.kind, f.color)] += 1
-    wilds = sum(1 for f in faces if f.color is None)
-    return _DeckCounts(len(faces), wilds, dict(by_color), dict(by_kind), dict(by_kind_color))
-
-
 def _power(face: Face) -> float:
     """How much a face helps its holder (for judging hands seen from the back in Flip)."""
     kind = face.kind
@@ -172,6 +151,8 @@ class _Planner:
     # hands full of skips would otherwise make a decision slow.
     memo: dict[tuple[tuple[int, ...], Color | None, Kind, int], float] = field(default_factory=dict)
     budget: int = LOOKAHEAD_BUDGET
+    # Colours the next player was seen to lack (drew on them), with the chance they still do.
+    lacking: dict[Color, float] = field(default_factory=dict)
 
     @classmethod
     def of(cls, view: View) -> _Planner:
@@ -257,28 +238,10 @@ class _Planner:
             elif f.kind is kind:
                 kin += 1
         value = FOLLOW * same + FOLLOW_KIND * kin
-        if COVER:
-            value += COVER * len({f.color for f in hand})
-        if BLOCK:
-            value += BLOCK * self.block_chance(hand, color, kind)
+        value += SPREAD * len({f.color for f in hand})
+        if self.lacking:
+            value += LACK_FOLLOW * self.lacking.get(color, 0.0)
         return value
-
-    def block_chance(self, hand: tuple[Face, ...], color: Color, kind: Kind) -> float:
-        """The chance the next player holds nothing to play on this top card, judging the
-        unseen cards by the deck less the player's own hand (wilds always match)."""
-        deck = _deck_counts(self.view.variant, self.side)
-        matching = (
-            deck.by_color.get(color, 0)
-            + deck.wilds
-            + deck.by_kind.get(kind, 0)
-            - deck.by_kind_color.get((kind, color), 0)
-        )
-        for f in hand:
-            if f.color is color or f.color is None or f.kind is kind:
-                matching -= 1
-        unseen = max(deck.total - len(hand) - 1, 1)
-        share = min(max(matching / unseen, 0.0), 1.0)
-        return float((1.0 - share) ** self.counts[self.next_seat])
 
     def line(self, hand: tuple[Face, ...], color: Color | None, kind: Kind, depth: int) -> float:
         """The best this hand can do with one more turn on the given top card."""
@@ -411,12 +374,10 @@ class _Planner:
         """Expected cost of playing a challengeable card while holding the colour: a careful
         victim challenges when the bluff odds (judged from the hand size) are good."""
         left = len(hand) - 1
-        if BLUFF_FREE:
-            return 0.0
         if bluff_odds(self.view.variant, self.side, left) < challenge_break_even(face):
             return 0.0
         # Caught: the player draws the card's amount and the victim plays on.
-        return HURT * self.draw_amount(face) * 3 + 2 * SHED
+        return BLUFF_RISK * (HURT * self.draw_amount(face) * 3 + 2 * SHED)
 
     def flip_gain(self, hand: tuple[Face, ...], flip: Face) -> float:
         """UNO Flip: what turning everything over is worth, from the faces the player can
@@ -467,14 +428,110 @@ def challenge_break_even(face: Face) -> float:
     return loss / (gain + loss)
 
 
+@dataclass(slots=True)
+class _Recall:
+    """What one player remembers between their own decisions in a round: what they left
+    on the table, and which colours their one opponent drew on (so lacks)."""
+
+    round: int
+    version: int
+    view: View | None = None
+    left_face: Face | None = None  # the card they left on top, None when unknown
+    left_color: str | None = None
+    lacks: dict[int, dict[Color, int]] = field(default_factory=dict)
+
+    def learn(self, view: View) -> None:
+        """Compare the new view with what was left.  The opponent had nothing to play on
+        it (they drew) when they hold more cards and the same top card is still there, or
+        when they hold as many and a card of another colour lies on it (the one they drew
+        and played at once)."""
+        before = self.view
+        if before is None or view.pending is None or view.viewer is None:
+            return
+        active = [s.seat for s in view.seats if not s.knocked_out]
+        if len(active) != 2:
+            return
+        opponent = active[0] if active[1] == view.viewer else active[1]
+        count = view.seats[opponent].cards
+        face = self.left_face
+        lacked = self.lacks.setdefault(opponent, {})
+        if view.color is not None and view.top != (face.code if face else None):
+            lacked.pop(Color(view.color), None)  # they played that colour since
+        if (
+            face is None
+            or self.left_color is None
+            or view.pending.kind is not PendingKind.TURN
+            or face.kind in _TEMPO_KINDS
+            or _DRAWS[face.kind]
+        ):
+            return
+        had = before.seats[opponent].cards
+        same_top = view.top == face.code and view.color == self.left_color
+        drew_and_kept = same_top and count > had
+        drew_and_played = not same_top and count == had and view.color != self.left_color
+        if drew_and_kept or drew_and_played:
+            lacked[Color(self.left_color)] = count
+
+    def chances(self, view: View, seat: int, share: float) -> dict[Color, float]:
+        count = view.seats[seat].cards
+        return {
+            color: (1.0 - share) ** max(0, count - at)
+            for color, at in self.lacks.get(seat, {}).items()
+        }
+
+    def remember(self, view: View, action: Action) -> None:
+        self.view, self.version = view, view.version
+        if action.type is ActionType.PLAY:
+            self.left_face = _action_face(action)
+            self.left_color = None if self.left_face.color is None else self.left_face.color.value
+        elif action.type is ActionType.CHOOSE_COLOR and action.color is not None:
+            self.left_color = action.color.value
+        elif action.type in (ActionType.DRAW, ActionType.PASS):
+            self.left_face = _face(view.top)
+            self.left_color = view.color
+        elif action.type not in (ActionType.CALL_UNO, ActionType.CATCH):
+            self.left_face = self.left_color = None
+
+
+# Cards after which the opponent loses the turn with two standing (no draw to learn from).
+_TEMPO_KINDS = frozenset({Kind.SKIP, Kind.REVERSE, Kind.SKIP_EVERYONE, Kind.WILD_COLOR_ROULETTE})
+
+
 class StrongPolicy:
     name = "strong"
 
+    def __init__(self, remembers: bool = False) -> None:
+        # Only a player seated at one game remembers (``for_game``); the registry's
+        # instance, shared by every game and every stand-in, decides from the view alone.
+        self.remembers = remembers
+        self._recall: _Recall | None = None
+
+    def for_game(self) -> StrongPolicy:
+        return StrongPolicy(remembers=True)
+
     def choose(self, view: View, rng: random.Random) -> Action:
+        recall = self._recall_for(view) if self.remembers else None
+        action = self._choose(view, recall)
+        if recall is not None:
+            recall.remember(view, action)
+        return action
+
+    def _recall_for(self, view: View) -> _Recall:
+        recall = self._recall
+        if recall is None or recall.round != view.round or recall.version >= view.version:
+            recall = self._recall = _Recall(view.round, view.version)
+        else:
+            recall.learn(view)
+        return recall
+
+    def _choose(self, view: View, recall: _Recall | None) -> Action:
         legal = view.legal
         assert view.pending is not None
         by_type = _by_type(legal)
         planner = _Planner.of(view)
+        if recall is not None:
+            share, _ = _deck_facts(view.variant, planner.side)
+            planner.lacking = recall.chances(view, planner.next_seat, share)
         if ActionType.CATCH in by_type and not _frozen(view):
             return by_type[ActionType.CATCH][0]
         if ActionType.CALL_UNO in by_type:
@@ -495,10 +552,12 @@ class StrongPolicy:
 
     def react(self, view: View, rng: random.Random) -> Action | None:
         by_type = _by_type(view.legal)
+        if _frozen(view):
+            # Out of turn, even calling UNO costs a frozen player 4 cards (RULES.md §6);
+            # being caught costs 2, and only if somebody notices.
+            return None
         if ActionType.CALL_UNO in by_type:
             return by_type[ActionType.CALL_UNO][0]
-        if _frozen(view):
-            return None
         if ActionType.CATCH in by_type:
             return by_type[ActionType.CATCH][0]
         plays = by_type.get(ActionType.PLAY)
@@ -590,7 +649,7 @@ def _play_drawn(planner: _Planner, view: View, by_type: dict[ActionType, list[Ac
     color = Color(view.color) if view.color else None
     top = _face(view.top)
     value = planner.play_value(hand, _action_face(play), color, look_ahead(len(hand)), True)
-    return play if value > planner.position(hand, color, top.kind) else keep[0]
+    return play if value + PLAY_DRAWN_BIAS > planner.position(hand, color, top.kind) else keep[0]
 
 
 def _turn(planner: _Planner, view: View, by_type: dict[ActionType, list[Action]]) -> Action:

@@ -45,7 +45,7 @@ def test_the_server_publishes_that_schema(api_server: EngineServer) -> None:
 
 
 @schema.parametrize()
-@settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_no_input_breaks_the_service(case: schemathesis.Case, api_server: EngineServer) -> None:
     # [decision] Schema-valid but meaningless input (an unknown variant, a card code that
     # names no card, a set-up that deals no hands) is a documented 422, so the check that

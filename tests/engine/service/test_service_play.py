@@ -335,3 +335,41 @@ async def test_the_set_up_endpoint_is_absent_unless_enabled(settings: Settings) 
         with pytest.raises(NotFound):
             await engine.create_test_game(CHAT, humans(2), {"hands": ["R5", "B1"], "discard": "R3"})
     assert "/v1/test/games" not in app.openapi()["paths"]
+
+
+async def test_a_reported_move_of_an_unfrozen_player_is_refused(engine: EngineClient) -> None:
+    """RULES.md §6 (Minions' Dumb Fu): only a frozen player pays for moving."""
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3"])
+    with pytest.raises(IllegalAction) as exc:
+        await engine.frozen_moved(game.game_id, version=1, seat=1, action_id="fm")
+    assert exc.value.reason == "not_frozen"
+    with pytest.raises(StaleVersion):
+        await engine.frozen_moved(game.game_id, version=5, seat=1, action_id="fm2")
+
+
+async def test_a_process_that_last_saw_an_older_version_still_answers_409(
+    settings: Settings,
+) -> None:
+    """Two service processes on one Redis: the one that served version 1 must not act on
+    its memory of it once the other has moved the game on."""
+    import httpx
+
+    from services.engine.app import create_app
+
+    token = settings.engine_token.get_secret_value()
+    first, second = create_app(settings), create_app(settings)
+    async with (
+        EngineClient("http://a", token, transport=httpx.ASGITransport(app=first)) as a,
+        EngineClient("http://b", token, transport=httpx.ASGITransport(app=second)) as b,
+    ):
+        game = await table(a, ["R5 R6 G7", "R1 B2 B3"])
+        await a.view(game.game_id, 101)  # process a has now seen version 1
+        await b.act(game.game_id, 101, "p.R5", version=1, action_id="via-b")
+        with pytest.raises(StaleVersion) as exc:
+            await a.act(game.game_id, 101, "p.R6", version=1, action_id="via-a")
+        assert exc.value.current_version == 2
+        with pytest.raises(StaleVersion):  # stale comes before "not your turn"
+            await a.act(game.game_id, 101, "p.G7", version=1, action_id="via-a-2")
+        # The same action id through the other process: the first result, applied once.
+        again = await a.act(game.game_id, 101, "p.R5", version=1, action_id="via-b")
+        assert again.duplicate and again.version == 2

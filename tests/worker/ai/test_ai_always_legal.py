@@ -38,6 +38,9 @@ class Recorder:
     def name(self) -> str:
         return self.inner.name
 
+    def for_game(self) -> Recorder:
+        return Recorder(self.inner.for_game(), self.kinds, self.reactions)
+
     def choose(self, view: View, rng: random.Random) -> Action:
         assert view.pending is not None and view.pending.player == view.viewer
         action = self.inner.choose(view, rng)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ai_helpers import after, rng, seen, table
 
 from services.engine.rules import ActionType, GameState, Options, PendingKind
-from services.engine.rules.actions import call_uno, choose_color, play
+from services.engine.rules.actions import call_uno, choose_color, draw, play
 from services.worker.ai import StrongPolicy
 
 strong = StrongPolicy()
@@ -212,3 +212,21 @@ def test_never_plays_a_card_it_does_not_hold_and_only_legal_ones() -> None:
     assert strong.choose(given, rng()) in given.legal
     assert given.pending is not None and given.pending.kind is PendingKind.TURN
     assert ActionType.PLAY in {a.type for a in given.legal}
+
+
+# -- memory of its own earlier views --------------------------------------------------------------
+
+
+def test_a_seated_player_keeps_the_colour_its_opponent_drew_on() -> None:
+    """The opponent drew instead of playing on red, so they hold no red: the player seated
+    at this game remembers that and stays on red; the memoryless registry instance (a
+    stand-in deciding once) switches to the colour it holds most of."""
+    state = table(["R1 R2 B1 B2 B6 B7 B8", "G3 G4 G5"], discard="R9", draw_pile="Y6 Y8 Y9 Y3")
+    seated = strong.for_game()
+    first = seated.choose(seen(state, 0), rng())
+    assert first.code in {"p.R1", "p.R2"}
+    state = after(state, first, draw(1))
+    assert state.pending is not None and state.pending.player == 0
+    other_red = "p.R2" if first.code == "p.R1" else "p.R1"
+    assert seated.choose(seen(state, 0), rng()).code == other_red
+    assert strong.choose(seen(state, 0), rng()).code.startswith("p.B")

@@ -26,7 +26,7 @@ from services.engine.rules import (
     view,
 )
 from services.engine.rules.state import PlayerState, Reveal
-from services.worker.ai import get_policy
+from services.worker.ai import Policy, get_policy
 from services.worker.ai.arena import Arena, seat_names
 
 STATE_TYPES = (GameState, PlayerState, Pending, Reveal)
@@ -38,14 +38,18 @@ class Spy:
 
     name: str = "strong"
     seen: list[tuple[str, View, random.Random]] = field(default_factory=list)
+    inner: Policy = field(default_factory=lambda: get_policy("strong").for_game())
+
+    def for_game(self) -> Spy:
+        return self
 
     def choose(self, view: View, rng: random.Random) -> Action:
         self.seen.append(("choose", view, rng))
-        return get_policy("strong").choose(view, rng)
+        return self.inner.choose(view, rng)
 
     def react(self, view: View, rng: random.Random) -> Action | None:
         self.seen.append(("react", view, rng))
-        return get_policy("strong").react(view, rng)
+        return self.inner.react(view, rng)
 
 
 def reachable(*roots: Any) -> list[Any]:
