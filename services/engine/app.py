@@ -227,8 +227,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.games = games
     app.state.metrics = metrics
     app.openapi = with_bearer_security(app)  # type: ignore[method-assign]
-    # Added last = outermost: a request without the token is counted, then refused.
     app.add_middleware(TokenMiddleware, token=token)
+    # Added last, so outermost: requests refused for their token are counted too.
     app.add_middleware(MetricsMiddleware, metrics=metrics)
 
     # -- errors -------------------------------------------------------------------------

@@ -55,8 +55,8 @@ WIN = 1000.0  # the hand is empty: the round is won
 DRAW_COST = 1.0  # one card more, and the turn is gone
 FOLLOW = 0.12  # per card left that matches the colour in play after the play
 FOLLOW_KIND = 0.04  # per card left of the same kind (playable whatever the colour)
-HOLD_WILD = 1.0  # what keeping a wild is worth
-HOLD_WILD_DRAW = 1.2  # ... a wild draw card (an answer and a weapon)
+HOLD_WILD = 1.5  # what keeping a wild is worth
+HOLD_WILD_DRAW = 1.5  # ... a wild draw card (an answer and a weapon)
 HURT = 0.22  # per card an opponent is made to draw, before urgency
 SKIP_HURT = 0.35  # an opponent loses a turn, before urgency
 KNOCK_OUT = 6.0  # No Mercy: pushing an opponent to the mercy limit
@@ -65,10 +65,10 @@ NEAR_OUT = 2  # an opponent with this many cards or fewer is near out
 FLIP_WEIGHT = 0.5  # how much a flip's expected gain counts
 CHAIN_DEPTH = 4  # extra turns looked ahead
 LOOKAHEAD_BUDGET = 150  # plays valued per decision at most
-SPREAD = -0.1  # per colour (wilds count as one) in the hand left: singletons go first
+SPREAD = -0.2  # per colour (wilds count as one) in the hand left: singletons go first
 PLAY_DRAWN_BIAS = 0.0
 BLUFF_RISK = 1.0
-LACK_FOLLOW = 1.0  # leaving a colour the next player was seen to draw on
+LACK_FOLLOW = 2.0  # leaving a colour the next player was seen to draw on
 # A wild draw card is challenged when the chance it was a bluff beats this break-even.
 CHALLENGE_TRUST = 0.55  # discount on "held the colour" odds: players bluff less than chance
 
@@ -457,6 +457,13 @@ class _Recall:
         lacked = self.lacks.setdefault(opponent, {})
         if view.color is not None and view.top != (face.code if face else None):
             lacked.pop(Color(view.color), None)  # they played that colour since
+        if view.reveal_of == opponent:
+            # A lost challenge showed their hand: every colour missing from it is lacked.
+            held = {_face(code).color for code in view.reveal}
+            side = Side.DARK if view.side == "dark" else Side.LIGHT
+            for color in side.colors:
+                if color not in held:
+                    lacked[color] = len(view.reveal)
         if (
             face is None
             or self.left_color is None
