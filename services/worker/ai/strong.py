@@ -14,25 +14,28 @@ dumped first.  A card that gives the player another turn at once (a skip, a reve
 draw card with two players standing, Skip Everyone) is valued with the best line of plays
 that follows, so chains that empty the hand are found.
 
-The other decisions: the colour is the one the hand holds most of (points break ties);
-UNO is always called and every player who forgot it is caught (unless frozen in Minions,
-where any out-of-turn move costs 4 cards); a wild draw card is challenged when the odds
-that its player held the colour are good enough to pay for the two-card penalty; a stack
-is always answered with the highest stackable card; a 7 swaps with the smallest hand; a
-roulette colour is the one the hand holds least of (the most of it is left in the pile);
-an F is played in Flip when the faces the opponents would hold after it (the backs the
-player can see) are weaker than what they are likely holding now, and the player's own
-hand has little to lose.  A wild draw card is bluffed (played while holding the colour in
-play) only when the player's hand is small enough that a careful victim would not
-challenge it.  In No Mercy a stack is passed on with the card hardest to answer, draw
-cards are aimed at players near the mercy limit, a 7 or 0 is judged by the hand it brings,
-and with two players standing a WR+4 (which hits its own player) is played only with an
-answer kept to send the total back.
+The other decisions: the colour named is the one the hand holds most of (points break
+ties); UNO is always called and every player who forgot it is caught (unless frozen in
+Minions, where any out-of-turn move costs 4 cards); a wild draw card is challenged when the
+odds that its player held the colour pay for the two-card penalty, and bluffed (played
+while holding the colour in play) only from a hand small enough that a careful victim would
+not challenge; a 7 swaps with the smallest hand; a roulette colour is the one the hand holds
+least of (most of it is still in the pile); an F is played in Flip when the faces the
+opponents would hold after it (the backs the player can see) are weaker than what they
+likely hold now and the player's own hand has little to lose.
+
+Stacking variants (No Mercy): a draw card counts for less the more likely its victim holds
+an answer (their hand size against the deck's share of answers), and with two standing an
+answer sends the total back; a stack is always answered when it can be, with the cheapest
+answer; draw cards are aimed at players they can push to the mercy limit; a 7 or 0 is
+judged by the size of the hand it brings; with two standing a WR+4 (which hits its own
+player) is played only with an answer kept to send the total back.
 
 Memory: the player seated at one game (``for_game``) remembers its own previous view, as
-the human in the seat would, and with two players standing notes the colour the opponent
-drew on (they had none), then prefers leaving that colour in play.  The registry's
-instance, used by stand-ins that decide once, remembers nothing and decides from the view.
+the human in the seat would.  With two standing it notes the colours the opponent was seen
+to lack (they drew on it, or a lost challenge showed their hand) and prefers leaving such a
+colour in play.  The registry's instance, used by stand-ins that decide once, remembers
+nothing and decides from the view alone.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from functools import cache
 from services.engine.rules import Action, ActionType, Color, Kind, PendingKind, Side, View
 from services.engine.rules.cards import Face, parse_face
 from services.engine.rules.effects import seven, zero
-from services.engine.rules.variant import Variant
+from services.engine.rules.variant import Stacking, Variant
 from services.engine.rules.variants import get_variant
 
 # -- weights (tuned with bench/ai_strength.py) ------------------------------------------------
@@ -66,8 +69,7 @@ FLIP_WEIGHT = 0.5  # how much a flip's expected gain counts
 CHAIN_DEPTH = 4  # extra turns looked ahead
 LOOKAHEAD_BUDGET = 150  # plays valued per decision at most
 SPREAD = -0.2  # per colour (wilds count as one) in the hand left: singletons go first
-PLAY_DRAWN_BIAS = 0.0
-BLUFF_RISK = 1.0
+BOUNCE = 1.0  # share of a stack bounced back (two standing) counted against a draw card
 LACK_FOLLOW = 2.0  # leaving a colour the next player was seen to draw on
 # A wild draw card is challenged when the chance it was a bluff beats this break-even.
 CHALLENGE_TRUST = 0.55  # discount on "held the colour" odds: players bluff less than chance
@@ -102,6 +104,27 @@ def _deck_facts(variant_name: str, side: Side) -> tuple[float, float]:
     colored = sum(1 for f in faces if f.color is not None)
     share = colored / len(side.colors) / len(faces)
     return share, sum(_power(f) for f in faces) / len(faces)
+
+
+@cache
+def _answer_share(variant_name: str, side: Side, kind: Kind) -> float:
+    """The share of the deck's faces that may be stacked on a draw card of ``kind`` (0
+    when the variant itself does not stack; the Progressive Draw house rule is not in the
+    view)."""
+    variant = get_variant(variant_name)
+    if variant.stacking is Stacking.NONE:
+        return 0.0
+    faces = [c.face(side) for c in variant.deck]
+    needed = max(variant.rules[kind].stack_value, 1) if kind in variant.rules else 1
+    if variant.stacking is Stacking.SAME_KIND:
+        answers = sum(1 for f in faces if f.kind is kind)
+    else:
+        answers = sum(
+            1
+            for f in faces
+            if f.kind in variant.rules and variant.rules[f.kind].stack_value >= needed
+        )
+    return answers / len(faces)
 
 
 @cache
@@ -291,15 +314,41 @@ class _Planner:
             new_color = self.best_color(rest)
         elif face.color is None:
             new_color = None  # the victim names it (No Mercy's roulette)
-        value += self.effect_value(face, color, hand, top_level)
+        answered = self.answer_chance(face)
+        value += (1.0 - answered) * self.effect_value(face, color, hand, top_level)
+        if answered:
+            value -= answered * self.bounce_cost(face, rest)
         trade = self.hand_trade(face, len(rest))
         if trade is not None:
             return value + trade  # the hand left is not the one held next
         if self.self_hit(face):
             return value + self.self_hit_value(rest)
+        here = self.position(rest, new_color, face.kind)
         if self.gives_another_turn(face) and depth > 0:
-            return value + self.line(rest, new_color, face.kind, depth - 1)
-        return value + self.position(rest, new_color, face.kind)
+            later = self.line(rest, new_color, face.kind, depth - 1)
+            return value + (1.0 - answered) * later + answered * here
+        return value + here
+
+    def answer_chance(self, face: Face) -> float:
+        """Stacking variants: the chance the victim of a draw card holds a stack answer,
+        judged from their hand size and the deck's share of answers."""
+        if not _DRAWS[face.kind] or self.self_hit(face):
+            return 0.0
+        share = _answer_share(self.view.variant, self.side, face.kind)
+        if not share:
+            return 0.0
+        victim = self.prev_seat if face.kind is Kind.WILD_REVERSE_DRAW4 else self.next_seat
+        return float(1.0 - (1.0 - share) ** self.counts[victim])
+
+    def bounce_cost(self, face: Face, rest: tuple[Face, ...]) -> float:
+        """With two standing a stacked answer sends the total and more back (with more
+        players it goes on to someone else); an answer kept halves the risk."""
+        if not self.two_standing:
+            return 0.0
+        value = self.stack_value(face)
+        kept = any(self.stack_value(f) >= value for f in rest)
+        total = self.draw_amount(face) + max(value, 2)
+        return BOUNCE * DRAW_COST * total * (0.5 if kept else 1.0)
 
     def hand_trade(self, face: Face, left: int) -> float | None:
         """A 7 or 0 whose rule trades hands (No Mercy; the Seven-O house rule is not in the
@@ -377,7 +426,7 @@ class _Planner:
         if bluff_odds(self.view.variant, self.side, left) < challenge_break_even(face):
             return 0.0
         # Caught: the player draws the card's amount and the victim plays on.
-        return BLUFF_RISK * (HURT * self.draw_amount(face) * 3 + 2 * SHED)
+        return HURT * self.draw_amount(face) * 3 + 2 * SHED
 
     def flip_gain(self, hand: tuple[Face, ...], flip: Face) -> float:
         """UNO Flip: what turning everything over is worth, from the faces the player can
@@ -632,12 +681,13 @@ def _respond(planner: _Planner, view: View, by_type: dict[ActionType, list[Actio
         # sends the whole total on with the answer kept for it: one card more shed.
         return bounce[0]
     if passing:
-        # Pass the total on, with the card that is hardest to answer in turn.
-        return max(
+        # Pass the total on with the cheapest answer, keeping the big draw cards (and the
+        # wilds) for later: measured better than the card hardest to answer back.
+        return min(
             passing,
             key=lambda a: (
                 _action_face(a).kind.draw_amount,
-                _action_face(a).color is not None,
+                _action_face(a).color is None,
             ),
         )
     if ActionType.CHALLENGE in by_type and pending.source is not None and pending.card_kind:
@@ -656,7 +706,7 @@ def _play_drawn(planner: _Planner, view: View, by_type: dict[ActionType, list[Ac
     color = Color(view.color) if view.color else None
     top = _face(view.top)
     value = planner.play_value(hand, _action_face(play), color, look_ahead(len(hand)), True)
-    return play if value + PLAY_DRAWN_BIAS > planner.position(hand, color, top.kind) else keep[0]
+    return play if value > planner.position(hand, color, top.kind) else keep[0]
 
 
 def _turn(planner: _Planner, view: View, by_type: dict[ActionType, list[Action]]) -> Action:

@@ -151,21 +151,23 @@ def test_stacks_under_progressive_draw() -> None:
     assert choice((state, 0)) == "p.R+2"
 
 
-def test_no_mercy_passes_the_stack_on_with_the_hardest_card_to_answer() -> None:
-    """RULES.md §4 "Stacking": equal or higher; a +10 leaves only a +10 as an answer."""
+def test_no_mercy_passes_the_stack_on_with_its_cheapest_answer() -> None:
+    """RULES.md §4 "Stacking": equal or higher.  The +10 is kept for later."""
     state = table(["G1 B+4 W+10 G3", "R+2 B4 B5"], discard="R5", current=1, variant="no_mercy")
     state = after(state, play(1, "R+2"))
-    assert choice((state, 0)) == "p.W+10"
+    assert choice((state, 0)) == "p.B+4"
 
 
 def test_no_mercy_aims_a_draw_card_to_knock_an_opponent_out() -> None:
-    """RULES.md §4 "Mercy": 25 cards knocks a player out and scores 250 for it; that is
-    worth more than shedding three cards with a Discard All."""
-    crowded = " ".join(["G1", "G2", "G3", "G4", "G6", "G7", "G8", "G9"] * 3)  # 24 cards
-    hands = ["R+2 RDA R3 R4 B6", crowded, "Y1 Y2 Y3 Y4"]
+    """RULES.md §4 "Mercy": 25 cards knocks a player out and scores 250 for it.  A +10
+    can only be answered by another +10, so against a big hand it is likely to land and
+    knock them out: worth more than shedding three cards with a Discard All.  Three cards
+    short of the limit, the Discard All is better."""
+    crowded = " ".join(["G1", "G2", "G3", "G4", "G6", "G7", "G8", "G9"] * 2)  # 16 cards
+    hands = ["W+10 RDA R3 R4 B6", crowded, "Y1 Y2 Y3 Y4"]
     state = table(hands, discard="R5", variant="no_mercy")
-    assert choice((state, 0)) == "p.R+2"
-    hands[1] = " ".join(crowded.split()[:10])
+    assert choice((state, 0)) == "p.W+10"
+    hands[1] = " ".join(crowded.split()[:13])
     assert choice((table(hands, discard="R5", variant="no_mercy"), 0)) == "p.RDA"
 
 
