@@ -46,7 +46,8 @@ RECORD_SIZE = 1200  # bytes: a 4-player game record part-way through, before com
 #: configuration"): smaller stream nodes free trimmed events sooner.
 MEMORY_CONFIGS: list[tuple[tuple[str, ...], dict[str, str]]] = [
     (("--stream-node-max-bytes", "1024"), {}),
-    (("--stream-node-max-bytes", "512"), {"UNO_EVENT_STREAM_MAXLEN": "16"}),
+    (("--stream-node-max-bytes", "1024"), {"UNO_EVENT_STREAM_MAXLEN": "16"}),
+    (("--stream-node-max-bytes", "512"), {}),
 ]
 
 # -- the baseline app (imported by uvicorn as bench.service_load:baseline_app) -------------

@@ -42,10 +42,10 @@ class Settings(BaseSettings):
         default=86_400, gt=0, description="A game left untouched this long expires from Redis."
     )
     event_stream_maxlen: int = Field(
-        default=32,
+        default=8,
         ge=1,
-        description="Events kept in each game's Redis stream (uno:events:{gid}) for readers "
-        "to catch up from; older ones are trimmed.",
+        description="Writes kept in each game's Redis stream (uno:events:{gid}, one entry per "
+        "write with all its events) for readers to catch up from; older ones are trimmed.",
     )
     turn_seconds: int = Field(default=60, gt=0, description="Time a player has for a turn.")
     uno_window_seconds: int = Field(

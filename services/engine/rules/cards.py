@@ -74,18 +74,21 @@ class Kind(StrEnum):
     WILD_DRAW3 = "W+3"
     WILD_DUMB_FU = "WDF"
 
+    # The properties read tables built once below: the rules ask these on every play, and
+    # an enum's ``value`` is slow to reach.
+
     @property
     def is_wild(self) -> bool:
-        return self.value.startswith("W")
+        return self in _WILD_KINDS
 
     @property
     def is_number(self) -> bool:
-        return self.value.isdigit()
+        return self in _NUMBERS
 
     @property
     def number(self) -> int:
         """Face value of a number card (only meaningful when ``is_number``)."""
-        return int(self.value) if self.value.isdigit() else 0
+        return _NUMBERS.get(self, 0)
 
     @property
     def draw_amount(self) -> int:
@@ -106,26 +109,71 @@ _DRAW_AMOUNTS = {
     Kind.WILD_DRAW10: 10,
 }
 
+_WILD_KINDS = frozenset(k for k in Kind if k.value.startswith("W"))
+_NUMBERS = {k: int(k.value) for k in Kind if k.value.isdigit()}
+
 NUMBER_KINDS: tuple[Kind, ...] = tuple(k for k in Kind if k.is_number)
 
 
+class _Coded:
+    """The ``code`` of a face or card, computed once when it is made.
+
+    A slot of this base rather than a dataclass field, so equality, ``repr``, ``fields`` and
+    ``asdict`` stay those of the fields alone.  Codes are written on every save and every
+    event, and reaching an enum's ``value`` each time was the costliest part of that.
+    """
+
+    __slots__ = ("code",)
+    code: str
+
+
 @dataclass(frozen=True, slots=True)
-class Face:
+class Face(_Coded):
     color: Color | None
     kind: Kind
 
-    @property
-    def code(self) -> str:
-        return self.kind.value if self.color is None else self.color.value + self.kind.value
+    def __post_init__(self) -> None:
+        code = self.kind.value if self.color is None else self.color.value + self.kind.value
+        object.__setattr__(self, "code", code)
+
+    # A face's code names its colour and kind and nothing else (RULES.md §1), so comparing
+    # and hashing the code is comparing and hashing the fields, in one step.
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Face) and other.__class__ is self.__class__:
+            return self.code == other.code
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def __reduce__(self) -> tuple[type[Face], tuple[Color | None, Kind]]:
+        # Copies and pickles are rebuilt through ``__init__``, which sets ``code``.
+        return (Face, (self.color, self.kind))
 
     def __str__(self) -> str:
         return self.code
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class Card(_Coded):
     light: Face
     dark: Face | None = None
+
+    def __post_init__(self) -> None:
+        code = self.light.code if self.dark is None else f"{self.light.code}/{self.dark.code}"
+        object.__setattr__(self, "code", code)
+
+    # As for faces: the code names both faces, so it stands for the fields.
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card) and other.__class__ is self.__class__:
+            return self.code == other.code
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.code)
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Face, Face | None]]:
+        return (Card, (self.light, self.dark))
 
     def face(self, side: Side) -> Face:
         if side is Side.DARK and self.dark is not None:
@@ -137,10 +185,6 @@ class Card:
         if self.dark is None:
             return None
         return self.light if side is Side.DARK else self.dark
-
-    @property
-    def code(self) -> str:
-        return self.light.code if self.dark is None else f"{self.light.code}/{self.dark.code}"
 
     def __str__(self) -> str:
         return self.code

@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from .actions import SYSTEM_ACTIONS, Action, ActionType
-from .cards import Card, Color, Face, Kind
+from .cards import Card, Color, Face, Kind, Side
 from .effects import resolve_challenge, stack_answers, swap_hands, take_draw
 from .events import Event, EventType
 from .round import finish_round
@@ -68,9 +68,26 @@ def _face_matches(face: Face, color: Color | None, top_kind: Kind) -> bool:
     return face.color is None or face.color == color or face.kind == top_kind
 
 
+def _matching(
+    hand: tuple[Card, ...], side: Side, color: Color | None, top_kind: Kind
+) -> list[Card]:
+    """The cards of ``hand`` that ``_face_matches`` allows, in hand order."""
+    if side is Side.LIGHT:
+        # On the light side every card shows its light face: the test inlined, as it runs
+        # for every card of every hand on every turn.
+        return [
+            c
+            for c in hand
+            if (face := c.light).color is None or face.color == color or face.kind == top_kind
+        ]
+    return [c for c in hand if _face_matches(c.face(side), color, top_kind)]
+
+
 def _distinct(state: GameState, cards: list[Card]) -> list[Card]:
     """One entry per distinguishable card.  A Flip player cannot see their own cards'
     other faces, so two cards that differ only there are one choice for them."""
+    if len(cards) < 2:
+        return cards
     if all(c.dark is None for c in cards):
         return list(dict.fromkeys(cards))  # one-sided cards: equal cards are one choice
     seen: set[object] = set()
@@ -83,21 +100,68 @@ def _distinct(state: GameState, cards: list[Card]) -> list[Card]:
     return out
 
 
-# The last answer of ``legal_actions``.  ``apply`` validates an action against the very list
-# its caller (the bot, an AI player, the service) has usually just asked for; states are
-# immutable and the entry keeps its state alive, so an identity match is the same answer.
-_last_legal: tuple[GameState, int, tuple[Action, ...]] | None = None
+# Actions are immutable values, so each one a seat can be offered is made once and handed
+# out again: ``legal_actions`` runs for every decision of every game.  The keys are bounded
+# by the seats times the distinct cards and colours.
+_PLAIN_ACTIONS: dict[tuple[ActionType, int], Action] = {}
+_PLAY_ACTIONS: dict[tuple[int, Card], Action] = {}
+_COLOR_ACTIONS: dict[tuple[int, Color], Action] = {}
+_TARGET_ACTIONS: dict[tuple[ActionType, int, int], Action] = {}
+
+
+def _plain(type: ActionType, player: int) -> Action:
+    action = _PLAIN_ACTIONS.get((type, player))
+    if action is None:
+        action = _PLAIN_ACTIONS[type, player] = Action(type, player)
+    return action
+
+
+def _plays(player: int, cards: list[Card]) -> list[Action]:
+    out = []
+    for c in cards:
+        action = _PLAY_ACTIONS.get((player, c))
+        if action is None:
+            action = _PLAY_ACTIONS[player, c] = Action(ActionType.PLAY, player, card=c)
+        out.append(action)
+    return out
+
+
+def _color_choice(player: int, color: Color) -> Action:
+    action = _COLOR_ACTIONS.get((player, color))
+    if action is None:
+        action = _COLOR_ACTIONS[player, color] = Action(
+            ActionType.CHOOSE_COLOR, player, color=color
+        )
+    return action
+
+
+def _targeted(type: ActionType, player: int, target: int) -> Action:
+    action = _TARGET_ACTIONS.get((type, player, target))
+    if action is None:
+        action = _TARGET_ACTIONS[type, player, target] = Action(type, player, target=target)
+    return action
+
+
+# The answers of ``legal_actions`` for the state last asked about, by seat.  ``apply``
+# validates an action against the very list its caller (the bot, an AI player, the service)
+# has usually just asked for, and AI players ask for every seat of one state in turn; states
+# are immutable and the entry keeps its state alive, so an identity match is the same answer.
+_last_state: GameState | None = None
+_last_answers: dict[int, tuple[Action, ...]] = {}
 
 
 def legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
     """Everything ``player`` may do now, in a stable order (the bot's buttons, the AI's
     choices and ``apply``'s validation all come from here)."""
-    global _last_legal
-    last = _last_legal
-    if last is not None and last[0] is state and last[1] == player:
-        return last[2]
+    global _last_state, _last_answers
+    if state is _last_state:
+        answers = _last_answers
+        actions = answers.get(player)
+        if actions is None:
+            actions = answers[player] = _legal_actions(state, player)
+        return actions
     actions = _legal_actions(state, player)
-    _last_legal = (state, player, actions)
+    _last_state, _last_answers = state, {player: actions}
     return actions
 
 
@@ -114,35 +178,33 @@ def _legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
     if pending.player == player:
         match pending.kind:
             case PendingKind.TURN:
-                side, color = state.side, state.color
-                top_kind = state.top.face(side).kind
-                plays = _distinct(
-                    state, [c for c in hand if _face_matches(c.face(side), color, top_kind)]
-                )
-                out += [Action(ActionType.PLAY, player, card=c) for c in plays]
+                side = state.side
+                top_kind = state.discard[0].face(side).kind
+                plays = _distinct(state, _matching(hand, side, state.color, top_kind))
+                out = _plays(player, plays)
                 if not (variant.draw_only_when_stuck and plays):
-                    out.append(Action(ActionType.DRAW, player))
+                    out.append(_plain(ActionType.DRAW, player))
                 if len(hand) == 2 and not me.declared_uno:
-                    out.append(Action(ActionType.CALL_UNO, player))
+                    out.append(_plain(ActionType.CALL_UNO, player))
             case PendingKind.PLAY_DRAWN:
                 assert pending.drawn is not None
-                out.append(Action(ActionType.PLAY, player, card=pending.drawn))
+                out = _plays(player, [pending.drawn])
                 if not pending.must_play:
-                    out.append(Action(ActionType.PASS, player))
+                    out.append(_plain(ActionType.PASS, player))
                 if len(hand) == 2 and not me.declared_uno:
-                    out.append(Action(ActionType.CALL_UNO, player))
+                    out.append(_plain(ActionType.CALL_UNO, player))
             case PendingKind.CHOOSE_COLOR | PendingKind.CHOOSE_ROULETTE_COLOR:
-                out += [Action(ActionType.CHOOSE_COLOR, player, color=c) for c in state.side.colors]
+                out = [_color_choice(player, c) for c in state.side.colors]
             case PendingKind.RESPOND_TO_DRAW:
                 assert pending.card_kind is not None
-                out.append(Action(ActionType.ACCEPT, player))
+                out.append(_plain(ActionType.ACCEPT, player))
                 if pending.challengeable:
-                    out.append(Action(ActionType.CHALLENGE, player))
+                    out.append(_plain(ActionType.CHALLENGE, player))
                 answers = stack_answers(variant, state.options, state.side, hand, pending.card_kind)
-                out += [Action(ActionType.PLAY, player, card=c) for c in _distinct(state, answers)]
+                out += _plays(player, _distinct(state, answers))
             case PendingKind.CHOOSE_SWAP:
-                out += [
-                    Action(ActionType.SWAP, player, target=seat)
+                out = [
+                    _targeted(ActionType.SWAP, player, seat)
                     for seat, p in enumerate(state.players)
                     if seat != player and not p.knocked_out
                 ]
@@ -152,14 +214,15 @@ def _legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
         top = state.top.face(state.side)
         if top.color is not None and top.color == state.color:
             jumps = [c for c in hand if c.face(state.side) == top]
-            out += [Action(ActionType.PLAY, player, card=c) for c in _distinct(state, jumps)]
+            out += _plays(player, _distinct(state, jumps))
     window = state.uno_window
     if window is not None:
         if window == player:
-            if Action(ActionType.CALL_UNO, player) not in out:
-                out.append(Action(ActionType.CALL_UNO, player))
+            call = _plain(ActionType.CALL_UNO, player)
+            if call not in out:
+                out.append(call)
         else:
-            out.append(Action(ActionType.CATCH, player, target=window))
+            out.append(_targeted(ActionType.CATCH, player, window))
     return tuple(out)
 
 

@@ -4,7 +4,7 @@ keeps a 4-player game's state near 1 KB."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields
+from dataclasses import fields
 from typing import Any
 
 from .cards import Card, Color, Kind, Side, card
@@ -12,13 +12,16 @@ from .state import AfterColor, GameState, Options, Pending, PendingKind, PlayerS
 
 FORMAT = 1
 
+_OPTION_NAMES = tuple(f.name for f in fields(Options))
+_DEFAULT_OPTIONS = Options()
+
 
 def _pile(items: tuple[Card, ...]) -> str:
-    return " ".join(c.code for c in items)
+    return " ".join([c.code for c in items])
 
 
 def _unpile(text: str) -> tuple[Card, ...]:
-    return tuple(card(code) for code in text.split())
+    return tuple(map(card, text.split()))
 
 
 def _pending_to_json(p: Pending) -> dict[str, Any]:
@@ -58,8 +61,9 @@ def _pending_from_json(d: dict[str, Any]) -> Pending:
 
 
 def _options_to_json(o: Options) -> dict[str, Any]:
-    defaults = Options()
-    return {k: v for k, v in asdict(o).items() if getattr(defaults, k) != v}
+    if o == _DEFAULT_OPTIONS:
+        return {}
+    return {k: v for k in _OPTION_NAMES if (v := getattr(o, k)) != getattr(_DEFAULT_OPTIONS, k)}
 
 
 def to_json(s: GameState) -> dict[str, Any]:
@@ -108,8 +112,8 @@ def to_json(s: GameState) -> dict[str, Any]:
 def from_json(d: dict[str, Any]) -> GameState:
     if d.get("format") != FORMAT:
         raise ValueError(f"unknown state format {d.get('format')!r}")
-    option_names = {f.name for f in fields(Options)}
     reveal = d.get("reveal")
+    options = d.get("options", {})
     return GameState(
         variant=d["variant"],
         version=d["version"],
@@ -141,7 +145,11 @@ def from_json(d: dict[str, Any]) -> GameState:
         ),
         round=d["round"],
         winner=d.get("winner"),
-        options=Options(**{k: v for k, v in d.get("options", {}).items() if k in option_names}),
+        options=(
+            Options(**{k: v for k, v in options.items() if k in _OPTION_NAMES})
+            if options != {}
+            else _DEFAULT_OPTIONS
+        ),
         seed=d["seed"],
         rng_counter=d["rng_counter"],
     )

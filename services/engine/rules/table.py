@@ -16,10 +16,22 @@ from .events import Event, EventType
 from .state import GameState, Options, Pending, PendingKind, PlayerState, Reveal
 from .variant import CardRule, Variant
 
+# "``player`` owes a turn" is the most common decision and an immutable value: made once per
+# seat.
+_TURNS: dict[int, Pending] = {}
+
+
+def _turn_owed(player: int) -> Pending:
+    pending = _TURNS.get(player)
+    if pending is None:
+        pending = _TURNS[player] = Pending(PendingKind.TURN, player)
+    return pending
+
 
 class Table:
     def __init__(self, state: GameState, variant: Variant) -> None:
         self.variant = variant
+        self.loaded = state  # the state this table was loaded from (left untouched)
         self.options: Options = state.options
         self.names = [p.name for p in state.players]
         self.hands: list[list[Card]] = [list(p.hand) for p in state.players]
@@ -56,17 +68,7 @@ class Table:
     # -- the result -------------------------------------------------------------------
 
     def freeze(self) -> GameState:
-        players = tuple(
-            PlayerState(
-                name=self.names[i],
-                hand=tuple(self.hands[i]),
-                score=self.scores[i],
-                declared_uno=self.declared[i],
-                knocked_out=self.knocked_out[i],
-                frozen_turns=self.frozen_turns[i],
-            )
-            for i in range(len(self.names))
-        )
+        players = tuple(self._player_state(i) for i in range(len(self.names)))
         return GameState(
             variant=self.state_variant,
             players=players,
@@ -87,6 +89,29 @@ class Table:
             seed=self.seed,
             rng_counter=self.rng_counter,
             version=self.version + 1,
+        )
+
+    def _player_state(self, seat: int) -> PlayerState:
+        """Seat ``seat`` as it is now: the loaded player itself when nothing of theirs changed
+        (most actions change one player), else a new one."""
+        hand = tuple(self.hands[seat])
+        before = self.loaded.players[seat]
+        if (
+            hand == before.hand
+            and self.scores[seat] == before.score
+            and self.declared[seat] == before.declared_uno
+            and self.knocked_out[seat] == before.knocked_out
+            and self.frozen_turns[seat] == before.frozen_turns
+            and self.names[seat] == before.name
+        ):
+            return before
+        return PlayerState(
+            name=self.names[seat],
+            hand=hand,
+            score=self.scores[seat],
+            declared_uno=self.declared[seat],
+            knocked_out=self.knocked_out[seat],
+            frozen_turns=self.frozen_turns[seat],
         )
 
     # -- small reads ------------------------------------------------------------------
@@ -153,7 +178,7 @@ class Table:
     def start_turn(self, player: int) -> None:
         """Hand the turn to ``player``; they now owe a play or a draw."""
         self.current = player
-        self.pending = Pending(PendingKind.TURN, player)
+        self.pending = _turn_owed(player)
         frozen_turns = self.frozen_turns[player]
         if frozen_turns is not None:
             # Frozen through the turn about to start, until the start of the next one

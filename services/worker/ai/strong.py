@@ -51,7 +51,7 @@ from services.engine.rules.effects import seven, zero
 from services.engine.rules.variant import Stacking, Variant
 from services.engine.rules.variants import get_variant
 
-# -- weights (tuned with bench/ai_strength.py) ------------------------------------------------
+# -- weights (tuned by playing the baselines, as bench/ai_strength.py does) ------------------
 
 SHED = 1.0  # one card fewer in hand
 WIN = 1000.0  # the hand is empty: the round is won
@@ -176,6 +176,8 @@ class _Planner:
     budget: int = LOOKAHEAD_BUDGET
     # Colours the next player was seen to lack (drew on them), with the chance they still do.
     lacking: dict[Color, float] = field(default_factory=dict)
+    # The colour the card to answer was played on, when remembered.
+    color_before: Color | None = None
 
     @classmethod
     def of(cls, view: View) -> _Planner:
@@ -528,6 +530,18 @@ class _Recall:
         if drew_and_kept or drew_and_played:
             lacked[Color(self.left_color)] = count
 
+    def color_before(self, view: View) -> Color | None:
+        """With two standing, the colour a draw card to answer was played on: the one this
+        player left, when the opponent played nothing else since."""
+        before, pending = self.view, view.pending
+        if before is None or pending is None or pending.source is None or not self.left_color:
+            return None
+        if pending.kind is not PendingKind.RESPOND_TO_DRAW or len(view.seats) != 2:
+            return None
+        if view.seats[pending.source].cards != before.seats[pending.source].cards - 1:
+            return None
+        return Color(self.left_color)
+
     def chances(self, view: View, seat: int, share: float) -> dict[Color, float]:
         count = view.seats[seat].cards
         return {
@@ -588,6 +602,7 @@ class StrongPolicy:
         if recall is not None:
             share, _ = _deck_facts(view.variant, planner.side)
             planner.lacking = recall.chances(view, planner.next_seat, share)
+            planner.color_before = recall.color_before(view)
         if ActionType.CATCH in by_type and not _frozen(view):
             return by_type[ActionType.CATCH][0]
         if ActionType.CALL_UNO in by_type:
@@ -692,6 +707,9 @@ def _respond(planner: _Planner, view: View, by_type: dict[ActionType, list[Actio
         )
     if ActionType.CHALLENGE in by_type and pending.source is not None and pending.card_kind:
         odds = bluff_odds(view.variant, planner.side, planner.counts[pending.source])
+        if planner.color_before is not None and pending.source == planner.next_seat:
+            # Remembered: the colour they played it on, and whether they were seen to lack it.
+            odds *= 1.0 - planner.lacking.get(planner.color_before, 0.0)
         if odds > challenge_break_even(Face(None, Kind(pending.card_kind))):
             return by_type[ActionType.CHALLENGE][0]
     return by_type[ActionType.ACCEPT][0]

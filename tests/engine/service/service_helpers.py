@@ -119,8 +119,17 @@ def deck_size(record: GameRecord) -> int:
 
 
 def stream_entries(client: redis.Redis, game_id: str) -> list[tuple[str, int, dict[str, Any]]]:
+    """Every event in the game's stream as ``(event id, version, event)``, read the way
+    README "Events" tells a consumer to: one entry per write, ``e`` its JSON array."""
     rows = client.xrange(f"uno:events:{game_id}")
-    return [(i.decode(), int(f[b"v"]), orjson.loads(f[b"e"])) for i, f in rows]  # type: ignore[union-attr]
+    out = []
+    for entry_id, fields in rows:  # type: ignore[union-attr]
+        version = int(fields[b"v"])
+        assert entry_id.decode() == f"{version}-0"
+        events = orjson.loads(fields[b"e"])
+        assert isinstance(events, list) and events
+        out += [(f"{version}-{i}", version, e) for i, e in enumerate(events)]
+    return out
 
 
 def deadlines(client: redis.Redis) -> dict[str, float]:

@@ -4,6 +4,7 @@ view's wire form equal to the rules engine's ``View.to_json``."""
 from __future__ import annotations
 
 import random
+import zlib
 from dataclasses import replace
 
 import orjson
@@ -17,6 +18,7 @@ from services.engine.rules import VARIANTS, Options, apply, legal_actions, new_g
 from services.engine.store import (
     ChatOp,
     ChatTaken,
+    CorruptRecord,
     GameStore,
     Missing,
     Stale,
@@ -54,6 +56,17 @@ def test_a_record_round_trips_through_its_stored_form() -> None:
     assert encode(r).startswith(b"7|")
 
 
+def test_records_stored_without_the_dictionary_still_read_back() -> None:
+    r = record(version=7)
+    text = orjson.dumps(r.to_json())
+    assert decode(b"7|" + zlib.compress(text, 1)) == r  # deflated before the dictionary
+    assert decode(b"7|" + text) == r  # plain JSON
+    with pytest.raises(CorruptRecord):
+        decode(b"7|" + encode(r)[2:-3])  # cut short
+    with pytest.raises(CorruptRecord):
+        decode(b"8|" + encode(r)[2:])  # the prefix disagrees
+
+
 async def test_a_stale_write_changes_nothing_at_all(
     store: GameStore, raw_redis: redis.Redis
 ) -> None:
@@ -87,17 +100,45 @@ async def test_every_key_of_a_game_expires_after_a_day_without_activity(
         assert 0 < raw_redis.ttl(key) <= 100, key
 
 
-async def test_the_stream_is_trimmed_to_its_last_entries(
-    store: GameStore, raw_redis: redis.Redis
+async def test_the_stream_keeps_one_entry_per_write_and_at_least_its_last_writes(
+    redis_url: str, raw_redis: redis.Redis
 ) -> None:
+    """README "Events": one entry per write (all its events); old writes are trimmed, but
+    never one of the last ``stream_maxlen``."""
+    store = GameStore(Redis.from_url(redis_url), ttl_seconds=100, stream_maxlen=4)
     current = record()
     await store.write(current, expected_version=0, chat=ChatOp.CLAIM)
-    for v in range(2, 40):
+    for v in range(2, 301):
         nxt = replace(current, version=v)
-        await store.write(nxt, expected_version=v - 1, events=[{"type": "e", "n": v}])
+        events = [{"type": "e", "n": v, "pad": "x" * 200}, {"type": "f", "n": v, "to": 1}]
+        await store.write(nxt, expected_version=v - 1, events=events)
         current = nxt
-    ids = [i.decode() for i, _ in raw_redis.xrange("uno:events:g1")]  # type: ignore[union-attr]
-    assert len(ids) == 32 and ids[-1] == "39-0"
+    rows = raw_redis.xrange("uno:events:g1")
+    ids = [i.decode() for i, _ in rows]  # type: ignore[union-attr]
+    assert 4 <= len(ids) < 100
+    assert ids == [f"{v}-0" for v in range(301 - len(ids), 301)]
+    assert orjson.loads(rows[-1][1][b"e"]) == [  # type: ignore[index]
+        {"type": "e", "n": 300, "pad": "x" * 200},
+        {"type": "f", "n": 300, "to": 1},
+    ]
+
+
+async def test_events_page_by_event_id_even_within_one_write(store: GameStore) -> None:
+    current = record()
+    await store.write(current, expected_version=0, events=[{"type": "a"}], chat=ChatOp.CLAIM)
+    for v in (2, 3):
+        nxt = replace(current, version=v)
+        await store.write(nxt, expected_version=v - 1, events=[{"type": "b"}, {"type": "c"}])
+        await store.write(replace(nxt, version=v + 10), expected_version=v - 1)  # stale: nothing
+        current = nxt
+    every = await store.events("g1")
+    assert [(e.id, e.event["type"]) for e in every] == [
+        ("1-0", "a"), ("2-0", "b"), ("2-1", "c"), ("3-0", "b"), ("3-1", "c")
+    ]  # fmt: skip
+    assert [e.id for e in await store.events("g1", after="2-0")] == ["2-1", "3-0", "3-1"]
+    assert [e.id for e in await store.events("g1", after="2-0", count=2)] == ["2-1", "3-0"]
+    assert [e.id for e in await store.events("g1", after="3-1")] == []
+    assert [e.id for e in await store.events_of_version("g1", 2)] == ["2-0", "2-1"]
 
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
