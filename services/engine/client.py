@@ -16,10 +16,12 @@ raises an ``EngineError`` subclass named after what went wrong::
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import TracebackType
 from typing import Any, TypeVar
 
 import httpx
+import orjson
 from pydantic import BaseModel
 
 from services.config import Settings
@@ -321,6 +323,10 @@ class EngineClient:
     async def events(
         self, game_id: str, *, after: str = "0-0", user_id: int | None = None, limit: int = 200
     ) -> EventsPage:
+        """Up to ``limit`` events after the event id ``after`` (``{version}-{n}``: the n-th
+        event of the write that produced ``version``), as ``user_id`` (or a spectator) may
+        see them; pass ``last_id`` back as ``after`` to read on. Reading the Redis stream
+        directly instead: ``stream_entry_events``."""
         return await self._call(
             EventsPage,
             "GET",
@@ -375,3 +381,13 @@ class EngineClient:
             chat_id=chat_id, topic_id=topic_id, seats=seats, setup=setup, turn_seconds=turn_seconds
         )
         return await self._call(GameInfo, "POST", "/v1/test/games", body=body)
+
+
+def stream_entry_events(fields: Mapping[bytes, bytes]) -> tuple[int, list[dict[str, Any]]]:
+    """One entry of a game's Redis stream ``uno:events:{gid}`` as XREAD returns its fields
+    (README.md "Events"): the version its write produced and all of that write's events, in
+    order; the n-th is the event ``{version}-{n}``. An event with ``to`` is for that seat
+    alone. Read on from the entry's own id (``{version}-0``)."""
+    version = int(fields[b"v"])
+    events = orjson.loads(fields[b"e"])
+    return version, [events] if isinstance(events, dict) else events

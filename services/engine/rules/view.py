@@ -11,7 +11,7 @@ events the same way.  The seed, the draw pile's order and bluff flags never leav
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from .actions import Action
@@ -76,9 +76,22 @@ class View:
         return tuple(a.code for a in self.legal)
 
     def to_json(self) -> dict[str, Any]:
-        out = asdict(self)
+        """``dataclasses.asdict`` of the view, with ``legal`` as codes; built field by field
+        (``asdict`` deep-copies every value, which cost more than making the view)."""
+        out = {name: getattr(self, name) for name in _VIEW_FIELDS}
+        out["seats"] = tuple(
+            {name: getattr(seat, name) for name in _SEAT_FIELDS} for seat in self.seats
+        )
+        if self.pending is not None:
+            out["pending"] = {name: getattr(self.pending, name) for name in _PENDING_FIELDS}
         out["legal"] = list(self.legal_codes)
         return out
+
+
+_VIEW_FIELDS = tuple(f.name for f in fields(View))
+_SEAT_FIELDS = tuple(f.name for f in fields(SeatView))
+_PENDING_FIELDS = tuple(f.name for f in fields(PendingView))
+_SIDE_NAMES = {side: side.name.lower() for side in Side}
 
 
 def _as_seen(action: Action, side: Side) -> Action:
@@ -95,19 +108,21 @@ def view(state: GameState, viewer: int | None) -> View:
     side = state.side
     double_sided = get_variant(state.variant).double_sided
     seats = tuple(
-        SeatView(
-            seat=i,
-            name=p.name,
-            cards=len(p.hand),
-            score=p.score,
-            declared_uno=p.declared_uno,
-            knocked_out=p.knocked_out,
-            frozen=p.frozen,
-            back_faces=(
-                tuple(_back(c, side) for c in p.hand) if double_sided and i != me else None
-            ),
-        )
-        for i, p in enumerate(state.players)
+        [
+            SeatView(
+                seat=i,
+                name=p.name,
+                cards=len(p.hand),
+                score=p.score,
+                declared_uno=p.declared_uno,
+                knocked_out=p.knocked_out,
+                frozen=p.frozen,
+                back_faces=(
+                    tuple([_back(c, side) for c in p.hand]) if double_sided and i != me else None
+                ),
+            )
+            for i, p in enumerate(state.players)
+        ]
     )
     pending = state.pending
     pending_view = (
@@ -128,8 +143,8 @@ def view(state: GameState, viewer: int | None) -> View:
         variant=state.variant,
         version=state.version,
         round=state.round,
-        side=side.name.lower(),
-        top=state.top.face(side).code,
+        side=_SIDE_NAMES[side],
+        top=state.discard[0].face(side).code,
         color=state.color.value if state.color else None,
         direction=state.direction,
         dealer=state.dealer,
@@ -139,9 +154,9 @@ def view(state: GameState, viewer: int | None) -> View:
         seats=seats,
         pending=pending_view,
         uno_window=state.uno_window,
-        hand=tuple(c.face(side).code for c in state.players[me].hand) if me is not None else (),
+        hand=(tuple([c.face(side).code for c in state.players[me].hand]) if me is not None else ()),
         legal=(
-            tuple(_as_seen(a, side) for a in legal_actions(state, me)) if me is not None else ()
+            tuple([_as_seen(a, side) for a in legal_actions(state, me)]) if me is not None else ()
         ),
         target_score=target_score_of(state),
         winner=state.winner,
@@ -149,7 +164,7 @@ def view(state: GameState, viewer: int | None) -> View:
             _back(state.draw_pile[0], side) if double_sided and state.draw_pile else None
         ),
         reveal_of=reveal.of if reveal else None,
-        reveal=tuple(c.face(side).code for c in reveal.hand) if reveal else (),
+        reveal=tuple([c.face(side).code for c in reveal.hand]) if reveal else (),
     )
 
 

@@ -15,7 +15,7 @@ import httpx
 import orjson
 import redis
 
-from services.engine.client import EngineClient
+from services.engine.client import EngineClient, stream_entry_events
 from services.engine.lobby import GameRecord
 from services.engine.rules import get_variant
 from services.engine.schemas import SeatSpec
@@ -124,10 +124,9 @@ def stream_entries(client: redis.Redis, game_id: str) -> list[tuple[str, int, di
     rows = client.xrange(f"uno:events:{game_id}")
     out = []
     for entry_id, fields in rows:  # type: ignore[union-attr]
-        version = int(fields[b"v"])
-        assert entry_id.decode() == f"{version}-0"
-        events = orjson.loads(fields[b"e"])
-        assert isinstance(events, list) and events
+        assert isinstance(orjson.loads(fields[b"e"]), list)  # one entry per write
+        version, events = stream_entry_events(fields)
+        assert entry_id.decode() == f"{version}-0" and events
         out += [(f"{version}-{i}", version, e) for i, e in enumerate(events)]
     return out
 
