@@ -7,7 +7,9 @@ whole games (to the target score) per second, single rounds per second and decis
 second.  When ``rlcard`` is importable (``make setup-bench``), RLCard's ``uno`` environment
 with its random agents runs in the same process as a baseline (two players, one round is one
 RLCard game), and the ratio of our two-player Classic rounds/s to its games/s is printed.
-Also prints the size of a 4-player Classic state serialised as compact JSON.
+Then the cost per decision of each engine call (``legal_actions``, ``apply``, ``view``,
+``to_json``, ``from_json``) over recorded 2-player Classic rounds, and the size of a 4-player
+Classic state serialised as compact JSON.
 
 Usage: .venv/bin/python bench/engine_speed.py [--seconds S]
 Nothing here asserts on time; the figures are for reading.
@@ -20,6 +22,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +36,11 @@ from services.engine.rules import (
     GameState,
     Options,
     apply,
+    from_json,
     legal_actions,
     new_game,
     to_json,
+    view,
 )
 
 ONE_ROUND = Options(target_score=1)  # any round won with a card left elsewhere ends the game
@@ -109,6 +114,78 @@ def measure_rlcard(env: Any, seconds: float) -> tuple[float, float]:
             return games / elapsed, decisions / elapsed
 
 
+def recorded_decisions(games: int) -> list[tuple[GameState, Action]]:
+    """Every (state, chosen action) of ``games`` seeded 2-player Classic single rounds."""
+    decisions = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state, _ = new_game("classic", ["P0", "P1"], ONE_ROUND, seed=seed)
+        while state.pending is not None:
+            action = choose(state, rng)
+            decisions.append((state, action))
+            result = apply(state, action)
+            assert isinstance(result, Applied), result
+            state = result.state
+    return decisions
+
+
+def breakdown(seconds: float) -> dict[str, float]:
+    """Microseconds per decision of each engine call, over recorded 2-player Classic rounds.
+
+    Each pass runs one call over every recorded decision in order, so consecutive calls see
+    different states and ``legal_actions`` computes every answer afresh; ``apply`` is timed
+    the way callers use it, right after ``legal_actions`` for the same state (whose answer
+    it reuses to validate), with that ``legal_actions`` time taken off.  Best pass of those
+    fitting in ``seconds``.
+    """
+    decisions = recorded_decisions(40)
+    jsons = [to_json(state) for state, _ in decisions]
+
+    def legal() -> None:
+        for state, _ in decisions:
+            legal_actions(state, owed(state))
+
+    def legal_then_apply() -> None:
+        for state, action in decisions:
+            legal_actions(state, owed(state))
+            apply(state, action)
+
+    def views() -> None:
+        for state, _ in decisions:
+            view(state, owed(state))
+
+    def states_to_json() -> None:
+        for state, _ in decisions:
+            to_json(state)
+
+    def states_from_json() -> None:
+        for data in jsons:
+            from_json(data)
+
+    def best(run: Callable[[], None]) -> float:
+        times: list[float] = []
+        deadline = time.perf_counter() + seconds / 5
+        while len(times) < 3 or time.perf_counter() < deadline:
+            start = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - start)
+        return min(times) / len(decisions) * 1e6
+
+    legal_us = best(legal)
+    return {
+        "legal_actions": legal_us,
+        "apply": best(legal_then_apply) - legal_us,
+        "view": best(views),
+        "to_json": best(states_to_json),
+        "from_json": best(states_from_json),
+    }
+
+
+def owed(state: GameState) -> int:
+    assert state.pending is not None
+    return state.pending.player
+
+
 def state_size() -> int:
     state, _ = new_game("classic", ["Ana", "Ben", "Cy", "Dee"], seed=1)
     rng = random.Random(1)
@@ -154,6 +231,11 @@ def main() -> None:
         ratio = ours_best[0] / theirs_best[0]
         print(f"ratio ours/RLCard, 2-player rounds/s: {ratio:.1f}x (goal 10x)")
 
+    costs = breakdown(args.seconds)
+    print(
+        "per decision, 2-player Classic (µs): "
+        + "  ".join(f"{name} {us:.1f}" for name, us in costs.items())
+    )
     print(f"4-player Classic state as compact JSON: {state_size()} bytes at most (goal 4096)")
 
 

@@ -9,7 +9,8 @@ Prints:
 1. saturation: moves/s (closed loop, many games at once) against baseline requests/s;
 2. latency at a realistic pace: N games each moving about once a second (open loop,
    paced, measured from the scheduled time), p50/p95/p99 per move and per action request;
-3. Redis memory per live 4-player game (games part-way through, all keys included).
+3. Redis memory per live 4-player game (games part-way through, all keys included), with
+   this Redis's configuration and on private servers with the recommended one.
 
     .venv/bin/python bench/service_load.py [--redis redis://127.0.0.1:6379/14]
         [--seconds 10] [--paced-games 200] [--paced-seconds 20] [--memory-games 500]
@@ -378,11 +379,14 @@ async def memory_per_game(port: int, redis_url: str, n_games: int) -> dict[str, 
     after = int(client.info("memory")["used_memory"])  # type: ignore[index]
     live = [g for g in games if not g.finished]
     parts = {"game": 0, "events": 0, "chat": 0}
+    entries = 0
     for key in client.scan_iter(count=1000):
         name = key.decode()
         part = name.split(":")[1]
         if part in parts:
             parts[part] += client.memory_usage(key, samples=0) or 0
+        if part == "events":
+            entries += client.xlen(key)
     deadlines = client.memory_usage("uno:deadlines", samples=0) or 0
     for c in conns:
         c.close()
@@ -390,6 +394,7 @@ async def memory_per_game(port: int, redis_url: str, n_games: int) -> dict[str, 
     n = len(live)
     return {
         "games": float(n),
+        "entries": entries / n,
         "record": parts["game"] / n,
         "events": parts["events"] / n,
         "chat": parts["chat"] / n,
@@ -451,7 +456,8 @@ def show_latency(label: str, values: list[float]) -> None:
 def show_memory(label: str, mem: dict[str, float]) -> None:
     print(
         f"   {label}: {mem['keys total']:.0f} B per game (record {mem['record']:.0f}, events "
-        f"stream {mem['events']:.0f}, chat pointer {mem['chat']:.0f}, deadlines "
+        f"stream {mem['events']:.0f} holding {mem['entries']:.1f} writes, chat pointer "
+        f"{mem['chat']:.0f}, deadlines "
         f"{mem['deadlines']:.0f}); Redis used_memory grew {mem['used_memory delta']:.0f} B "
         f"per game ({mem['games']:.0f} live games)"
     )

@@ -42,7 +42,7 @@ class Settings(BaseSettings):
         default=86_400, gt=0, description="A game left untouched this long expires from Redis."
     )
     event_stream_maxlen: int = Field(
-        default=8,
+        default=6,
         ge=1,
         description="Writes kept in each game's Redis stream (uno:events:{gid}, one entry per "
         "write with all its events) for readers to catch up from; older ones are trimmed.",

@@ -2,8 +2,8 @@
 
 Keys (README.md "State in Redis" and "Timers" describe them for the other services):
 
-``uno:game:{gid}``              ``"{version}|"`` + the record's JSON (zlib): state, seats,
-                                options, chat, the UNO window, recent action ids
+``uno:game:{gid}``              ``"{version}|"`` + the record's JSON, deflated (``encode``):
+                                state, seats, options, chat, the UNO window, recent action ids
 ``uno:events:{gid}``            Redis Stream, one entry per write that published events:
                                 entry id ``{version}-0``, fields ``v`` (the version) and ``e``
                                 (a JSON array of the write's events; ``to`` = an event's only

@@ -146,22 +146,24 @@ def _targeted(type: ActionType, player: int, target: int) -> Action:
 # validates an action against the very list its caller (the bot, an AI player, the service)
 # has usually just asked for, and AI players ask for every seat of one state in turn; states
 # are immutable and the entry keeps its state alive, so an identity match is the same answer.
-_last_state: GameState | None = None
-_last_answers: dict[int, tuple[Action, ...]] = {}
+# State and answers sit in one tuple, read and replaced in one step, so concurrent callers
+# never pair one state with another's answers.
+_last_legal: tuple[GameState, dict[int, tuple[Action, ...]]] | None = None
 
 
 def legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
     """Everything ``player`` may do now, in a stable order (the bot's buttons, the AI's
     choices and ``apply``'s validation all come from here)."""
-    global _last_state, _last_answers
-    if state is _last_state:
-        answers = _last_answers
+    global _last_legal
+    last = _last_legal
+    if last is not None and last[0] is state:
+        answers = last[1]
         actions = answers.get(player)
         if actions is None:
             actions = answers[player] = _legal_actions(state, player)
         return actions
     actions = _legal_actions(state, player)
-    _last_state, _last_answers = state, {player: actions}
+    _last_legal = (state, {player: actions})
     return actions
 
 
@@ -375,8 +377,8 @@ def _play(t: Table, a: Action) -> None:
         t.stack_carry = pending.amount
         t.emit(EventType.STACKED, player=player, total=pending.amount)
     t.current = player  # a Jump-In moves the turn to the jumper
-    face = t.face(c)
-    rule = t.rule_of(c)
+    face = c.face(t.side)
+    rule = t.variant.rule(face.kind, t.options)
     t.bluffed = rule.challengeable and t.holds_color(player, t.color)
     t.remove_from_hand(player, c)
     t.discard.insert(0, c)

@@ -20,8 +20,20 @@ def _pile(items: tuple[Card, ...]) -> str:
     return " ".join([c.code for c in items])
 
 
+class _CardsByCode(dict[str, Card]):
+    """Cards by code, each parsed once (a state holds every card of its deck, and there are
+    only a few hundred codes); a lookup of a known code stays in C."""
+
+    def __missing__(self, code: str) -> Card:
+        parsed = self[code] = card(code)
+        return parsed
+
+
+_CARDS = _CardsByCode()
+
+
 def _unpile(text: str) -> tuple[Card, ...]:
-    return tuple(map(card, text.split()))
+    return tuple(map(_CARDS.__getitem__, text.split()))
 
 
 def _pending_to_json(p: Pending) -> dict[str, Any]:
@@ -56,7 +68,7 @@ def _pending_from_json(d: dict[str, Any]) -> Pending:
         amount=d.get("amount", 0),
         challengeable=d.get("challengeable", False),
         bluffed=d.get("bluffed", False),
-        then=AfterColor(d.get("then", AfterColor.EFFECT.value)),
+        then=AfterColor(d["then"]) if "then" in d else AfterColor.EFFECT,
     )
 
 

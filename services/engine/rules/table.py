@@ -29,36 +29,50 @@ def _turn_owed(player: int) -> Pending:
     return pending
 
 
-# ``freeze`` makes one state per action.  It fills the new state's slots directly, in this
-# order, instead of through the frozen dataclass's ``__init__`` (one ``object.__setattr__``
-# per field): the same value, made in half the time.  GameState has no ``__post_init__``
-# to skip, and a field missing here stops the import rather than going unset.
-_FREEZE_ORDER = (
-    "variant",
-    "players",
-    "draw_pile",
-    "discard",
-    "current",
-    "dealer",
-    "direction",
-    "side",
-    "color",
-    "pending",
-    "uno_window",
-    "set_aside",
-    "reveal",
-    "round",
-    "winner",
-    "options",
-    "seed",
-    "rng_counter",
-    "version",
+def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Callable[[Any, Any], None], ...]:
+    """The setters of the slots of frozen dataclass ``cls``, for ``names``: all its fields.
+
+    ``freeze`` makes one state per action, and every action emits a few events.  Filling a
+    new value's slots directly, instead of through the frozen dataclass's ``__init__`` (one
+    ``object.__setattr__`` per field), makes the same value in about half the time.  That is
+    only the same value when every field is set and no ``__post_init__`` is skipped: a
+    change to ``cls`` that breaks either stops the import here.
+    """
+    field_names = sorted(f.name for f in fields(cls))
+    if sorted(names) != field_names or hasattr(cls, "__post_init__"):
+        raise ImportError(f"table.py no longer matches the fields of {cls.__name__}")
+    return tuple(getattr(cls, name).__set__ for name in names)
+
+
+# The orders ``freeze`` lists a state's and a player's values in.
+_STATE_FIELDS = _slot_setters(
+    GameState,
+    (
+        "variant",
+        "players",
+        "draw_pile",
+        "discard",
+        "current",
+        "dealer",
+        "direction",
+        "side",
+        "color",
+        "pending",
+        "uno_window",
+        "set_aside",
+        "reveal",
+        "round",
+        "winner",
+        "options",
+        "seed",
+        "rng_counter",
+        "version",
+    ),
 )
-if sorted(_FREEZE_ORDER) != sorted(f.name for f in fields(GameState)) or hasattr(
-    GameState, "__post_init__"
-):
-    raise ImportError("Table.freeze no longer matches GameState's fields")
-_FROZEN_FIELDS = tuple(getattr(GameState, name).__set__ for name in _FREEZE_ORDER)
+_PLAYER_FIELDS = _slot_setters(
+    PlayerState, ("name", "hand", "score", "declared_uno", "knocked_out", "frozen_turns")
+)
+_SET_EVENT_TYPE, _SET_EVENT_DATA, _SET_EVENT_TO = _slot_setters(Event, ("type", "data", "to"))
 
 
 class Table:
@@ -158,7 +172,7 @@ class Table:
             self.version + 1,
         )
         state = object.__new__(GameState)
-        for set_field, value in zip(_FROZEN_FIELDS, values, strict=True):
+        for set_field, value in zip(_STATE_FIELDS, values, strict=True):
             set_field(state, value)
         return state
 
@@ -176,14 +190,18 @@ class Table:
             and self.names[seat] == before.name
         ):
             return before
-        return PlayerState(
-            name=self.names[seat],
-            hand=hand,
-            score=self.scores[seat],
-            declared_uno=self.declared[seat],
-            knocked_out=self.knocked_out[seat],
-            frozen_turns=self.frozen_turns[seat],
+        player = object.__new__(PlayerState)  # made as the state is, in ``freeze``
+        values = (
+            self.names[seat],
+            hand,
+            self.scores[seat],
+            self.declared[seat],
+            self.knocked_out[seat],
+            self.frozen_turns[seat],
         )
+        for set_field, value in zip(_PLAYER_FIELDS, values, strict=True):
+            set_field(player, value)
+        return player
 
     # -- small reads ------------------------------------------------------------------
 
@@ -214,10 +232,11 @@ class Table:
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` places on in the direction of play, passing knocked-out seats."""
+        direction, n, knocked_out = self.direction, len(self.names), self.knocked_out
         for _ in range(steps):
-            seat = (seat + self.direction) % self.n
-            while self.knocked_out[seat]:
-                seat = (seat + self.direction) % self.n
+            seat = (seat + direction) % n
+            while knocked_out[seat]:
+                seat = (seat + direction) % n
         return seat
 
     def matches(self, c: Card) -> bool:
@@ -242,7 +261,11 @@ class Table:
     # -- events -----------------------------------------------------------------------
 
     def emit(self, type: EventType, to: int | None = None, **data: Any) -> None:
-        self.events.append(Event(type, data, to))
+        event = object.__new__(Event)  # Event(type, data, to), made as in ``freeze``
+        _SET_EVENT_TYPE(event, type)
+        _SET_EVENT_DATA(event, data)
+        _SET_EVENT_TO(event, to)
+        self.events.append(event)
 
     # -- turns ------------------------------------------------------------------------
 
