@@ -288,7 +288,10 @@ class StandInTurn(BaseModel):
 
 
 class StreamEventOut(BaseModel):
-    id: str = Field(description="Stream entry id, '{version}-{n}'")
+    id: str = Field(
+        description="Event id '{version}-{n}': the n-th event of the write that produced "
+        "'version' (README \"Events\")"
+    )
     version: int
     event: dict[str, Any]
 
