@@ -41,6 +41,10 @@ import orjson
 import redis
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from services.engine.local_server import free_port, uvicorn_command  # noqa: E402
+
 TOKEN = "bench-token"
 RECORD_SIZE = 1200  # bytes: a 4-player game record part-way through, before compression
 #: Memory is also measured on private Redis servers with these settings (README.md "Redis
@@ -89,13 +93,6 @@ def __getattr__(name: str) -> Any:
 # -- servers ---------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class Server:
     def __init__(self, app: str, redis_url: str, **env: str) -> None:
         self.port = free_port()
@@ -113,15 +110,9 @@ class Server:
             **self.extra_env,
         }
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
+            uvicorn_command(
                 self.app,
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
+                self.port,
                 "--workers",
                 "1",
                 "--loop",
@@ -134,7 +125,7 @@ class Server:
                 "120",
                 "--log-level",
                 "warning",
-            ],
+            ),
             cwd=REPO,
             env=env,
         )
@@ -303,6 +294,25 @@ async def saturation(
     return base_rates, engine_rates, sum(g.finished for g in games)
 
 
+async def once_a_second(
+    t0: float,
+    phase: float,
+    seconds: float,
+    step: Callable[[], Awaitable[None]],
+    latency: list[float],
+) -> None:
+    """Run ``step`` at t0 + phase + k seconds until t0 + seconds; each latency is measured
+    from the time the step was due, so a slow server cannot hide its queue."""
+    k = 0
+    while (due := t0 + phase + k) <= t0 + seconds:
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        await step()
+        latency.append(time.perf_counter() - due)
+        k += 1
+
+
 async def paced(port: int, n_games: int, seconds: float) -> tuple[list[float], list[float]]:
     """Open loop: each game moves once a second (random phase); latency is measured from
     the time the move was due, so a slow server cannot hide its queue."""
@@ -314,18 +324,13 @@ async def paced(port: int, n_games: int, seconds: float) -> tuple[list[float], l
     action_latency: list[float] = []
     t0 = time.perf_counter() + 0.5
 
-    async def run(g: Game, phase: float) -> None:
-        k = 0
-        while (due := t0 + phase + k) <= t0 + seconds:
-            delay = due - time.perf_counter()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            await g.move(action_latency)
-            move_latency.append(time.perf_counter() - due)
-            k += 1
+    def step(g: Game) -> Callable[[], Awaitable[None]]:
+        return lambda: g.move(action_latency)
 
     rng = random.Random(0)
-    await asyncio.gather(*(run(g, rng.random()) for g in games))
+    await asyncio.gather(
+        *(once_a_second(t0, rng.random(), seconds, step(g), move_latency) for g in games)
+    )
     for c in conns:
         c.close()
     return move_latency, action_latency
@@ -338,19 +343,17 @@ async def paced_baseline(port: int, n_clients: int, seconds: float) -> list[floa
     latency: list[float] = []
     t0 = time.perf_counter() + 0.5
 
-    async def run(i: int, phase: float) -> None:
-        k = 0
-        while (due := t0 + phase + k) <= t0 + seconds:
-            delay = due - time.perf_counter()
-            if delay > 0:
-                await asyncio.sleep(delay)
+    def step(i: int) -> Callable[[], Awaitable[None]]:
+        async def two_requests() -> None:
             await conns[i].request("POST", f"/baseline/p{i}")
             await conns[i].request("POST", f"/baseline/p{i}")
-            latency.append(time.perf_counter() - due)
-            k += 1
+
+        return two_requests
 
     rng = random.Random(0)
-    await asyncio.gather(*(run(i, rng.random()) for i in range(n_clients)))
+    await asyncio.gather(
+        *(once_a_second(t0, rng.random(), seconds, step(i), latency) for i in range(n_clients))
+    )
     for c in conns:
         c.close()
     return latency

@@ -27,7 +27,6 @@ import argparse
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -42,19 +41,13 @@ import redis
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from services.engine.local_server import free_port, uvicorn_command  # noqa: E402
 from services.worker.timers import DEADLINES_KEY, FIRED_STREAM  # noqa: E402
 
 TOKEN = "bench-token"
 
 
 # -- processes -------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def env_for(redis_url: str, engine_url: str) -> dict[str, str]:
@@ -200,10 +193,10 @@ def main() -> None:
     env = env_for(args.redis, engine_url)
     py = sys.executable
     engine = spawn(
-        [py, "-m", "uvicorn", "services.engine.app:app", "--port", str(port),
-         "--log-level", "warning"],
-        env, logs / "engine.log",
-    )  # fmt: skip
+        uvicorn_command("services.engine.app:app", port, "--log-level", "warning"),
+        env,
+        logs / "engine.log",
+    )
     worker: subprocess.Popen[bytes] | None = None
     bench = Bench(args.redis, engine_url)
 

@@ -73,6 +73,13 @@ def stale(record: GameRecord) -> GameError:
     )
 
 
+def require_playing_at(record: GameRecord, version: int) -> None:
+    """409 unless ``version`` is the record's current one and a round is being played."""
+    if record.version != version:
+        raise stale(record)
+    record.require_status(GameStatus.PLAYING)
+
+
 def parse_action(seat: int, code: str) -> Action:
     try:
         action = Action.from_code(seat, code)
@@ -222,17 +229,13 @@ class Games:
         duplicate = await self._duplicate(record, action_id, seat)
         if duplicate is not None:
             return duplicate
-        if record.version != version:
-            raise stale(record)
-        record.require_status(GameStatus.PLAYING)
+        require_playing_at(record, version)
         return await self._settle(record, seat, parse_action(seat, code), action_id, stand_in=False)
 
     async def stand_in_turn(self, game_id: str, version: int) -> tuple[GameRecord, int]:
         """The seat owing the decision at ``version`` (RULES.md §7), or 409 when stale."""
         record = await self.get(game_id)
-        if record.version != version:
-            raise stale(record)
-        record.require_status(GameStatus.PLAYING)
+        require_playing_at(record, version)
         state = record.require_state()
         assert state.pending is not None  # PLAYING means a decision is owed
         return record, state.pending.player
@@ -245,9 +248,7 @@ class Games:
         duplicate = await self._duplicate(record, action_id, owing)
         if duplicate is not None:
             return duplicate
-        if record.version != version:
-            raise stale(record)
-        record.require_status(GameStatus.PLAYING)
+        require_playing_at(record, version)
         assert owing is not None  # PLAYING means a decision is owed
         return await self._settle(
             record, owing, parse_action(owing, code), action_id, stand_in=True
@@ -260,9 +261,7 @@ class Games:
         duplicate = await self._duplicate(record, action_id, None)
         if duplicate is not None:
             return duplicate
-        if record.version != version:
-            raise stale(record)
-        record.require_status(GameStatus.PLAYING)
+        require_playing_at(record, version)
         outcome = await self._commit(
             record, None, Action(ActionType.FROZEN_MOVED, target=seat), action_id
         )

@@ -12,8 +12,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from service_processes import ServiceProcess, free_port, start_engine, start_worker
+from service_processes import ServiceProcess, start_engine, start_worker
 
+from services.engine.local_server import free_port
 from services.engine.rules import VARIANTS
 
 #: Short pauses so the end-to-end tests run in seconds (the turn time's floor is 5 s).

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,15 +16,10 @@ from pathlib import Path
 
 import httpx
 
+from services.engine.local_server import uvicorn_command
+
 REPO = Path(__file__).resolve().parents[2]
 TEST_ENGINE_TOKEN = "worker-tests-token"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def service_env(redis_url: str, engine_url: str, **extra: str) -> dict[str, str]:
@@ -121,18 +115,7 @@ def start_engine(redis_url: str, port: int, log_dir: Path, **extra_env: str) -> 
     engine_url = f"http://127.0.0.1:{port}"
     proc = ServiceProcess(
         "engine",
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "services.engine.app:app",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
+        uvicorn_command("services.engine.app:app", port, "--log-level", "warning"),
         service_env(redis_url, engine_url, **extra_env),
         log_dir / f"engine-{port}.log",
     )

@@ -14,6 +14,7 @@ and a baseline only does what its own decision demands (calling UNO is part of p
 from __future__ import annotations
 
 import random
+from typing import Self
 
 from services.engine.rules import Action, ActionType, View
 
@@ -39,35 +40,37 @@ def _candidates(view: View) -> tuple[list[Action], list[Action]]:
     return plays, others
 
 
-class RandomPolicy:
+class _Baseline:
+    """What both baselines share: call UNO when allowed, else pick among the choices."""
+
+    name: str
+
+    def for_game(self) -> Self:
+        return self
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        call = _uno_call(view)
+        if call is not None:
+            return call
+        plays, others = _candidates(view)
+        return self._pick(plays or others, rng)
+
+    def react(self, view: View, rng: random.Random) -> Action | None:
+        return _uno_call(view)
+
+    def _pick(self, choices: list[Action], rng: random.Random) -> Action:
+        raise NotImplementedError
+
+
+class RandomPolicy(_Baseline):
     name = "random"
 
-    def for_game(self) -> RandomPolicy:
-        return self
-
-    def choose(self, view: View, rng: random.Random) -> Action:
-        call = _uno_call(view)
-        if call is not None:
-            return call
-        plays, others = _candidates(view)
-        return rng.choice(plays or others)
-
-    def react(self, view: View, rng: random.Random) -> Action | None:
-        return _uno_call(view)
+    def _pick(self, choices: list[Action], rng: random.Random) -> Action:
+        return rng.choice(choices)
 
 
-class FirstLegalPolicy:
+class FirstLegalPolicy(_Baseline):
     name = "first"
 
-    def for_game(self) -> FirstLegalPolicy:
-        return self
-
-    def choose(self, view: View, rng: random.Random) -> Action:
-        call = _uno_call(view)
-        if call is not None:
-            return call
-        plays, others = _candidates(view)
-        return (plays or others)[0]
-
-    def react(self, view: View, rng: random.Random) -> Action | None:
-        return _uno_call(view)
+    def _pick(self, choices: list[Action], rng: random.Random) -> Action:
+        return choices[0]

@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections import Counter
 from typing import Any
 
 import pytest
@@ -37,7 +36,7 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
-from rules_helpers import examples
+from rules_helpers import all_cards, deck_of, examples
 
 from services.engine.rules import (
     VARIANTS,
@@ -95,13 +94,8 @@ def options_for(variant: str) -> st.SearchStrategy[Options]:
 
 
 def assert_cards_conserved(state: GameState) -> None:
-    found: Counter[Card] = Counter()
-    for p in state.players:
-        found.update(p.hand)
-    found.update(state.draw_pile)
-    found.update(state.discard)
-    found.update(state.set_aside)
-    deck = Counter(get_variant(state.variant).deck)
+    found = all_cards(state)
+    deck = deck_of(state)
     assert found == deck, f"created: {found - deck}, lost: {deck - found}"
 
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -17,19 +15,13 @@ import redis
 
 from services.engine.client import EngineClient, stream_entry_events
 from services.engine.lobby import GameRecord
+from services.engine.local_server import free_port, uvicorn_command
 from services.engine.rules import get_variant
 from services.engine.schemas import SeatSpec
 from services.engine.store import decode, game_key
 
 TOKEN = "service-test-token"
 REPO = Path(__file__).resolve().parents[3]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class EngineServer:
@@ -48,19 +40,13 @@ class EngineServer:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
+            uvicorn_command(
                 "services.engine.app:app",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
+                self.port,
                 "--no-access-log",
                 "--log-level",
                 "warning",
-            ],
+            ),
             cwd=REPO,
             env=self.env,
         )
