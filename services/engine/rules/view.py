@@ -11,14 +11,14 @@ events the same way.  The seed, the draw pile's order and bluff flags never leav
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from .actions import Action
 from .cards import Card, Side
 from .engine import legal_actions
 from .events import Event
-from .state import GameState, PendingKind
+from .state import GameState, Options, PendingKind
 from .variants import get_variant
 
 
@@ -70,6 +70,8 @@ class View:
     draw_pile_back: str | None = None  # UNO Flip: the visible face of the draw pile's top
     reveal_of: int | None = None  # a hand shown to this viewer only (a challenge)
     reveal: tuple[str, ...] = ()
+    # The house rules in play: public at the table, and they change what a card is worth.
+    options: Options = field(default_factory=Options)
 
     @property
     def legal_codes(self) -> tuple[str, ...]:
@@ -85,12 +87,14 @@ class View:
         if self.pending is not None:
             out["pending"] = {name: getattr(self.pending, name) for name in _PENDING_FIELDS}
         out["legal"] = list(self.legal_codes)
+        out["options"] = {name: getattr(self.options, name) for name in _OPTION_FIELDS}
         return out
 
 
 _VIEW_FIELDS = tuple(f.name for f in fields(View))
 _SEAT_FIELDS = tuple(f.name for f in fields(SeatView))
 _PENDING_FIELDS = tuple(f.name for f in fields(PendingView))
+_OPTION_FIELDS = tuple(f.name for f in fields(Options))
 _SIDE_NAMES = {side: side.name.lower() for side in Side}
 
 
@@ -165,6 +169,7 @@ def view(state: GameState, viewer: int | None) -> View:
         ),
         reveal_of=reveal.of if reveal else None,
         reveal=tuple([c.face(side).code for c in reveal.hand]) if reveal else (),
+        options=state.options,
     )
 
 

@@ -47,7 +47,7 @@ from functools import cache
 
 from services.engine.rules import Action, ActionType, Color, Kind, PendingKind, Side, View
 from services.engine.rules.cards import Face, parse_face
-from services.engine.rules.effects import seven, zero
+from services.engine.rules.effects import seven, stacking, zero
 from services.engine.rules.variant import Stacking, Variant
 from services.engine.rules.variants import get_variant
 
@@ -107,16 +107,15 @@ def _deck_facts(variant_name: str, side: Side) -> tuple[float, float]:
 
 
 @cache
-def _answer_share(variant_name: str, side: Side, kind: Kind) -> float:
-    """The share of the deck's faces that may be stacked on a draw card of ``kind`` (0
-    when the variant itself does not stack; the Progressive Draw house rule is not in the
-    view)."""
+def _answer_share(variant_name: str, side: Side, kind: Kind, mode: Stacking) -> float:
+    """The share of the deck's faces that may be stacked on a draw card of ``kind`` under
+    the stacking ``mode`` in play (the variant's own, or the Progressive Draw house rule)."""
     variant = get_variant(variant_name)
-    if variant.stacking is Stacking.NONE:
+    if mode is Stacking.NONE:
         return 0.0
     faces = [c.face(side) for c in variant.deck]
     needed = max(variant.rules[kind].stack_value, 1) if kind in variant.rules else 1
-    if variant.stacking is Stacking.SAME_KIND:
+    if mode is Stacking.SAME_KIND:
         answers = sum(1 for f in faces if f.kind is kind)
     else:
         answers = sum(
@@ -336,7 +335,8 @@ class _Planner:
         judged from their hand size and the deck's share of answers."""
         if not _DRAWS[face.kind] or self.self_hit(face):
             return 0.0
-        share = _answer_share(self.view.variant, self.side, face.kind)
+        mode = stacking(self.variant, self.view.options)
+        share = _answer_share(self.view.variant, self.side, face.kind, mode)
         if not share:
             return 0.0
         victim = self.prev_seat if face.kind is Kind.WILD_REVERSE_DRAW4 else self.next_seat
@@ -353,11 +353,11 @@ class _Planner:
         return BOUNCE * DRAW_COST * total * (0.5 if kept else 1.0)
 
     def hand_trade(self, face: Face, left: int) -> float | None:
-        """A 7 or 0 whose rule trades hands (No Mercy; the Seven-O house rule is not in the
-        view, so there they count as numbers): what the size of the hand received is worth.
-        A 7 takes the smallest other hand; a 0 takes the previous player's."""
-        rule = self.variant.rules.get(face.kind)
-        if rule is None or rule.effect not in (seven, zero):
+        """A 7 or 0 whose rule trades hands (No Mercy, or the Seven-O house rule): what the
+        size of the hand received is worth.  A 7 takes the smallest other hand; a 0 takes
+        the previous player's."""
+        rule = self.variant.rule(face.kind, self.view.options)
+        if rule.effect not in (seven, zero):
             return None
         if rule.effect is seven:
             received = min(self.counts[s] for s in self.active if s != self.me)
