@@ -26,7 +26,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
 from typing import Any, TypeVar
 
-from services.engine.rules import Action, ActionType, PendingKind, PendingView, SeatView, View
+from services.engine.rules import (
+    Action,
+    ActionType,
+    Options,
+    PendingKind,
+    PendingView,
+    SeatView,
+    View,
+)
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +69,8 @@ def view_from_json(data: Mapping[str, Any]) -> View:
         )
         seats = tuple(_dataclass_from(SeatView, seat) for seat in data["seats"])
         legal = tuple(Action.from_code(viewer, str(code)) for code in data["legal"])
-        special = {"pending": pending, "seats": seats, "legal": legal}
+        options = _dataclass_from(Options, data.get("options") or {})
+        special = {"pending": pending, "seats": seats, "legal": legal, "options": options}
         return _dataclass_from(View, {**data, **special})
     except (KeyError, TypeError, ValueError) as exc:
         raise BadView(f"unreadable player view: {exc!r}") from exc
