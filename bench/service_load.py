@@ -366,7 +366,7 @@ async def memory_per_game(port: int, redis_url: str, n_games: int) -> dict[str, 
     client.flushdb()
     conns = [await Connection.open(port) for _ in range(50)]
     await conns[0].request("GET", "/v1/games/warm/view?user_id=1")  # open the pools first
-    before = int(client.info("memory")["used_memory"])  # type: ignore[index]
+    before = int(client.info("memory")["used_memory"])
     rng = random.Random(5)
     games = [Game(conns[i % len(conns)], random.Random(i)) for i in range(n_games)]
     targets = [rng.randint(10, 60) for _ in games]
@@ -379,7 +379,7 @@ async def memory_per_game(port: int, redis_url: str, n_games: int) -> dict[str, 
                 await g.move()
 
     await asyncio.gather(*(play(range(i, n_games, len(conns))) for i in range(len(conns))))
-    after = int(client.info("memory")["used_memory"])  # type: ignore[index]
+    after = int(client.info("memory")["used_memory"])
     live = [g for g in games if not g.finished]
     parts = {"game": 0, "events": 0, "chat": 0}
     entries = 0
