@@ -52,14 +52,6 @@ def chat_key(chat_id: int, topic_id: int) -> str:
     return f"uno:chat:{chat_id}:{topic_id}"
 
 
-def turn_member(game_id: str, version: int) -> str:
-    return f"{game_id}|turn|{version}"
-
-
-def uno_member(game_id: str, version: int) -> str:
-    return f"{game_id}|uno|{version}"
-
-
 # KEYS: game, events, deadlines, chat
 # ARGV: 1 expected version (0: the game must not exist yet), 2 new version, 3 value,
 #       4 ttl, 5 game id, 6 turn delay ('' none), 7 uno delay ('' none),

@@ -227,4 +227,10 @@ def cards(codes: str) -> tuple[Card, ...]:
 
 
 def codes(items: tuple[Card, ...] | list[Card]) -> str:
-    return " ".join(c.code for c in items)
+    """The space-separated codes of ``items`` (the inverse of ``cards``)."""
+    return " ".join([c.code for c in items])
+
+
+def face_matches(face: Face, color: Color | None, top_kind: Kind) -> bool:
+    """RULES.md §2 "A turn": a wild, or the colour in play, or the top card's symbol."""
+    return face.color is None or face.color == color or face.kind == top_kind

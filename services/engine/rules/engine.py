@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from .actions import SYSTEM_ACTIONS, Action, ActionType
-from .cards import Card, Color, Face, Kind, Side
+from .cards import Card, Color, Kind, Side, face_matches
 from .effects import resolve_challenge, stack_answers, swap_hands, take_draw
 from .events import Event, EventType
 from .round import finish_round
@@ -58,20 +58,10 @@ class Applied(NamedTuple):
 # -- what may be done ------------------------------------------------------------------------
 
 
-def matches(state: GameState, c: Card) -> bool:
-    side = state.side
-    return _face_matches(c.face(side), state.color, state.top.face(side).kind)
-
-
-def _face_matches(face: Face, color: Color | None, top_kind: Kind) -> bool:
-    """RULES.md §2 "A turn": a wild, or the colour in play, or the top card's symbol."""
-    return face.color is None or face.color == color or face.kind == top_kind
-
-
 def _matching(
     hand: tuple[Card, ...], side: Side, color: Color | None, top_kind: Kind
 ) -> list[Card]:
-    """The cards of ``hand`` that ``_face_matches`` allows, in hand order."""
+    """The cards of ``hand`` that ``face_matches`` allows, in hand order."""
     if side is Side.LIGHT:
         # On the light side every card shows its light face: the test inlined, as it runs
         # for every card of every hand on every turn.
@@ -80,7 +70,7 @@ def _matching(
             for c in hand
             if (face := c.light).color is None or face.color == color or face.kind == top_kind
         ]
-    return [c for c in hand if _face_matches(c.face(side), color, top_kind)]
+    return [c for c in hand if face_matches(c.face(side), color, top_kind)]
 
 
 def _distinct(state: GameState, cards: list[Card]) -> list[Card]:

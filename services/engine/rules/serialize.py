@@ -7,17 +7,13 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from .cards import Card, Color, Kind, Side, card
+from .cards import Card, Color, Kind, Side, card, codes
 from .state import AfterColor, GameState, Options, Pending, PendingKind, PlayerState, Reveal
 
 FORMAT = 1
 
 _OPTION_NAMES = tuple(f.name for f in fields(Options))
 _DEFAULT_OPTIONS = Options()
-
-
-def _pile(items: tuple[Card, ...]) -> str:
-    return " ".join([c.code for c in items])
 
 
 class _CardsByCode(dict[str, Card]):
@@ -86,7 +82,7 @@ def to_json(s: GameState) -> dict[str, Any]:
         "players": [
             {
                 "name": p.name,
-                "hand": _pile(p.hand),
+                "hand": codes(p.hand),
                 "score": p.score,
                 **({"declared_uno": True} if p.declared_uno else {}),
                 **({"knocked_out": True} if p.knocked_out else {}),
@@ -94,8 +90,8 @@ def to_json(s: GameState) -> dict[str, Any]:
             }
             for p in s.players
         ],
-        "draw_pile": _pile(s.draw_pile),
-        "discard": _pile(s.discard),
+        "draw_pile": codes(s.draw_pile),
+        "discard": codes(s.discard),
         "current": s.current,
         "dealer": s.dealer,
         "direction": s.direction,
@@ -108,11 +104,11 @@ def to_json(s: GameState) -> dict[str, Any]:
     }
     optional = {
         "uno_window": s.uno_window,
-        "set_aside": _pile(s.set_aside) or None,
+        "set_aside": codes(s.set_aside) or None,
         "winner": s.winner,
         "options": _options_to_json(s.options) or None,
         "reveal": (
-            {"to": s.reveal.to, "of": s.reveal.of, "hand": _pile(s.reveal.hand)}
+            {"to": s.reveal.to, "of": s.reveal.of, "hand": codes(s.reveal.hand)}
             if s.reveal
             else None
         ),

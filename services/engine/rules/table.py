@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import fields
 from typing import Any
 
-from .cards import Card, Color, Face, Side
+from .cards import Card, Color, Face, Side, face_matches
 from .events import Event, EventType
 from .state import GameState, Options, Pending, PendingKind, PlayerState, Reveal
 from .variant import CardRule, Variant
@@ -241,10 +241,7 @@ class Table:
 
     def matches(self, c: Card) -> bool:
         """Whether ``c`` may be played on the discard pile (RULES.md §2 "A turn")."""
-        face = c.face(self.side)
-        if face.color is None:
-            return True
-        return face.color == self.color or face.kind == self.top_face.kind
+        return face_matches(c.face(self.side), self.color, self.top_face.kind)
 
     def holds_color(self, player: int, color: Color | None) -> bool:
         return color is not None and any(

@@ -14,7 +14,6 @@ from services.engine.rules import (
     Event,
     EventType,
     GameState,
-    Options,
     Reason,
     Rejected,
     Setup,
@@ -97,9 +96,6 @@ def all_cards(state: GameState) -> Counter[Any]:
 
 def deck_of(state: GameState) -> Counter[Any]:
     return Counter(get_variant(state.variant).deck)
-
-
-NO_OPTIONS = Options()
 
 
 def examples(base: int) -> int:
