@@ -114,6 +114,79 @@ def measure_rlcard(env: Any, seconds: float) -> tuple[float, float]:
             return games / elapsed, decisions / elapsed
 
 
+# -- the floor: a bare loop -------------------------------------------------------------------
+
+_BARE_COLORS = "RYGB"
+# (colour, kind): kinds 0-9 numbers, 10 S, 11 R, 12 +2, 13 W, 14 W+4; a colour of None is wild.
+_BARE_DECK = [
+    *((c, k) for c in _BARE_COLORS for k in (0, *(k for k in range(1, 13) for _ in (0, 1)))),
+    *((None, k) for k in (13, 14) for _ in range(4)),
+]
+
+
+def bare_round(rng: random.Random) -> int:
+    """One 2-player Classic round in a deliberately bare loop; returns its decisions.
+
+    Not a rules engine: mutable lists of tuples, no state values, versions, events, owed
+    decisions, UNO calls, challenges or validation, and the drawn card is kept. It is what
+    the rules cost with nothing else around them, the floor any Python engine stands on:
+    how far the engine is from it says what its architecture (an immutable state per
+    action, events, explicit decisions) costs, and what a goal set against RLCard asks."""
+    deck = _BARE_DECK[:]
+    rng.shuffle(deck)
+    hands, pile = [deck[:7], deck[7:14]], deck[14:]
+    top = pile.pop()
+    while top[0] is None:
+        pile.insert(0, top)
+        top = pile.pop()
+    color, kind = top
+    discard = [top]
+    seat = decisions = 0
+    while True:
+        decisions += 1
+        hand = hands[seat]
+        plays = [c for c in hand if c[0] is None or c[0] == color or c[1] == kind]
+        if not plays:
+            if not pile:
+                pile, discard = discard[:-1], discard[-1:]
+                rng.shuffle(pile)
+            if pile:
+                hand.append(pile.pop())
+            seat = 1 - seat
+            continue
+        card = plays[int(rng.random() * len(plays))]
+        hand.remove(card)
+        discard.append(card)
+        kind = card[1]
+        if card[0] is None:
+            decisions += 1  # the colour choice
+            color = _BARE_COLORS[int(rng.random() * 4)]
+        else:
+            color = card[0]
+        if not hand:
+            return decisions
+        if kind in (12, 14):
+            victim = hands[1 - seat]
+            for _ in range(2 if kind == 12 else 4):
+                if not pile:
+                    pile, discard = discard[:-1], discard[-1:]
+                    rng.shuffle(pile)
+                if pile:
+                    victim.append(pile.pop())
+        if kind not in (10, 11, 12, 14):  # with two players S, R, +2 and W+4 play again
+            seat = 1 - seat
+
+
+def measure_bare(seconds: float) -> tuple[float, float]:
+    rng = random.Random(0)
+    rounds = decisions = 0
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds or rounds < 3:
+        decisions += bare_round(rng)
+        rounds += 1
+    return rounds / elapsed, decisions / elapsed
+
+
 def recorded_decisions(games: int) -> list[tuple[GameState, Action]]:
     """Every (state, chosen action) of ``games`` seeded 2-player Classic single rounds."""
     decisions = []
@@ -218,18 +291,28 @@ def main() -> None:
         print("rlcard: not installed (make setup-bench) — no baseline")
     else:
         # Interleaved slices, best of each: a busy machine slows both sides alike.
-        ours_best = theirs_best = (0.0, 0.0)
+        ours_best = theirs_best = bare_best = (0.0, 0.0)
         for slice_number in range(args.slices):
             ours = measure("classic", 2, ONE_ROUND, args.seconds / 2, 1000 * slice_number)
             theirs = measure_rlcard(env, args.seconds / 2)
+            bare = measure_bare(args.seconds / 2)
             ours_best, theirs_best = max(ours_best, ours), max(theirs_best, theirs)
+            bare_best = max(bare_best, bare)
         print(
             f"{'classic':<10} {2:>7} {'':>9} {ours_best[0]:>9.1f} {ours_best[1]:>12.0f}"
             "  (one round, interleaved with RLCard)"
         )
         print(f"{'rlcard uno':<10} {2:>7} {'':>9} {theirs_best[0]:>9.1f} {theirs_best[1]:>12.0f}")
+        print(
+            f"{'bare loop':<10} {2:>7} {'':>9} {bare_best[0]:>9.1f} {bare_best[1]:>12.0f}"
+            "  (bare_round: the floor, not a rules engine)"
+        )
         ratio = ours_best[0] / theirs_best[0]
         print(f"ratio ours/RLCard, 2-player rounds/s: {ratio:.1f}x (goal 10x)")
+        print(
+            f"ratio bare loop/RLCard: {bare_best[0] / theirs_best[0]:.1f}x; "
+            f"ours/bare loop: {ours_best[0] / bare_best[0]:.2f}x"
+        )
 
     costs = breakdown(args.seconds)
     print(

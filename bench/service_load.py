@@ -1,16 +1,20 @@
 """Load benchmark of the engine service, beside a baseline measured in the same run.
 
-Random legal agents play 4-player Classic games through the HTTP API (each move: the
-owing player's view, then their action), against a real uvicorn server. The baseline is a
+Random legal agents play 4-player Classic games through the HTTP API against a real
+uvicorn server, in two client flows: the bot's (each move one action request: the answer
+carries the view of the seat owing the next decision, so a view is asked for only at a
+game's start) and a view request before every action. The baseline is a
 bare FastAPI route doing one Redis GET and one SET of a value the size of a game record,
 served by uvicorn with the same settings (one worker, uvloop, httptools, no access log).
 
 Prints:
-1. saturation: moves/s (closed loop, many games at once) against baseline requests/s;
+1. saturation: moves/s of each flow (closed loop, many games at once) against baseline
+   requests/s, and requests per move;
 2. latency at a realistic pace: N games each moving about once a second (open loop,
    paced, measured from the scheduled time), p50/p95/p99 per move and per action request;
-3. Redis memory per live 4-player game (games part-way through, all keys included), with
-   this Redis's configuration and on private servers with the recommended one.
+3. Redis memory per live 4-player game (games part-way through, all keys included, the
+   whole event log too) with this Redis's own configuration; bytes per event log entry
+   with and without the event dictionary, and the log's cap.
 
     .venv/bin/python bench/service_load.py [--redis redis://127.0.0.1:6379/14]
         [--seconds 10] [--paced-games 200] [--paced-seconds 20] [--memory-games 500]
@@ -26,13 +30,13 @@ import argparse
 import asyncio
 import os
 import random
-import shutil
 import signal
 import socket
 import statistics
 import subprocess
 import sys
 import time
+import zlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -43,17 +47,12 @@ import redis
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from services.config import Settings  # noqa: E402
+from services.engine.event_log import LOG_PREFIX, decode_events  # noqa: E402
 from services.engine.local_server import free_port, uvicorn_command  # noqa: E402
 
 TOKEN = "bench-token"
 RECORD_SIZE = 1200  # bytes: a 4-player game record part-way through, before compression
-#: Memory is also measured on private Redis servers with these settings (README.md "Redis
-#: configuration"): smaller stream nodes free trimmed events sooner.
-MEMORY_CONFIGS: list[tuple[tuple[str, ...], dict[str, str]]] = [
-    (("--stream-node-max-bytes", "1024"), {}),
-    (("--stream-node-max-bytes", "1024"), {"UNO_EVENT_STREAM_MAXLEN": "16"}),
-    (("--stream-node-max-bytes", "512"), {}),
-]
 
 # -- the baseline app (imported by uvicorn as bench.service_load:baseline_app) -------------
 
@@ -189,9 +188,12 @@ class Game:
 
     _chat = 0
 
-    def __init__(self, conn: Connection, rng: random.Random) -> None:
+    def __init__(self, conn: Connection, rng: random.Random, two_requests: bool = False) -> None:
         self.conn = conn
         self.rng = rng
+        self.two_requests = two_requests
+        self.known_view: tuple[int, dict[str, Any]] | None = None  # (version, owing view)
+        self.requests = 0  # move requests sent: actions, and views not carried by an answer
         self.game_id = ""
         self.users: list[int] = []
         self.owing_user = 0
@@ -200,6 +202,7 @@ class Game:
 
     async def new(self) -> None:
         Game._chat += 1
+        self.known_view = None
         chat = -(10**12) - Game._chat
         users = [Game._chat * 10 + i for i in range(1, 5)]
         _, game = await self.conn.request(
@@ -216,11 +219,22 @@ class Game:
         self.owing_user = users[table["view"]["pending"]["player"]]
 
     async def move(self, timings: list[float] | None = None) -> None:
-        """The owing player looks at their view and takes a random legal action."""
+        """The owing player takes a random legal action, chosen from their view.
+
+        As the bot does: the action's answer carries the view of whoever owes the next
+        decision (``view`` when it is the actor again, else ``owing_view``), so the view is
+        asked for only when no answer carried it (a new game). With ``--two-requests`` every
+        move asks for it first, the flow of a client that ignores those views."""
         user = self.owing_user
-        _, mine = await self.conn.request("GET", f"/v1/games/{self.game_id}/view?user_id={user}")
-        legal = mine["view"]["legal"]
-        code = self.rng.choice(legal)
+        known = self.known_view
+        if known is None:
+            _, mine = await self.conn.request(
+                "GET", f"/v1/games/{self.game_id}/view?user_id={user}"
+            )
+            known = (mine["game"]["version"], mine["view"])
+            self.requests += 1
+        version, seen = known
+        code = self.rng.choice(seen["legal"])
         started = time.perf_counter()
         status, result = await self.conn.request(
             "POST",
@@ -228,21 +242,24 @@ class Game:
             {
                 "user_id": user,
                 "action": code,
-                "version": mine["game"]["version"],
+                "version": version,
                 "action_id": f"{user}-{self.moves}",
             },
         )
+        self.requests += 1
         if timings is not None:
             timings.append(time.perf_counter() - started)
         if status != 200:
             raise RuntimeError(f"action {code} refused: {status} {result}")
         self.moves += 1
-        pending = result["view"]["pending"]
-        if pending is None:
+        owing = result["owing_seat"]
+        if owing is None:
             self.finished += 1
             await self.new()
-        else:
-            self.owing_user = self.users[pending["player"]]
+            return
+        self.owing_user = self.users[owing]
+        carried = result["view"] if owing == result["seat"] else result["owing_view"]
+        self.known_view = None if self.two_requests else (result["version"], carried)
 
 
 # -- phases -----------------------------------------------------------------------------------
@@ -267,31 +284,45 @@ async def closed_loop(
 
 async def saturation(
     base_port: int, engine_port: int, workers: int, seconds: float, rounds: int
-) -> tuple[list[float], list[float], int]:
+) -> tuple[list[float], dict[str, tuple[list[float], float]]]:
     """Baseline and engine windows interleaved, so that other load on the machine weighs
-    on both alike: baseline requests/s and engine moves/s per round."""
+    on both alike: baseline requests/s per round, and for each client flow (one request a
+    move, using the views actions answer with; or a view then an action) its moves/s per
+    round and its requests per move."""
     base_conns = [await Connection.open(base_port) for _ in range(workers)]
-    engine_conns = [await Connection.open(engine_port) for _ in range(workers)]
-    games = [Game(conn, random.Random(i)) for i, conn in enumerate(engine_conns)]
-    for g in games:
-        await g.new()
+    flows: dict[str, list[Game]] = {}
+    for flow, two_requests in (("one", False), ("two", True)):
+        conns = [await Connection.open(engine_port) for _ in range(workers)]
+        flows[flow] = [Game(c, random.Random(i), two_requests) for i, c in enumerate(conns)]
+        for g in flows[flow]:
+            await g.new()
 
     async def base_step(i: int) -> None:
         status, _ = await base_conns[i].request("POST", f"/baseline/k{i}")
         assert status == 200
 
-    async def engine_step(i: int) -> None:
-        await games[i].move()
+    def engine_step(games: list[Game]) -> Callable[[int], Awaitable[None]]:
+        return lambda i: games[i].move()
 
     await closed_loop(base_conns, 1.0, base_step)  # warm-up
-    await closed_loop(engine_conns, 1.0, engine_step)
-    base_rates, engine_rates = [], []
+    for games in flows.values():
+        await closed_loop([g.conn for g in games], 1.0, engine_step(games))
+    base_rates: list[float] = []
+    rates: dict[str, list[float]] = {flow: [] for flow in flows}
     for _ in range(rounds):
         base_rates.append(await closed_loop(base_conns, seconds, base_step))
-        engine_rates.append(await closed_loop(engine_conns, seconds, engine_step))
-    for c in base_conns + engine_conns:
+        for flow, games in flows.items():
+            rates[flow].append(
+                await closed_loop([g.conn for g in games], seconds, engine_step(games))
+            )
+    for c in base_conns:
         c.close()
-    return base_rates, engine_rates, sum(g.finished for g in games)
+    out = {}
+    for flow, games in flows.items():
+        for g in games:
+            g.conn.close()
+        out[flow] = (rates[flow], sum(g.requests for g in games) / sum(g.moves for g in games))
+    return base_rates, out
 
 
 async def once_a_second(
@@ -361,7 +392,9 @@ async def paced_baseline(port: int, n_clients: int, seconds: float) -> list[floa
 
 async def memory_per_game(port: int, redis_url: str, n_games: int) -> dict[str, float]:
     """Live 4-player games part-way through (10 to 60 moves each; a game lasts a few
-    hundred): the memory of every key they own, per game, and Redis's own total."""
+    hundred): the memory of their records, chat pointers and deadlines, and of the whole
+    event log, per live game, and Redis's own total. Every entry stays in the log here (the
+    games write far fewer than its cap), so the log's share is what the games wrote."""
     client = redis.Redis.from_url(redis_url)
     client.flushdb()
     conns = [await Connection.open(port) for _ in range(50)]
@@ -381,68 +414,66 @@ async def memory_per_game(port: int, redis_url: str, n_games: int) -> dict[str, 
     await asyncio.gather(*(play(range(i, n_games, len(conns))) for i in range(len(conns))))
     after = int(client.info("memory")["used_memory"])
     live = [g for g in games if not g.finished]
-    parts = {"game": 0, "events": 0, "chat": 0}
+    parts = {"game": 0, "eventlog": 0, "chat": 0}
     entries = 0
     for key in client.scan_iter(count=1000):
         name = key.decode()
         part = name.split(":")[1]
         if part in parts:
             parts[part] += client.memory_usage(key, samples=0) or 0
-        if part == "events":
+        if part == "eventlog":
             entries += client.xlen(key)
     deadlines = client.memory_usage("uno:deadlines", samples=0) or 0
     for c in conns:
         c.close()
+    sizes = entry_sizes(client)
     client.close()
     n = len(live)
     return {
         "games": float(n),
-        "entries": entries / n,
+        "entries": float(entries),
         "record": parts["game"] / n,
-        "events": parts["events"] / n,
+        "events": parts["eventlog"] / n,
         "chat": parts["chat"] / n,
         "deadlines": deadlines / n,
         "keys total": (sum(parts.values()) + deadlines) / n,
         "used_memory delta": (after - before) / n,
+        **sizes,
     }
 
 
-class PrivateRedis:
-    """A throw-away redis-server with the configuration README.md recommends."""
+ENTRY_FORMS = ("deflated with the dictionary", "deflated without it", "plain JSON")
 
-    def __init__(self, *args: str) -> None:
-        self.port = free_port()
-        self.args = args
-        self.process: subprocess.Popen[bytes] | None = None
 
-    def __enter__(self) -> str:
-        self.process = subprocess.Popen(
-            [
-                "redis-server",
-                "--port",
-                str(self.port),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                *self.args,
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        client = redis.Redis(port=self.port)
-        for _ in range(100):
-            try:
-                client.ping()
-                break
-            except redis.ConnectionError:
-                time.sleep(0.05)
-        client.close()
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def __exit__(self, *_: object) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
+def entry_sizes(client: redis.Redis) -> dict[str, float]:
+    """Bytes per event log entry (MEMORY USAGE of the shards / their entries) as the
+    service wrote them, and for the same entries written again into scratch streams with
+    their events deflated without the dictionary and as plain JSON; and the mean ``e``."""
+    rows = [
+        (key, fields)
+        for key in sorted(client.scan_iter(match=f"{LOG_PREFIX}*"))
+        for _, fields in client.xrange(key)  # type: ignore[union-attr]
+    ]
+    out: dict[str, float] = {}
+    for form in ENTRY_FORMS:
+        payload = 0
+        scratch: set[bytes] = set()
+        pipe = client.pipeline(transaction=False)
+        for key, fields in rows:
+            e = fields[b"e"]
+            if form != ENTRY_FORMS[0]:
+                text = orjson.dumps(decode_events(e))
+                deflate = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+                e = deflate.compress(text) + deflate.flush() if form == ENTRY_FORMS[1] else text
+            payload += len(e)
+            scratch.add(b"bench:" + key)
+            pipe.xadd(b"bench:" + key, {"g": fields[b"g"], "v": fields[b"v"], "e": e})
+        pipe.execute()
+        total = sum(client.memory_usage(k, samples=0) or 0 for k in scratch)
+        client.delete(*scratch)
+        out[f"entry {form}"] = total / len(rows)
+        out[f"payload {form}"] = payload / len(rows)
+    return out
 
 
 def pct(values: list[float], q: float) -> float:
@@ -457,20 +488,34 @@ def show_latency(label: str, values: list[float]) -> None:
 
 
 def show_memory(label: str, mem: dict[str, float]) -> None:
+    settings = Settings()
+    shards, maxlen = settings.event_shards, settings.event_log_maxlen
     print(
-        f"   {label}: {mem['keys total']:.0f} B per game (record {mem['record']:.0f}, events "
-        f"stream {mem['events']:.0f} holding {mem['entries']:.1f} writes, chat pointer "
+        f"   {label}: {mem['keys total']:.0f} B per game (record {mem['record']:.0f}, event log "
+        f"{mem['events']:.0f} for its {mem['entries'] / mem['games']:.1f} writes, chat pointer "
         f"{mem['chat']:.0f}, deadlines "
         f"{mem['deadlines']:.0f}); Redis used_memory grew {mem['used_memory delta']:.0f} B "
-        f"per game ({mem['games']:.0f} live games)"
+        f"per game ({mem['games']:.0f} live games; {mem['entries']:.0f} log entries, "
+        f"{shards} shards)"
+    )
+    print("   bytes per event log entry (MEMORY USAGE of the log / entries; the mean `e`):")
+    for form in ENTRY_FORMS:
+        print(
+            f"     events {form:29s} {mem[f'entry {form}']:5.1f} B   "
+            f"(e: {mem[f'payload {form}']:5.1f} B)"
+        )
+    entry = mem[f"entry {ENTRY_FORMS[0]}"]
+    print(
+        f"   the log's cap: {shards} shards x {maxlen} entries x {entry:.0f} B = "
+        f"{shards * maxlen * entry / 1e6:.1f} MB at most, whatever the number of games"
     )
 
 
 def run_saturation(base_port: int, engine_port: int, args: argparse.Namespace) -> None:
-    base_rates, moves, _ = asyncio.run(
+    base_rates, flows = asyncio.run(
         saturation(base_port, engine_port, args.workers, args.seconds, args.rounds)
     )
-    b, m = statistics.median(base_rates), statistics.median(moves)
+    b = statistics.median(base_rates)
     print(
         f"\n1. saturation: closed loop, {args.workers} connections, {args.rounds} interleaved "
         f"windows of {args.seconds:.0f} s each (median)"
@@ -479,13 +524,23 @@ def run_saturation(base_port: int, engine_port: int, args: argparse.Namespace) -
         f"   baseline, GET+SET of {RECORD_SIZE} B:  {b:6.0f} requests/s   "
         f"(windows: {', '.join(f'{r:.0f}' for r in base_rates)})"
     )
+    labels = {
+        "one": "engine, the bot's flow:          ",
+        "two": "engine, view then action:        ",
+    }
+    for flow, (moves, per_move) in flows.items():
+        m = statistics.median(moves)
+        print(
+            f"   {labels[flow]} {m:6.0f} moves/s      "
+            f"(windows: {', '.join(f'{r:.0f}' for r in moves)}); {per_move:.2f} requests a move"
+        )
+        print(
+            f"      moves/s vs baseline requests/s: {100 * m / b:.0f}%   (goal >= 50%); "
+            f"engine requests/s vs baseline: {100 * m * per_move / b:.0f}%"
+        )
     print(
-        f"   engine, random legal agents:      {m:6.0f} moves/s      "
-        f"(windows: {', '.join(f'{r:.0f}' for r in moves)}); a move = view + action"
-    )
-    print(
-        f"   moves/s vs baseline requests/s: {100 * m / b:.0f}%   (goal >= 50%); "
-        f"engine requests/s vs baseline: {200 * m / b:.0f}%"
+        "   (the bot's flow: an action's answer carries the view of the seat owing the next "
+        "decision, so a view is asked for only at a game's start)"
     )
 
 
@@ -496,7 +551,7 @@ def run_latency(base_port: int, engine_port: int, args: argparse.Namespace) -> N
         f"\n2. latency: {args.paced_games} games each moving once a second, open loop, "
         f"{args.paced_seconds:.0f} s ({len(move_lat)} moves); from the due time"
     )
-    show_latency("engine, per move (view + action)", move_lat)
+    show_latency("engine, per move (the bot's flow)", move_lat)
     show_latency("engine, action request alone", action_lat)
     show_latency("baseline, 2 requests at that pace", base_lat)
     print("   (goal: p99 <= 20 ms per move)")
@@ -509,15 +564,6 @@ def run_memory(args: argparse.Namespace) -> None:
             "this Redis (its config)",
             asyncio.run(memory_per_game(engine.port, args.redis, args.memory_games)),
         )
-    if not shutil.which("redis-server"):
-        return
-    for redis_args, env in MEMORY_CONFIGS:
-        with (
-            PrivateRedis(*redis_args) as url,
-            Server("services.engine.app:app", url, **env) as engine,
-        ):
-            label = " ".join((*redis_args, *(f"{k}={v}" for k, v in env.items())))
-            show_memory(label, asyncio.run(memory_per_game(engine.port, url, args.memory_games)))
 
 
 def main() -> None:

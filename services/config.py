@@ -41,11 +41,19 @@ class Settings(BaseSettings):
     game_ttl_seconds: int = Field(
         default=86_400, gt=0, description="A game left untouched this long expires from Redis."
     )
-    event_stream_maxlen: int = Field(
-        default=6,
+    event_shards: int = Field(
+        default=16,
         ge=1,
-        description="Writes kept in each game's Redis stream (uno:events:{gid}, one entry per "
-        "write with all its events) for readers to catch up from; older ones are trimmed.",
+        description="Streams of the event log (uno:eventlog:{0..n-1}); a game's writes all go "
+        "to one of them. Fixed for a deployment: changing it re-maps games to other streams "
+        "(a reader then misses what the old ones hold).",
+    )
+    event_log_maxlen: int = Field(
+        default=10_000,
+        ge=1,
+        description="Writes each event log stream keeps at least (one entry per write with all "
+        "its events; trimmed with MAXLEN ~): the default covers a reader away for about 2.5 "
+        "minutes at 1,000 writes/s across 16 streams.",
     )
     turn_seconds: int = Field(default=60, gt=0, description="Time a player has for a turn.")
     uno_window_seconds: int = Field(

@@ -126,13 +126,25 @@ def visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, An
 
 
 def action_result(outcome: Outcome) -> dict[str, Any]:
+    """The answer to a move: what the actor may see of it, their view, and the view of the
+    seat that owes the next decision when that is someone else.
+
+    [decision] The owing seat's view rides along so that a move costs the bot one request:
+    it prompts that player with their own hand and choices without asking again. The caller
+    is the bot (service token), which may read any seat's view anyway and shows each one
+    only to its owner; ``player_view`` stays the one place a hand is serialised."""
+    record, seat = outcome.record, outcome.seat
+    state = record.state
+    owing = state.pending.player if state is not None and state.pending is not None else None
     return {
-        "game_id": outcome.record.id,
+        "game_id": record.id,
         "version": outcome.version,
-        "seat": outcome.seat,
+        "seat": seat,
         "duplicate": outcome.duplicate,
-        "events": visible(outcome.events, outcome.seat),
-        "view": player_view(outcome.record, outcome.seat) if outcome.seat is not None else None,
+        "events": visible(outcome.events, seat),
+        "view": player_view(record, seat) if seat is not None else None,
+        "owing_seat": owing,
+        "owing_view": player_view(record, owing) if owing is not None and owing != seat else None,
     }
 
 
@@ -233,7 +245,29 @@ class HotRoutes:
             response = self.on_game_error(exc)
         except redis.exceptions.RedisError as exc:
             response = self.on_store_down(exc)
+        except Exception:
+            # Outside FastAPI's stack nothing else turns a bug into an answer.
+            log.exception("unhandled error on %s %s", scope["method"], scope["path"])
+            response = _error(500, "internal_error", "the engine failed; nothing was applied")
         await response(scope, receive, send)
+
+
+class EngineAPI(FastAPI):
+    """FastAPI with the service's own pure ASGI layers (metrics, token, hot routes) outside
+    it, rather than among its middleware: the two requests of every move then skip the
+    framework's per-request layers (its error and body-limit middleware, its telemetry
+    check) as well as routing. Every other request goes on through FastAPI unchanged."""
+
+    outer: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.outer is None:
+            await super().__call__(scope, receive, send)
+        else:
+            await self.outer(scope, receive, send)
+
+    async def framework(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await super().__call__(scope, receive, send)
 
 
 def _replay(body: bytes) -> Receive:
@@ -282,7 +316,7 @@ def with_bearer_security(app: FastAPI) -> Callable[[], dict[str, Any]]:
 # -- the app -----------------------------------------------------------------------------
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None) -> EngineAPI:
     settings = settings or get_settings()
     if settings.engine_token_is_default:
         log.warning("the engine runs with the development token; set UNO_ENGINE_TOKEN")
@@ -295,7 +329,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     store = GameStore(
         redis_client,
         ttl_seconds=settings.game_ttl_seconds,
-        stream_maxlen=settings.event_stream_maxlen,
+        event_shards=settings.event_shards,
+        event_log_maxlen=settings.event_log_maxlen,
     )
     games = Games(
         store,
@@ -312,7 +347,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         yield
         await redis_client.aclose()
 
-    app = FastAPI(
+    app = EngineAPI(
         title="UNO engine",
         version="1",
         summary="Game state and rules for the UNO bot: lobby, actions, views, timers.",
@@ -466,8 +501,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         user_id: Annotated[UserId | None, Query()] = None,
         limit: Annotated[int, Query(ge=1, le=1000)] = 200,
     ) -> Response:
-        """The game's events after a stream id, as ``user_id`` (or a spectator) may see
-        them. The bot may instead read the Redis stream directly (README "Events")."""
+        """The game's events after an event id, as ``user_id`` (or a spectator) may see
+        them, of those the event log still holds. The bot may instead read the log's Redis
+        streams directly (README "Events")."""
         record = await games.get(game_id)
         seat = record.require_seat(user_id) if user_id is not None else None
         rows = await store.events(game_id, after, limit)
@@ -656,17 +692,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if isinstance(route, APIRoute)
         for method in route.methods or ()
     }
-    app.add_middleware(
-        HotRoutes,
-        view=(hot[VIEW_ROUTE, "GET"], players_view),
-        action=(hot[ACTION_ROUTE, "POST"], act),
-        on_game_error=game_error_response,
-        on_store_down=store_down_response,
+    # The token is checked before the hot routes, and the metrics, outermost, count
+    # requests refused for their token too.
+    app.outer = MetricsMiddleware(
+        TokenMiddleware(
+            HotRoutes(
+                app.framework,
+                view=(hot[VIEW_ROUTE, "GET"], players_view),
+                action=(hot[ACTION_ROUTE, "POST"], act),
+                on_game_error=game_error_response,
+                on_store_down=store_down_response,
+            ),
+            token=token,
+        ),
+        metrics=metrics,
     )
-    # Each middleware added wraps the ones before: the token is checked before the hot
-    # routes, and the metrics, outermost, count requests refused for their token too.
-    app.add_middleware(TokenMiddleware, token=token)
-    app.add_middleware(MetricsMiddleware, metrics=metrics)
 
     def _count(outcome: Outcome, by: str) -> None:
         if outcome.duplicate:

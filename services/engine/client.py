@@ -21,10 +21,15 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import httpx
-import orjson
 from pydantic import BaseModel
 
 from services.config import Settings
+from services.engine.event_log import decode_entry
+
+# Re-exported for a reader of the event log (README.md "Events"), beside stream_entry_events.
+from services.engine.event_log import log_key as log_key
+from services.engine.event_log import log_keys as log_keys
+from services.engine.event_log import shard_of as shard_of
 from services.engine.rules import Options
 from services.engine.schemas import (
     ActionRequest,
@@ -325,8 +330,8 @@ class EngineClient:
     ) -> EventsPage:
         """Up to ``limit`` events after the event id ``after`` (``{version}-{n}``: the n-th
         event of the write that produced ``version``), as ``user_id`` (or a spectator) may
-        see them; pass ``last_id`` back as ``after`` to read on. Reading the Redis stream
-        directly instead: ``stream_entry_events``."""
+        see them, of those the event log still holds; pass ``last_id`` back as ``after`` to
+        read on. Reading the log's Redis streams directly instead: ``stream_entry_events``."""
         return await self._call(
             EventsPage,
             "GET",
@@ -383,11 +388,11 @@ class EngineClient:
         return await self._call(GameInfo, "POST", "/v1/test/games", body=body)
 
 
-def stream_entry_events(fields: Mapping[bytes, bytes]) -> tuple[int, list[dict[str, Any]]]:
-    """One entry of a game's Redis stream ``uno:events:{gid}`` as XREAD returns its fields
-    (README.md "Events"): the version its write produced and all of that write's events, in
-    order; the n-th is the event ``{version}-{n}``. An event with ``to`` is for that seat
-    alone. Read on from the entry's own id (``{version}-0``)."""
-    version = int(fields[b"v"])
-    events = orjson.loads(fields[b"e"])
-    return version, [events] if isinstance(events, dict) else events
+def stream_entry_events(fields: Mapping[bytes, bytes]) -> tuple[str, int, list[dict[str, Any]]]:
+    """One entry of the event log (``uno:eventlog:{shard}``, README.md "Events") as XREAD
+    returns its fields: ``(game id, version, events)`` -- the version the write produced
+    and all of that write's events, in order; the n-th is the game's event
+    ``{version}-{n}``. An event with ``to`` is for that seat alone. Read on from the
+    entry's own stream id. Raises ``zlib.error`` or ``ValueError`` for an entry the service
+    did not write."""
+    return decode_entry(fields)

@@ -373,6 +373,9 @@ class Games:
         version = record.recent_version(action_id)
         if version is None:
             return None
+        # [decision] The first result's events come from the event log; once the log has
+        # trimmed that write (README.md "Events"), the repeat is answered with the same
+        # version and no events, still applied once: the caller renders the current view.
         stored = await self.store.events_of_version(record.id, version)
         return Outcome(record, seat, version, [s.event for s in stored], duplicate=True)
 

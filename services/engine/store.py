@@ -4,16 +4,17 @@ Keys (README.md "State in Redis" and "Timers" describe them for the other servic
 
 ``uno:game:{gid}``              ``"{version}|"`` + the record's JSON, deflated (``encode``):
                                 state, seats, options, chat, the UNO window, recent action ids
-``uno:events:{gid}``            Redis Stream, one entry per write that published events:
-                                entry id ``{version}-0``, fields ``v`` (the version) and ``e``
-                                (a JSON array of the write's events; ``to`` = an event's only
-                                seat). An event's own id is ``{version}-{index in e}``
+``uno:eventlog:{shard}``        the event log (event_log.py): a few Redis Streams shared by
+                                all games, one entry per write that published events, in
+                                the game's shard: fields ``g`` (game id), ``v`` (version),
+                                ``e`` (the write's events, deflated). An event's own id is
+                                ``{version}-{index in e}``; ``to`` = an event's only seat
 ``uno:chat:{chat_id}:{topic}``  the chat's (and forum topic's) live game id
 ``uno:deadlines``               sorted set shared with the worker: ``{gid}|turn|{version}``
                                 and ``{gid}|uno|{version}``, score = unix seconds due
 
 Every write goes through one Lua script (``WRITE_LUA``), so the version check, the state,
-the events, the deadlines and the chat pointer change together or not at all. The version
+the event log entry, the deadlines and the chat pointer change together or not at all. The version
 sits in front of the JSON so the script compares it with ``GETRANGE`` instead of decoding
 the record. Deadline scores come from the Redis server's clock (``TIME``), the clock the
 worker compares them with.
@@ -26,11 +27,12 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from redis.asyncio import Redis
 
+from services.engine.event_log import decode_events, encode_events, log_key, shard_of
 from services.engine.lobby import GameRecord
 from services.engine.record_dictionary import RECORD_DICTIONARY
 
@@ -39,26 +41,34 @@ DEADLINES_KEY = "uno:deadlines"
 #: Games whose last decoded record a process keeps (see ``GameStore.load``).
 DECODED_CACHE_SIZE = 4096
 
+#: [decision] Most entries of a shard that one per-game read of the event log looks
+#: through, newest first. A game's entries are mixed with the other games of its shard, so
+#: reading back to an old version means scanning; this bounds that scan (a few MB at
+#: worst) for a game quiet for long or history the log no longer keeps. Twice the default
+#: cap of a shard (``UNO_EVENT_LOG_MAXLEN``), so by default it reaches everything kept.
+LOG_SCAN_LIMIT = 20_000
+#: Entries asked for by the first page of such a read (a duplicate action's write is
+#: usually among the newest), doubled for each further page up to ``LOG_PAGE_MAX``.
+LOG_PAGE_FIRST = 64
+LOG_PAGE_MAX = 2048
+
 
 def game_key(game_id: str) -> str:
     return f"uno:game:{game_id}"
-
-
-def events_key(game_id: str) -> str:
-    return f"uno:events:{game_id}"
 
 
 def chat_key(chat_id: int, topic_id: int) -> str:
     return f"uno:chat:{chat_id}:{topic_id}"
 
 
-# KEYS: game, events, deadlines, chat
+# KEYS: game, the game's event log shard, deadlines, chat
 # ARGV: 1 expected version (0: the game must not exist yet), 2 new version, 3 value,
 #       4 ttl, 5 game id, 6 turn delay ('' none), 7 uno delay ('' none),
 #       8 version of a UNO member to drop ('' none), 9 chat op (claim|keep|release),
-#       10 writes the stream keeps at least, 11 the write's events as one JSON array ('' none)
-# The stream is trimmed by whole nodes ('~'): a node's memory is freed only once all of its
+#       10 entries the shard keeps at least, 11 the write's events, encoded ('' none)
+# The shard is trimmed by whole nodes ('~'): a node's memory is freed only once all of its
 # entries are gone anyway, so the entries it still holds cost nothing and stay readable.
+# The shard is shared by many games and never expires; its cap bounds it instead.
 # Returns {1, version} written, {0, current} stale, {-1, 0} no such game, {-2, gid} chat taken.
 WRITE_LUA = """
 local expected = tonumber(ARGV[1])
@@ -83,9 +93,8 @@ elseif chat_op == 'release' then
 end
 local v = ARGV[2]
 if ARGV[11] ~= '' then
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[10], v .. '-0', 'v', v, 'e', ARGV[11])
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[10], '*', 'g', gid, 'v', v, 'e', ARGV[11])
 end
-redis.call('EXPIRE', KEYS[2], ttl)
 redis.call('SET', KEYS[1], ARGV[3], 'EX', ttl)
 if expected > 0 then redis.call('ZREM', KEYS[3], gid .. '|turn|' .. ARGV[1]) end
 if ARGV[8] ~= '' then redis.call('ZREM', KEYS[3], gid .. '|uno|' .. ARGV[8]) end
@@ -185,10 +194,13 @@ def _inflate(body: bytes) -> bytes:
 class GameStore:
     """Reads and compare-and-set writes of games; knows nothing of HTTP or of the rules."""
 
-    def __init__(self, redis: Redis, *, ttl_seconds: int, stream_maxlen: int) -> None:
+    def __init__(
+        self, redis: Redis, *, ttl_seconds: int, event_shards: int, event_log_maxlen: int
+    ) -> None:
         self.redis = redis
         self.ttl_seconds = ttl_seconds
-        self.stream_maxlen = stream_maxlen
+        self.event_shards = event_shards
+        self.event_log_maxlen = event_log_maxlen
         self._write = redis.register_script(WRITE_LUA)
         # Decoded records by game, kept beside the exact bytes they came from. Redis stays
         # the only truth: a record is reused only when Redis returns those very bytes (the
@@ -237,7 +249,7 @@ class GameStore:
         gid = record.id
         keys = [
             game_key(gid),
-            events_key(gid),
+            log_key(shard_of(gid, self.event_shards)),
             DEADLINES_KEY,
             chat_key(record.chat_id, record.topic_id),
         ]
@@ -252,8 +264,8 @@ class GameStore:
             "" if uno_delay is None else repr(float(uno_delay)),
             "" if drop_uno_version is None else drop_uno_version,
             chat.value,
-            self.stream_maxlen,
-            orjson.dumps(events) if events else "",
+            self.event_log_maxlen,
+            encode_events(events) if events else "",
         ]
         code, reply = await self._write(keys=keys, args=args)
         if code == 1:
@@ -272,22 +284,67 @@ class GameStore:
     async def events(
         self, game_id: str, after: str = "0-0", count: int = 1000
     ) -> list[StreamEvent]:
-        """At most ``count`` events after the event id ``after`` (exclusive), oldest first.
+        """At most ``count`` events after the event id ``after`` (exclusive), oldest first,
+        of those the event log still holds (README.md "Events": a reader further behind
+        re-renders from the spectator view).
 
-        An event's id is ``{version}-{index}``: its write's entry, then its place in it."""
+        An event's id is ``{version}-{index}``: its write's version, then its place in it."""
         version, _, index = after.partition("-")
         last = (int(version), int(index or 0))
-        # The entry holding ``after`` may have events past it: start there, inclusive. Every
-        # entry holds at least one event, so ``count + 1`` entries are always enough.
-        rows = await self.redis.xrange(events_key(game_id), min=f"{last[0]}-0", count=count + 1)
-        out = [e for row in rows or () for e in _stream_events(row) if (e.version, e.index) > last]
-        return out[:count]
+        out: list[StreamEvent] = []
+        # The write holding ``after`` may have events past it: it is read too.
+        for v, payload in await self._game_entries(game_id, last[0]):
+            for i, event in enumerate(decode_events(payload)):
+                if (v, i) > last:
+                    out.append(StreamEvent(f"{v}-{i}", v, i, event))
+                    if len(out) == count:
+                        return out
+        return out
 
     async def events_of_version(self, game_id: str, version: int) -> list[StreamEvent]:
-        rows = await self.redis.xrange(
-            events_key(game_id), min=f"{version}-0", max=f"{version}-18446744073709551615"
-        )
-        return [e for row in rows or () for e in _stream_events(row)]
+        """The events of the write that produced ``version``; none once the log has
+        trimmed it (or when that write published none)."""
+        for v, payload in await self._game_entries(game_id, version):
+            if v == version:
+                return [
+                    StreamEvent(f"{v}-{i}", v, i, e) for i, e in enumerate(decode_events(payload))
+                ]
+        return []
+
+    async def _game_entries(self, game_id: str, down_to: int) -> list[tuple[int, bytes]]:
+        """``(version, payload)`` of the game's entries at versions ``>= down_to`` that the
+        log holds, oldest first. Its shard is read newest first, in pages, down to the
+        game's first entry at or below ``down_to`` (a game's versions only grow along its
+        shard), the shard's oldest entry, or ``LOG_SCAN_LIMIT`` entries."""
+        key = log_key(shard_of(game_id, self.event_shards))
+        gid = game_id.encode()
+        # Versions start at 1: once its first write is seen, nothing older of the game exists.
+        floor = max(down_to, 1)
+        found: list[tuple[int, bytes]] = []
+        top, page, scanned = "+", LOG_PAGE_FIRST, 0
+        while scanned < LOG_SCAN_LIMIT:
+            want = min(page, LOG_SCAN_LIMIT - scanned)
+            # The client is made without decode_responses: ids and fields come as bytes.
+            rows = cast(
+                "list[tuple[bytes, dict[bytes, bytes]]]",
+                await self.redis.xrevrange(key, max=top, min="-", count=want),
+            )
+            for _, fields in rows:
+                if fields[b"g"] != gid:
+                    continue
+                v = int(fields[b"v"])
+                if v >= down_to:
+                    found.append((v, fields[b"e"]))
+                if v <= floor:
+                    found.reverse()
+                    return found
+            if len(rows) < want:
+                break  # past the shard's oldest entry
+            scanned += len(rows)
+            top = "(" + rows[-1][0].decode()  # exclusive: on below the last one read
+            page = min(2 * page, LOG_PAGE_MAX)
+        found.reverse()
+        return found
 
     async def ping(self) -> bool:
         return bool(await self.redis.ping())
@@ -299,15 +356,3 @@ def _bytes(value: object) -> bytes:
     if isinstance(value, str):
         return value.encode()
     raise CorruptRecord(f"unexpected reply from Redis: {value!r}")
-
-
-def _stream_events(row: Any) -> list[StreamEvent]:
-    """The events of one stream entry: ``e`` is the write's JSON array of events. (An entry
-    whose ``e`` is a single object, as written before one entry per write, is that event.)"""
-    entry_id, fields = row
-    version = int(fields[b"v"])
-    published = orjson.loads(fields[b"e"])
-    if isinstance(published, dict):
-        seq = int(_bytes(entry_id).partition(b"-")[2])
-        return [StreamEvent(f"{version}-{seq}", version, seq, published)]
-    return [StreamEvent(f"{version}-{i}", version, i, e) for i, e in enumerate(published)]

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import orjson
 import redis
 
-from services.engine.client import EngineClient, stream_entry_events
+from services.config import Settings
+from services.engine.client import EngineClient, log_key, shard_of, stream_entry_events
 from services.engine.lobby import GameRecord
 from services.engine.local_server import free_port, uvicorn_command
 from services.engine.rules import get_variant
@@ -104,16 +104,22 @@ def deck_size(record: GameRecord) -> int:
     return len(get_variant(record.variant).deck)
 
 
-def stream_entries(client: redis.Redis, game_id: str) -> list[tuple[str, int, dict[str, Any]]]:
-    """Every event in the game's stream as ``(event id, version, event)``, read the way
-    README "Events" tells a consumer to: one entry per write, ``e`` its JSON array."""
-    rows = client.xrange(f"uno:events:{game_id}")
+def stream_entries(
+    client: redis.Redis, game_id: str, shards: int | None = None
+) -> list[tuple[str, int, dict[str, Any]]]:
+    """Every event of the game in the event log as ``(event id, version, event)``, read the
+    way README "Events" tells a consumer to: every shard, one entry per write, each decoded
+    by ``stream_entry_events``. The game's entries must all be in its own shard (of
+    ``shards``, by default the settings' count)."""
     out = []
-    for entry_id, fields in rows:  # type: ignore[union-attr]
-        assert isinstance(orjson.loads(fields[b"e"]), list)  # one entry per write
-        version, events = stream_entry_events(fields)
-        assert entry_id.decode() == f"{version}-0" and events
-        out += [(f"{version}-{i}", version, e) for i, e in enumerate(events)]
+    home = log_key(shard_of(game_id, shards or Settings().event_shards)).encode()
+    for key in sorted(client.scan_iter(match="uno:eventlog:*")):
+        for _, fields in client.xrange(key):  # type: ignore[union-attr]
+            gid, version, events = stream_entry_events(fields)
+            if gid != game_id:
+                continue
+            assert key == home and events  # one shard per game; an entry per write with events
+            out += [(f"{version}-{i}", version, e) for i, e in enumerate(events)]
     return out
 
 

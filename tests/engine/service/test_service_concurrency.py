@@ -31,7 +31,9 @@ async def test_1000_pairs_of_conflicting_actions_apply_exactly_one_of_each(
     # The tables are laid straight into Redis (quicker than 1,000 set-up requests); the
     # actions all go over HTTP.
     games_here = Games(
-        GameStore(Redis.from_url(redis_url), ttl_seconds=3600, stream_maxlen=32),
+        GameStore(
+            Redis.from_url(redis_url), ttl_seconds=3600, event_shards=16, event_log_maxlen=10_000
+        ),
         Timing(away_pause_seconds=2, uno_window_seconds=8),
     )
     seats = tuple(Seat(name=s.name, user_id=s.user_id) for s in humans(2))

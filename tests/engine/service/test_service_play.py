@@ -69,6 +69,25 @@ async def test_an_action_returns_the_new_version_the_actors_view_and_its_events(
     assert ("2-0", 2, "played") in entries and ("2-1", 2, "turn") in entries
 
 
+async def test_an_action_also_returns_the_owing_seats_view_when_that_is_another_seat(
+    engine: EngineClient,
+) -> None:
+    game = await table(engine, ["R5 R6 W", "R1 B2 B3", "Y1 Y2 Y3"])
+    played = await engine.act(game.game_id, 101, "p.R5", version=1, action_id="a1")
+    # The next player owes the turn: their own hand and choices, as their view shows them.
+    assert played.owing_seat == 1 and played.owing_view is not None
+    assert played.owing_view.hand == ["R1", "B2", "B3"] and "p.R1" in played.owing_view.legal
+    assert played.owing_view == (await engine.view(game.game_id, 102)).view
+    assert "Y1" not in played.model_dump_json()  # nobody else's hand rides along
+    # The actor owing the next decision themself (a colour): their view is the one to use.
+    await engine.act(game.game_id, 102, "p.R1", version=2, action_id="a2")
+    await engine.act(game.game_id, 103, "p.Y1", version=3, action_id="a3")
+    wild = await engine.act(game.game_id, 101, "p.W", version=4, action_id="a4")
+    assert wild.owing_seat == 0 and wild.owing_view is None
+    assert wild.view is not None and wild.view.pending is not None
+    assert wild.view.pending.kind == "choose_color"
+
+
 async def test_a_stale_version_is_409_with_the_current_version_and_changes_nothing(
     engine: EngineClient, raw_redis: redis.Redis
 ) -> None:

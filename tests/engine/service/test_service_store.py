@@ -13,6 +13,7 @@ import redis
 from redis.asyncio import Redis
 
 from services.engine.app import player_view
+from services.engine.event_log import log_key, shard_of
 from services.engine.lobby import GameRecord, GameStatus, Seat
 from services.engine.rules import VARIANTS, Options, apply, legal_actions, new_game, view
 from services.engine.store import (
@@ -47,7 +48,9 @@ def record(game_id: str = "g1", version: int = 1) -> GameRecord:
 
 @pytest.fixture
 async def store(redis_url: str) -> GameStore:
-    return GameStore(Redis.from_url(redis_url), ttl_seconds=100, stream_maxlen=32)
+    return GameStore(
+        Redis.from_url(redis_url), ttl_seconds=100, event_shards=4, event_log_maxlen=1000
+    )
 
 
 def test_a_record_round_trips_through_its_stored_form() -> None:
@@ -81,6 +84,7 @@ async def test_a_stale_write_changes_nothing_at_all(
     )
     assert result == Stale(2)
     assert {k: raw_redis.dump(k) for k in raw_redis.keys("*")} == snapshot
+    assert raw_redis.xlen(log_key(shard_of("g1", 4))) == 1  # the winner's entry alone
 
 
 async def test_writing_a_missing_game_or_claiming_a_taken_chat_is_refused(
@@ -96,31 +100,10 @@ async def test_every_key_of_a_game_expires_after_a_day_without_activity(
     store: GameStore, raw_redis: redis.Redis
 ) -> None:
     await store.write(record(), expected_version=0, events=[{"type": "a"}], chat=ChatOp.CLAIM)
-    for key in ("uno:game:g1", "uno:events:g1", "uno:chat:-5:0"):
+    for key in ("uno:game:g1", "uno:chat:-5:0"):
         assert 0 < raw_redis.ttl(key) <= 100, key
-
-
-async def test_the_stream_keeps_one_entry_per_write_and_at_least_its_last_writes(
-    redis_url: str, raw_redis: redis.Redis
-) -> None:
-    """README "Events": one entry per write (all its events); old writes are trimmed, but
-    never one of the last ``stream_maxlen``."""
-    store = GameStore(Redis.from_url(redis_url), ttl_seconds=100, stream_maxlen=4)
-    current = record()
-    await store.write(current, expected_version=0, chat=ChatOp.CLAIM)
-    for v in range(2, 301):
-        nxt = replace(current, version=v)
-        events = [{"type": "e", "n": v, "pad": "x" * 200}, {"type": "f", "n": v, "to": 1}]
-        await store.write(nxt, expected_version=v - 1, events=events)
-        current = nxt
-    rows = raw_redis.xrange("uno:events:g1")
-    ids = [i.decode() for i, _ in rows]  # type: ignore[union-attr]
-    assert 4 <= len(ids) < 100
-    assert ids == [f"{v}-0" for v in range(301 - len(ids), 301)]
-    assert orjson.loads(rows[-1][1][b"e"]) == [  # type: ignore[index]
-        {"type": "e", "n": 300, "pad": "x" * 200},
-        {"type": "f", "n": 300, "to": 1},
-    ]
+    # The event log is shared by every game of its shard: its cap bounds it, not a TTL.
+    assert raw_redis.ttl(log_key(shard_of("g1", 4))) == -1
 
 
 async def test_events_page_by_event_id_even_within_one_write(store: GameStore) -> None:
