@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,14 +15,32 @@ import redis
 
 from services.config import Settings
 from services.engine.client import EngineClient, log_key, shard_of, stream_entry_events
-from services.engine.lobby import GameRecord
+from services.engine.lobby import GameRecord, GameStatus, Seat
 from services.engine.local_server import free_port, uvicorn_command
-from services.engine.rules import get_variant
+from services.engine.rules import Options, get_variant, new_game
 from services.engine.schemas import SeatSpec
 from services.engine.store import decode, game_key
 
 TOKEN = "service-test-token"
 REPO = Path(__file__).resolve().parents[3]
+
+
+def playing_record(game_id: str = "g1", *, version: int = 1, chat_id: int = -5) -> GameRecord:
+    """A two-player Classic game in play at ``version``, for writing through the store."""
+    state, _ = new_game("classic", ["A", "B"], seed=3)
+    return GameRecord(
+        id=game_id,
+        version=version,
+        chat_id=chat_id,
+        topic_id=0,
+        host=1,
+        status=GameStatus.PLAYING,
+        variant="classic",
+        turn_seconds=60,
+        rules=Options(),
+        seats=(Seat("A", user_id=1), Seat("B", user_id=2)),
+        state=replace(state, version=version),
+    )
 
 
 class EngineServer:

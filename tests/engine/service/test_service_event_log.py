@@ -18,14 +18,14 @@ import orjson
 import pytest
 import redis
 from redis.asyncio import Redis
-from service_helpers import TOKEN, humans, load_record, owing_user, stream_entries
+from service_helpers import TOKEN, humans, load_record, owing_user, playing_record, stream_entries
 
 from services.config import Settings
 from services.engine.app import create_app
 from services.engine.client import EngineClient, log_key, shard_of, stream_entry_events
 from services.engine.event_log import decode_events, encode_events
-from services.engine.lobby import GameRecord, GameStatus, Seat
-from services.engine.rules import VARIANTS, Options, apply, legal_actions, new_game
+from services.engine.lobby import GameRecord
+from services.engine.rules import VARIANTS, apply, legal_actions, new_game
 from services.engine.store import LOG_PAGE_FIRST, ChatOp, GameStore
 
 SHARDS = 4
@@ -36,23 +36,6 @@ def same_shard_ids(n: int, shards: int = SHARDS) -> list[str]:
     ids = [f"game{i}" for i in range(1000)]
     home = shard_of(ids[0], shards)
     return [g for g in ids if shard_of(g, shards) == home][:n]
-
-
-def record(game_id: str, chat_id: int, version: int = 1) -> GameRecord:
-    state, _ = new_game("classic", ["A", "B"], seed=3)
-    return GameRecord(
-        id=game_id,
-        version=version,
-        chat_id=chat_id,
-        topic_id=0,
-        host=1,
-        status=GameStatus.PLAYING,
-        variant="classic",
-        turn_seconds=60,
-        rules=Options(),
-        seats=(Seat("A", user_id=1), Seat("B", user_id=2)),
-        state=replace(state, version=version),
-    )
 
 
 def events_of(game_id: str, version: int) -> list[dict[str, Any]]:
@@ -73,7 +56,7 @@ class Games:
         """The game's next version, with ``events_of`` it (none if ``quiet``)."""
         old = self.current.get(game_id)
         if old is None:
-            new = record(game_id, -len(self.current) - 1)
+            new = playing_record(game_id, chat_id=-len(self.current) - 1)
             result = await self.store.write(
                 new, expected_version=0, events=events_of(game_id, 1), chat=ChatOp.CLAIM
             )

@@ -11,11 +11,12 @@ import orjson
 import pytest
 import redis
 from redis.asyncio import Redis
+from service_helpers import playing_record
 
 from services.engine.app import player_view
 from services.engine.event_log import log_key, shard_of
-from services.engine.lobby import GameRecord, GameStatus, Seat
-from services.engine.rules import VARIANTS, Options, apply, legal_actions, new_game, view
+from services.engine.lobby import Seat
+from services.engine.rules import VARIANTS, apply, legal_actions, new_game, view
 from services.engine.store import (
     ChatOp,
     ChatTaken,
@@ -29,23 +30,6 @@ from services.engine.store import (
 )
 
 
-def record(game_id: str = "g1", version: int = 1) -> GameRecord:
-    state, _ = new_game("classic", ["A", "B"], seed=3)
-    return GameRecord(
-        id=game_id,
-        version=version,
-        chat_id=-5,
-        topic_id=0,
-        host=1,
-        status=GameStatus.PLAYING,
-        variant="classic",
-        turn_seconds=60,
-        rules=Options(),
-        seats=(Seat("A", user_id=1), Seat("B", user_id=2)),
-        state=replace(state, version=version),
-    )
-
-
 @pytest.fixture
 async def store(redis_url: str) -> GameStore:
     return GameStore(
@@ -54,13 +38,13 @@ async def store(redis_url: str) -> GameStore:
 
 
 def test_a_record_round_trips_through_its_stored_form() -> None:
-    r = record(version=7)
+    r = playing_record(version=7)
     assert decode(encode(r)) == r
     assert encode(r).startswith(b"7|")
 
 
 def test_records_stored_without_the_dictionary_still_read_back() -> None:
-    r = record(version=7)
+    r = playing_record(version=7)
     text = orjson.dumps(r.to_json())
     assert decode(b"7|" + zlib.compress(text, 1)) == r  # deflated before the dictionary
     assert decode(b"7|" + text) == r  # plain JSON
@@ -73,7 +57,7 @@ def test_records_stored_without_the_dictionary_still_read_back() -> None:
 async def test_a_stale_write_changes_nothing_at_all(
     store: GameStore, raw_redis: redis.Redis
 ) -> None:
-    first = record()
+    first = playing_record()
     assert await store.write(first, expected_version=0, chat=ChatOp.CLAIM) == Written(1)
     second = replace(first, version=2)
     assert await store.write(second, expected_version=1, events=[{"type": "x"}], turn_delay=60)
@@ -90,16 +74,22 @@ async def test_a_stale_write_changes_nothing_at_all(
 async def test_writing_a_missing_game_or_claiming_a_taken_chat_is_refused(
     store: GameStore,
 ) -> None:
-    assert await store.write(record(), expected_version=3) == Missing()
-    assert await store.write(record("g1"), expected_version=0, chat=ChatOp.CLAIM) == Written(1)
-    assert await store.write(record("g2"), expected_version=0, chat=ChatOp.CLAIM) == ChatTaken("g1")
+    assert await store.write(playing_record(), expected_version=3) == Missing()
+    assert await store.write(
+        playing_record("g1"), expected_version=0, chat=ChatOp.CLAIM
+    ) == Written(1)
+    assert await store.write(
+        playing_record("g2"), expected_version=0, chat=ChatOp.CLAIM
+    ) == ChatTaken("g1")
     assert await store.load("g2") is None
 
 
 async def test_every_key_of_a_game_expires_after_a_day_without_activity(
     store: GameStore, raw_redis: redis.Redis
 ) -> None:
-    await store.write(record(), expected_version=0, events=[{"type": "a"}], chat=ChatOp.CLAIM)
+    await store.write(
+        playing_record(), expected_version=0, events=[{"type": "a"}], chat=ChatOp.CLAIM
+    )
     for key in ("uno:game:g1", "uno:chat:-5:0"):
         assert 0 < raw_redis.ttl(key) <= 100, key
     # The event log is shared by every game of its shard: its cap bounds it, not a TTL.
@@ -107,7 +97,7 @@ async def test_every_key_of_a_game_expires_after_a_day_without_activity(
 
 
 async def test_events_page_by_event_id_even_within_one_write(store: GameStore) -> None:
-    current = record()
+    current = playing_record()
     await store.write(current, expected_version=0, events=[{"type": "a"}], chat=ChatOp.CLAIM)
     for v in (2, 3):
         nxt = replace(current, version=v)
@@ -131,7 +121,10 @@ def test_the_views_wire_form_is_the_rules_engines_to_json(variant: str) -> None:
     v = VARIANTS[variant]
     state, _ = new_game(variant, [f"P{i}" for i in range(max(3, v.min_players))], seed=11)
     r = replace(
-        record(), variant=variant, state=state, seats=tuple(Seat(p.name) for p in state.players)
+        playing_record(),
+        variant=variant,
+        state=state,
+        seats=tuple(Seat(p.name) for p in state.players),
     )
     for _ in range(150):
         for seat in (None, *range(len(state.players))):
