@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import redis
@@ -130,7 +130,11 @@ class Bench:
 
     def pending_turns(self, games: set[str]) -> dict[str, float]:
         out = {}
-        for member, score in self.r.zrange(DEADLINES_KEY, 0, -1, withscores=True):
+        # The client decodes responses: members and fields come as str.
+        pending = cast(
+            "list[tuple[str, float]]", self.r.zrange(DEADLINES_KEY, 0, -1, withscores=True)
+        )
+        for member, score in pending:
             if member.split("|", 1)[0] in games and "|turn|" in member:
                 out[member] = score
         return out
@@ -148,7 +152,10 @@ class Bench:
         end = time.monotonic() + timeout
         last = "-"
         while len(found) < len(members) and time.monotonic() < end:
-            rows = self.r.xrange(FIRED_STREAM, min=f"({last}" if last != "-" else "-")
+            rows = cast(
+                "list[tuple[str, dict[str, str]]]",
+                self.r.xrange(FIRED_STREAM, min=f"({last}" if last != "-" else "-"),
+            )
             for entry_id, fields in rows:
                 last = entry_id
                 if fields["member"] in members and fields["outcome"] == "applied":
