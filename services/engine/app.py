@@ -62,7 +62,7 @@ from services.engine.schemas import (
     TestGame,
     UserId,
 )
-from services.engine.store import GameStore
+from services.engine.store import CorruptRecord, GameStore
 
 log = logging.getLogger(__name__)
 
@@ -245,11 +245,25 @@ class HotRoutes:
             response = self.on_game_error(exc)
         except redis.exceptions.RedisError as exc:
             response = self.on_store_down(exc)
-        except Exception:
-            # Outside FastAPI's stack nothing else turns a bug into an answer.
-            log.exception("unhandled error on %s %s", scope["method"], scope["path"])
-            response = _error(500, "internal_error", "the engine failed; nothing was applied")
+        except Exception as exc:
+            # Outside FastAPI's stack nothing else turns a fault into an answer.
+            response = unhandled_response(exc)
         await response(scope, receive, send)
+
+
+def unhandled_response(exc: Exception) -> Response:
+    """A fault that is not the caller's: 500 with a JSON body like every other error. A
+    write is one script, all or nothing, so the game is never half-written; sending the
+    same action id again tells whether the action was applied."""
+    if isinstance(exc, CorruptRecord):
+        log.error("unreadable game record: %s", exc)
+        return _error(500, "corrupt_game", "this game's stored record is unreadable")
+    log.error("unhandled error", exc_info=exc)
+    return _error(
+        500,
+        "internal_error",
+        "the engine failed; send the same action id again to see if it applied",
+    )
 
 
 class EngineAPI(FastAPI):
@@ -412,6 +426,10 @@ def create_app(settings: Settings | None = None) -> EngineAPI:
     @app.exception_handler(redis.exceptions.RedisError)
     async def on_store_down(_: Request, exc: redis.exceptions.RedisError) -> Response:
         return store_down_response(exc)
+
+    @app.exception_handler(Exception)
+    async def on_unhandled(_: Request, exc: Exception) -> Response:
+        return unhandled_response(exc)
 
     # -- health (no token) --------------------------------------------------------------
 

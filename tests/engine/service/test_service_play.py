@@ -469,3 +469,26 @@ async def test_the_move_routes_answer_every_request_as_their_fastapi_routes_do(
         assert f'route="{template}",status="{status}"' in metrics.replace(
             'method="GET",', ""
         ).replace('method="POST",', ""), (template, status)
+
+
+async def test_an_unreadable_record_is_a_clear_500_and_stays_as_it_was(
+    settings: Settings, engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    game = await table(engine, ["R5 R6 G7", "B1 B2 B3"])
+    key = f"uno:game:{game.game_id}"
+    raw_redis.set(key, b"7|not a record")
+    app = create_app(settings)
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    # Starlette re-raises a fault after answering it (for the server's log); the answer is
+    # what the caller gets.
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://e", headers=auth) as http:
+        body = {"user_id": 101, "action": "p.R5", "version": 7, "action_id": "c1"}
+        for response in (
+            await http.get(f"/v1/games/{game.game_id}/view", params={"user_id": 101}),  # hot path
+            await http.post(f"/v1/games/{game.game_id}/actions", json=body),  # hot path
+            await http.get(f"/v1/games/{game.game_id}/spectator"),  # through FastAPI
+        ):
+            assert response.status_code == 500
+            assert response.json()["error"] == "corrupt_game"
+    assert raw_redis.get(key) == b"7|not a record"
