@@ -3,7 +3,7 @@
 RULES.md §7 "Timing in a chat" (turn deadlines, stand-ins, away players, AI seats) and §2
 "UNO" (the window closes at its deadline unless the next player closed it first). The worker
 acts only through the engine's HTTP API; these tests read the outcome from the engine (its
-views and its event stream) and from the worker's fire log.
+views and its events in the event log) and from the worker's fire log.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_s7_a_passed_deadline_makes_the_stand_in_play_a_legal_move(
     table: Table, worker_factory: Callable[..., ServiceProcess]
 ) -> None:
     """RULES.md §7: when the deadline passes, the stand-in decides for the player through
-    the engine; the move and its events reach the game's stream."""
+    the engine; the move and its events reach the event log."""
     worker_factory()
     gid = table.lobby_game(humans=2, turn_seconds=TURN_SECONDS)
     version, due = table.deadline(gid) or pytest.fail("the engine set no turn deadline")

@@ -1,5 +1,5 @@
 """A test table over the real engine's HTTP API: set up games, act as players, read what
-happened (the event stream, the deadline board, the worker's fire log)."""
+happened (the event log, the deadline board, the worker's fire log)."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ class Table:
         return self._ok(self.http.post(f"/v1/games/{gid}/back", json={"user_id": user}))
 
     def events(self, gid: str) -> list[dict[str, Any]]:
-        """Every event in the game's stream (with its ``version``), as the service wrote them."""
+        """Every event of the game in the event log (with its ``version``), as written."""
         page = self._ok(self.http.get(f"/v1/games/{gid}/events", params={"limit": 1000}))
         return [{**row["event"], "version": row["version"]} for row in page["events"]]
 
