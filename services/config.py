@@ -48,12 +48,20 @@ class Settings(BaseSettings):
         "to one of them. Fixed for a deployment: changing it re-maps games to other streams "
         "(a reader then misses what the old ones hold).",
     )
+    event_log_seconds: int = Field(
+        default=120,
+        ge=1,
+        description="The event log keeps every write of the last this many seconds (one entry "
+        "per write with all its events), up to its cap: a reader (the bot) away for less "
+        "misses nothing. Memory follows the games' pace: at a write every 5 s a live game "
+        "keeps 24 entries, some 1.3 KB.",
+    )
     event_log_maxlen: int = Field(
         default=10_000,
         ge=1,
-        description="Writes each event log stream keeps at least (one entry per write with all "
-        "its events; trimmed with MAXLEN ~): the default covers a reader away for about 2.5 "
-        "minutes at 1,000 writes/s across 16 streams.",
+        description="The cap of each event log stream, in entries (trimmed with MAXLEN ~): "
+        "16 x 10,000 entries of some 53 B bound the log at about 8.6 MB, whatever the load; "
+        "past it the log keeps less than event_log_seconds.",
     )
     turn_seconds: int = Field(default=60, gt=0, description="Time a player has for a turn.")
     uno_window_seconds: int = Field(

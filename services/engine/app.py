@@ -345,6 +345,7 @@ def create_app(settings: Settings | None = None) -> EngineAPI:
         ttl_seconds=settings.game_ttl_seconds,
         event_shards=settings.event_shards,
         event_log_maxlen=settings.event_log_maxlen,
+        event_log_seconds=settings.event_log_seconds,
     )
     games = Games(
         store,

@@ -65,10 +65,13 @@ def chat_key(chat_id: int, topic_id: int) -> str:
 # ARGV: 1 expected version (0: the game must not exist yet), 2 new version, 3 value,
 #       4 ttl, 5 game id, 6 turn delay ('' none), 7 uno delay ('' none),
 #       8 version of a UNO member to drop ('' none), 9 chat op (claim|keep|release),
-#       10 entries the shard keeps at least, 11 the write's events, encoded ('' none)
-# The shard is trimmed by whole nodes ('~'): a node's memory is freed only once all of its
+#       10 the shard's cap (entries), 11 the write's events, encoded ('' none),
+#       12 seconds of writes the shard keeps
+# The shard keeps the writes of the last ARGV[12] seconds (MINID: entry ids are the
+# server's milliseconds), and never more than about ARGV[10] entries (MAXLEN), whichever
+# is less. Both trim by whole nodes ('~'): a node's memory is freed only once all of its
 # entries are gone anyway, so the entries it still holds cost nothing and stay readable.
-# The shard is shared by many games and never expires; its cap bounds it instead.
+# The shard is shared by many games and never expires; the two bounds hold it instead.
 # Returns {1, version} written, {0, current} stale, {-1, 0} no such game, {-2, gid} chat taken.
 WRITE_LUA = """
 local expected = tonumber(ARGV[1])
@@ -92,15 +95,19 @@ elseif chat_op == 'release' then
   if redis.call('GET', KEYS[4]) == gid then redis.call('DEL', KEYS[4]) end
 end
 local v = ARGV[2]
+local now = redis.call('TIME')
+local t = tonumber(now[1]) + tonumber(now[2]) / 1000000
 if ARGV[11] ~= '' then
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[10], '*', 'g', gid, 'v', v, 'e', ARGV[11])
+  local oldest = string.format('%.0f', math.floor((t - tonumber(ARGV[12])) * 1000))
+  redis.call('XADD', KEYS[2], 'MINID', '~', oldest, '*', 'g', gid, 'v', v, 'e', ARGV[11])
+  if redis.call('XLEN', KEYS[2]) > tonumber(ARGV[10]) then
+    redis.call('XTRIM', KEYS[2], 'MAXLEN', '~', ARGV[10])
+  end
 end
 redis.call('SET', KEYS[1], ARGV[3], 'EX', ttl)
 if expected > 0 then redis.call('ZREM', KEYS[3], gid .. '|turn|' .. ARGV[1]) end
 if ARGV[8] ~= '' then redis.call('ZREM', KEYS[3], gid .. '|uno|' .. ARGV[8]) end
 if ARGV[6] ~= '' or ARGV[7] ~= '' then
-  local now = redis.call('TIME')
-  local t = tonumber(now[1]) + tonumber(now[2]) / 1000000
   if ARGV[6] ~= '' then
     redis.call('ZADD', KEYS[3], string.format('%.3f', t + tonumber(ARGV[6])), gid .. '|turn|' .. v)
   end
@@ -195,12 +202,19 @@ class GameStore:
     """Reads and compare-and-set writes of games; knows nothing of HTTP or of the rules."""
 
     def __init__(
-        self, redis: Redis, *, ttl_seconds: int, event_shards: int, event_log_maxlen: int
+        self,
+        redis: Redis,
+        *,
+        ttl_seconds: int,
+        event_shards: int,
+        event_log_maxlen: int,
+        event_log_seconds: int,
     ) -> None:
         self.redis = redis
         self.ttl_seconds = ttl_seconds
         self.event_shards = event_shards
         self.event_log_maxlen = event_log_maxlen
+        self.event_log_seconds = event_log_seconds
         self._write = redis.register_script(WRITE_LUA)
         # Decoded records by game, kept beside the exact bytes they came from. Redis stays
         # the only truth: a record is reused only when Redis returns those very bytes (the
@@ -266,6 +280,7 @@ class GameStore:
             chat.value,
             self.event_log_maxlen,
             encode_events(events) if events else "",
+            self.event_log_seconds,
         ]
         code, reply = await self._write(keys=keys, args=args)
         if code == 1:

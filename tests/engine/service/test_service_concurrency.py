@@ -32,7 +32,11 @@ async def test_1000_pairs_of_conflicting_actions_apply_exactly_one_of_each(
     # actions all go over HTTP.
     games_here = Games(
         GameStore(
-            Redis.from_url(redis_url), ttl_seconds=3600, event_shards=16, event_log_maxlen=10_000
+            Redis.from_url(redis_url),
+            ttl_seconds=3600,
+            event_shards=16,
+            event_log_maxlen=10_000,
+            event_log_seconds=3600,
         ),
         Timing(away_pause_seconds=2, uno_window_seconds=8),
     )

@@ -7,6 +7,7 @@ is kept; repeated action ids replay their first events while the log holds them.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import zlib
 from collections.abc import AsyncIterator
@@ -75,7 +76,11 @@ async def test_games_sharing_a_shard_read_back_only_their_own_events_in_order(
     redis_url: str, raw_redis: redis.Redis
 ) -> None:
     store = GameStore(
-        Redis.from_url(redis_url), ttl_seconds=100, event_shards=SHARDS, event_log_maxlen=10_000
+        Redis.from_url(redis_url),
+        ttl_seconds=100,
+        event_shards=SHARDS,
+        event_log_maxlen=10_000,
+        event_log_seconds=3600,
     )
     a, b = same_shard_ids(2)
     other = next(
@@ -147,7 +152,11 @@ async def test_plain_json_entries_in_the_log_read_back_beside_deflated_ones(
     redis_url: str, raw_redis: redis.Redis
 ) -> None:
     store = GameStore(
-        Redis.from_url(redis_url), ttl_seconds=100, event_shards=SHARDS, event_log_maxlen=100
+        Redis.from_url(redis_url),
+        ttl_seconds=100,
+        event_shards=SHARDS,
+        event_log_maxlen=100,
+        event_log_seconds=3600,
     )
     (gid,) = same_shard_ids(1)
     games = Games(store)
@@ -169,7 +178,11 @@ async def test_a_tiny_cap_trims_old_entries_and_reads_answer_what_is_kept(
 ) -> None:
     """``MAXLEN ~``: whole stream nodes go, never one of the last ``event_log_maxlen``."""
     store = GameStore(
-        Redis.from_url(redis_url), ttl_seconds=100, event_shards=1, event_log_maxlen=4
+        Redis.from_url(redis_url),
+        ttl_seconds=100,
+        event_shards=1,
+        event_log_maxlen=4,
+        event_log_seconds=3600,
     )
     games = Games(store)
     for _ in range(300):
@@ -191,6 +204,41 @@ async def test_a_tiny_cap_trims_old_entries_and_reads_answer_what_is_kept(
         assert await store.events_of_version(gid, 1) == []
         assert [e.event for e in await store.events_of_version(gid, 300)] == events_of(gid, 300)
     assert read == 2 * kept  # two events an entry: every kept entry read, by its game
+
+
+async def test_the_log_keeps_the_writes_of_its_last_seconds_and_lets_older_nodes_go(
+    redis_url: str, raw_redis: redis.Redis
+) -> None:
+    """``MINID ~``: a node whose entries are all older than ``event_log_seconds`` goes at
+    the next write; the writes of the last seconds all stay, however many they are."""
+    store = GameStore(
+        Redis.from_url(redis_url),
+        ttl_seconds=100,
+        event_shards=1,
+        event_log_maxlen=10_000,
+        event_log_seconds=1,
+    )
+    games = Games(store)
+    for _ in range(150):  # more than a stream node holds (100 entries by default)
+        await games.write("old")
+    key = log_key(0)
+    assert raw_redis.xlen(key) == 150  # all within the last second or so: all kept
+    # Wait on the Redis server's own clock (the one entry ids and the trim use) until the
+    # first node is more than a second old.
+    last_old = int(raw_redis.xrevrange(key, count=1)[0][0].split(b"-")[0])  # type: ignore[index]
+    while _redis_ms(raw_redis) <= last_old + 1000:
+        await asyncio.sleep(0.05)
+    for _ in range(3):
+        await games.write("new")
+    kept = [stream_entry_events(fields)[:2] for _, fields in raw_redis.xrange(key)]  # type: ignore[union-attr]
+    assert ("new", 1) in kept and ("new", 3) in kept  # the last seconds' writes stay
+    assert ("old", 1) not in kept and len(kept) < 150  # the first whole node went
+    assert [e.version for e in await store.events("new")] == [1, 1, 2, 2, 3, 3]
+
+
+def _redis_ms(client: redis.Redis) -> int:
+    seconds, micros = client.time()  # type: ignore[misc]
+    return int(seconds) * 1000 + int(micros) // 1000
 
 
 # -- over the API, with the log's settings overridden --------------------------------------

@@ -33,7 +33,11 @@ from services.engine.store import (
 @pytest.fixture
 async def store(redis_url: str) -> GameStore:
     return GameStore(
-        Redis.from_url(redis_url), ttl_seconds=100, event_shards=4, event_log_maxlen=1000
+        Redis.from_url(redis_url),
+        ttl_seconds=100,
+        event_shards=4,
+        event_log_maxlen=1000,
+        event_log_seconds=3600,
     )
 
 
