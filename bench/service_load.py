@@ -14,7 +14,7 @@ Prints:
    paced, measured from the scheduled time), p50/p95/p99 per move and per action request;
 3. Redis memory per live 4-player game (games part-way through, all keys included, the
    whole event log too) with this Redis's own configuration; bytes per event log entry
-   with and without the event dictionary, and the log's cap.
+   with and without the event dictionary, and what the log's retention and cap make of them.
 
     .venv/bin/python bench/service_load.py [--redis redis://127.0.0.1:6379/14]
         [--seconds 10] [--paced-games 200] [--paced-seconds 20] [--memory-games 500]
@@ -514,9 +514,12 @@ def show_memory(label: str, mem: dict[str, float]) -> None:
             f"(e: {mem[f'payload {form}']:5.1f} B)"
         )
     entry = mem[f"entry {ENTRY_FORMS[0]}"]
+    seconds = settings.event_log_seconds
     print(
-        f"   the log's cap: {shards} shards x {maxlen} entries x {entry:.0f} B = "
-        f"{shards * maxlen * entry / 1e6:.1f} MB at most, whatever the number of games"
+        f"   the log keeps the last {seconds} s of writes: a game writing every 5 s keeps "
+        f"{seconds // 5} entries, {seconds // 5 * entry:.0f} B; its cap: {shards} shards x "
+        f"{maxlen} entries x {entry:.0f} B = {shards * maxlen * entry / 1e6:.1f} MB at most, "
+        "whatever the load"
     )
 
 
