@@ -32,6 +32,20 @@ from services.engine.store import LOG_PAGE_FIRST, ChatOp, GameStore
 SHARDS = 4
 
 
+def log_store(
+    redis_url: str, *, shards: int, maxlen: int = 10_000, seconds: int = 3600
+) -> GameStore:
+    """A store whose event log has ``shards`` streams, capped at ``maxlen`` entries each and
+    keeping ``seconds`` of writes."""
+    return GameStore(
+        Redis.from_url(redis_url),
+        ttl_seconds=100,
+        event_shards=shards,
+        event_log_maxlen=maxlen,
+        event_log_seconds=seconds,
+    )
+
+
 def same_shard_ids(n: int, shards: int = SHARDS) -> list[str]:
     """``n`` game ids that all map to one shard."""
     ids = [f"game{i}" for i in range(1000)]
@@ -75,13 +89,7 @@ class Games:
 async def test_games_sharing_a_shard_read_back_only_their_own_events_in_order(
     redis_url: str, raw_redis: redis.Redis
 ) -> None:
-    store = GameStore(
-        Redis.from_url(redis_url),
-        ttl_seconds=100,
-        event_shards=SHARDS,
-        event_log_maxlen=10_000,
-        event_log_seconds=3600,
-    )
+    store = log_store(redis_url, shards=SHARDS)
     a, b = same_shard_ids(2)
     other = next(
         g for g in (f"x{i}" for i in range(99)) if shard_of(g, SHARDS) != shard_of(a, SHARDS)
@@ -151,13 +159,7 @@ def test_an_entrys_payload_round_trips_deflated_or_as_plain_json() -> None:
 async def test_plain_json_entries_in_the_log_read_back_beside_deflated_ones(
     redis_url: str, raw_redis: redis.Redis
 ) -> None:
-    store = GameStore(
-        Redis.from_url(redis_url),
-        ttl_seconds=100,
-        event_shards=SHARDS,
-        event_log_maxlen=100,
-        event_log_seconds=3600,
-    )
+    store = log_store(redis_url, shards=SHARDS, maxlen=100)
     (gid,) = same_shard_ids(1)
     games = Games(store)
     await games.write(gid)
@@ -177,13 +179,7 @@ async def test_a_tiny_cap_trims_old_entries_and_reads_answer_what_is_kept(
     redis_url: str, raw_redis: redis.Redis
 ) -> None:
     """``MAXLEN ~``: whole stream nodes go, never one of the last ``event_log_maxlen``."""
-    store = GameStore(
-        Redis.from_url(redis_url),
-        ttl_seconds=100,
-        event_shards=1,
-        event_log_maxlen=4,
-        event_log_seconds=3600,
-    )
+    store = log_store(redis_url, shards=1, maxlen=4)
     games = Games(store)
     for _ in range(300):
         for gid in ("a", "b"):
@@ -211,13 +207,7 @@ async def test_the_log_keeps_the_writes_of_its_last_seconds_and_lets_older_nodes
 ) -> None:
     """``MINID ~``: a node whose entries are all older than ``event_log_seconds`` goes at
     the next write; the writes of the last seconds all stay, however many they are."""
-    store = GameStore(
-        Redis.from_url(redis_url),
-        ttl_seconds=100,
-        event_shards=1,
-        event_log_maxlen=10_000,
-        event_log_seconds=1,
-    )
+    store = log_store(redis_url, shards=1, seconds=1)
     games = Games(store)
     for _ in range(150):  # more than a stream node holds (100 entries by default)
         await games.write("old")
