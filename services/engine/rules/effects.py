@@ -163,7 +163,9 @@ def swap_hands(t: Table, player: int, target: int) -> None:
     t.hands[player], t.hands[target] = t.hands[target], t.hands[player]
     t.declared[player] = t.declared[target] = False
     if t.uno_window in (player, target):
-        _close_window_on_moved_hand(t)
+        # The player who could be caught no longer holds the one card they failed to call
+        # UNO on, and its new holder did nothing wrong: the UNO window closes [decision].
+        t.close_uno_window()
     t.emit(EventType.SWAPPED, player=player, target=target)
     t.next_turn(player)
 
@@ -179,13 +181,6 @@ def zero(t: Table, player: int, c: Card) -> None:
         t.hands[seat] = hands[(i - t.direction) % len(seats)]
         t.declared[seat] = False
     if t.uno_window is not None:
-        _close_window_on_moved_hand(t)
+        t.close_uno_window()  # the uncalled card moved on, as in ``swap_hands`` [decision]
     t.emit(EventType.HANDS_ROTATED, direction=t.direction)
     t.next_turn(player)
-
-
-def _close_window_on_moved_hand(t: Table) -> None:
-    """The player who could be caught no longer holds the one card they failed to call
-    UNO on, and its new holder did nothing wrong: the UNO window closes [decision]."""
-    t.emit(EventType.UNO_WINDOW_CLOSED, player=t.uno_window)
-    t.uno_window = None

@@ -241,7 +241,7 @@ def apply(state: GameState, action: Action) -> Applied | Rejected:
         and action.type is not ActionType.CATCH
     ):
         # The catch window closes when the next player acts (RULES.md §2 "UNO").
-        _close_uno_window(t)
+        t.close_uno_window()
     _HANDLERS[action.type](t, action)
     if t.round_over:
         finish_round(t)
@@ -350,11 +350,6 @@ _DECISION_WORDS = {
 
 
 # -- the handlers ----------------------------------------------------------------------------
-
-
-def _close_uno_window(t: Table) -> None:
-    t.emit(EventType.UNO_WINDOW_CLOSED, player=t.uno_window)
-    t.uno_window = None
 
 
 def _play(t: Table, a: Action) -> None:
@@ -500,7 +495,7 @@ def _swap(t: Table, a: Action) -> None:
 
 
 def _close(t: Table, a: Action) -> None:
-    _close_uno_window(t)
+    t.close_uno_window()
 
 
 def _frozen_moved(t: Table, a: Action) -> None:

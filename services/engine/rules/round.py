@@ -108,10 +108,6 @@ def card_points(t: Table, c: Card) -> int:
     return t.variant.rules[face.kind].points
 
 
-def target_score(t: Table) -> int:
-    return t.options.target_score or t.variant.target_score
-
-
 def finish_round(t: Table) -> None:
     """Score the round just won and either end the game or deal the next round, the deal
     passing to the left."""
@@ -145,7 +141,7 @@ def finish_round(t: Table) -> None:
 
 
 def game_winner_after_round(t: Table, round_winner: int) -> int | None:
-    target = target_score(t)
+    target = t.variant.target(t.options)
     if t.options.alternate_scoring:
         if max(t.scores) < target:
             return None
@@ -159,5 +155,6 @@ def game_winner_after_round(t: Table, round_winner: int) -> int | None:
     if high < target:
         return None
     # Only the round's winner scores in Classic; in No Mercy knock-outs score too, so the
-    # highest total wins; on a tie, the round's winner if tied, else the lower seat.
+    # highest total wins; on a tie, the round's winner if tied, else the lower seat
+    # [decision].
     return round_winner if t.scores[round_winner] == high else t.scores.index(high)

@@ -8,7 +8,7 @@ state is never touched, so a rejected or failed action leaves nothing half-writt
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
@@ -223,20 +223,15 @@ class Table:
     def rule_of(self, c: Card) -> CardRule:
         return self.variant.rule(c.face(self.side).kind, self.options)
 
-    @property
-    def colors(self) -> tuple[Color, ...]:
-        return self.side.colors
-
     def active_players(self) -> list[int]:
         return [i for i in range(self.n) if not self.knocked_out[i]]
 
-    def next_seat(self, seat: int, steps: int = 1) -> int:
-        """The seat ``steps`` places on in the direction of play, passing knocked-out seats."""
+    def next_seat(self, seat: int) -> int:
+        """The seat after ``seat`` in the direction of play, passing knocked-out seats."""
         direction, n, knocked_out = self.direction, len(self.names), self.knocked_out
-        for _ in range(steps):
+        seat = (seat + direction) % n
+        while knocked_out[seat]:
             seat = (seat + direction) % n
-            while knocked_out[seat]:
-                seat = (seat + direction) % n
         return seat
 
     def matches(self, c: Card) -> bool:
@@ -263,6 +258,11 @@ class Table:
         _SET_EVENT_DATA(event, data)
         _SET_EVENT_TO(event, to)
         self.events.append(event)
+
+    def close_uno_window(self) -> None:
+        """The player who could be caught no longer can be, and everyone is told."""
+        self.emit(EventType.UNO_WINDOW_CLOSED, player=self.uno_window)
+        self.uno_window = None
 
     # -- turns ------------------------------------------------------------------------
 
@@ -312,12 +312,10 @@ class Table:
             return None
         return self.draw_pile.pop(0)
 
-    def give(self, player: int, new: Iterable[Card], cause: int | None = None) -> None:
-        """Put cards into a hand (the one way a hand grows, so mercy is always checked)."""
-        new = list(new)
-        if not new:
-            return
-        self.hands[player].extend(new)
+    def give(self, player: int, c: Card, cause: int | None = None) -> None:
+        """Put a drawn card into a hand (every draw comes through here, so mercy is always
+        checked)."""
+        self.hands[player].append(c)
         self.declared[player] = False
         if self.uno_window == player and len(self.hands[player]) > 1:
             self.uno_window = None
@@ -344,7 +342,7 @@ class Table:
                 self.emit(EventType.DRAW_STOPPED_SHORT, player=player)
                 break
             drawn.append(c)
-            self.give(player, [c], cause)
+            self.give(player, c, cause)
         if drawn:
             self.emit(EventType.DREW, player=player, count=len(drawn))
             self.emit(

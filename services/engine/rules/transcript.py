@@ -18,7 +18,7 @@ from .engine import Applied, apply, legal_actions
 from .events import Event, EventType
 from .setup import new_game
 from .state import GameState, Options
-from .view import SeatView, View, view
+from .view import SeatView, View, as_seen, view
 
 # -- views ------------------------------------------------------------------------------------
 
@@ -169,7 +169,8 @@ def render_event(event: Event, names: Sequence[str] | None = None) -> str:
     if text is not None:
         line = text(event.data, name)
     else:
-        # Events of newer variants read well enough as their type and data.
+        # Events without a line of their own (No Mercy's and Minions') read well enough
+        # as their type and data.
         details = " ".join(f"{k}={v}" for k, v in event.data.items())
         line = f"{event.type.value.replace('_', ' ')} {details}".strip()
     if event.to is not None:
@@ -200,13 +201,6 @@ def _policy_action(state: GameState, rng: random.Random) -> Action:
         if choices:
             return rng.choice(choices)
     return rng.choice(actions)
-
-
-def _as_seen_code(action: Action, state: GameState) -> str:
-    """The action's code naming only the face in play (UNO Flip's other face stays hidden)."""
-    if action.card is not None and action.card.dark is not None:
-        return f"{action.type.value}.{action.card.face(state.side).code}"
-    return action.code
 
 
 def play_transcript(
@@ -251,7 +245,7 @@ def play_transcript(
             lines.append(f"# stopped after {max_actions} actions")
             break
         action = _policy_action(state, rng)
-        code = _as_seen_code(action, state)
+        code = as_seen(action, state.side).code  # UNO Flip's other face stays hidden
         result = apply(state, action)
         assert isinstance(result, Applied), f"{action}: {result}"
         count += 1

@@ -101,6 +101,10 @@ class Variant:
             return self.seven_o_rules[kind]
         return self.rules[kind]
 
+    def target(self, options: Options) -> int:
+        """The score that wins the game: the chat's own target, else the variant's."""
+        return options.target_score or self.target_score
+
     def house_rule_refusal(self, house_rule: HouseRule) -> str | None:
         """Why this variant does not offer ``house_rule`` (None: it does).  ``new_game``
         refuses a game asking for a house rule its variant does not offer [decision].

@@ -98,7 +98,7 @@ _OPTION_FIELDS = tuple(f.name for f in fields(Options))
 _SIDE_NAMES = {side: side.name.lower() for side in Side}
 
 
-def _as_seen(action: Action, side: Side) -> Action:
+def as_seen(action: Action, side: Side) -> Action:
     """A play names the face its player sees, never the hidden side of their own card."""
     c = action.card
     if c is None or c.dark is None:
@@ -110,7 +110,8 @@ def view(state: GameState, viewer: int | None) -> View:
     n = len(state.players)
     me = viewer if viewer is not None and 0 <= viewer < n else None
     side = state.side
-    double_sided = get_variant(state.variant).double_sided
+    variant = get_variant(state.variant)
+    double_sided = variant.double_sided
     seats = tuple(
         [
             SeatView(
@@ -160,9 +161,9 @@ def view(state: GameState, viewer: int | None) -> View:
         uno_window=state.uno_window,
         hand=(tuple([c.face(side).code for c in state.players[me].hand]) if me is not None else ()),
         legal=(
-            tuple([_as_seen(a, side) for a in legal_actions(state, me)]) if me is not None else ()
+            tuple([as_seen(a, side) for a in legal_actions(state, me)]) if me is not None else ()
         ),
-        target_score=target_score_of(state),
+        target_score=variant.target(state.options),
         winner=state.winner,
         draw_pile_back=(
             _back(state.draw_pile[0], side) if double_sided and state.draw_pile else None
@@ -176,10 +177,6 @@ def view(state: GameState, viewer: int | None) -> View:
 def _back(c: Card, side: Side) -> str:
     hidden = c.hidden_face(side)
     return hidden.code if hidden is not None else c.face(side).code
-
-
-def target_score_of(state: GameState) -> int:
-    return state.options.target_score or get_variant(state.variant).target_score
 
 
 def events_for(events: Iterable[Event], viewer: int | None) -> list[Event]:

@@ -14,6 +14,7 @@ from services.engine.rules import (
     Event,
     EventType,
     GameState,
+    Kind,
     Reason,
     Rejected,
     Setup,
@@ -21,6 +22,7 @@ from services.engine.rules import (
     from_setup,
     to_json,
 )
+from services.engine.rules.actions import catch, play
 from services.engine.rules.variants import get_variant
 
 
@@ -31,13 +33,13 @@ def table(
     **kw: Any,
 ) -> GameState:
     """A scripted table; with an empty ``discard`` the round is about to start."""
-    state, _ = from_setup(Setup(hands=list(hands), discard=discard, draw_pile=draw_pile, **kw))
-    return state
+    return table_with_events(hands, discard, draw_pile, **kw)[0]
 
 
 def table_with_events(
     hands: Sequence[str], discard: str = "", draw_pile: str = "", **kw: Any
 ) -> tuple[GameState, tuple[Event, ...]]:
+    """A scripted table and the events of setting it up (the first card turned up)."""
     return from_setup(Setup(hands=list(hands), discard=discard, draw_pile=draw_pile, **kw))
 
 
@@ -96,6 +98,42 @@ def all_cards(state: GameState) -> Counter[Any]:
 
 def deck_of(state: GameState) -> Counter[Any]:
     return Counter(get_variant(state.variant).deck)
+
+
+def added_to_classic(variant: str) -> Counter[str]:
+    """The card codes a variant's deck adds to Classic's 108 (RULES.md §5, §6); it must
+    take none away."""
+    deck = Counter(c.code for c in get_variant(variant).deck)
+    classic = Counter(c.code for c in get_variant("classic").deck)
+    assert classic - deck == Counter()
+    return deck - classic
+
+
+def assert_classic_apart_from(variant: str, own: set[Kind]) -> None:
+    """RULES.md §5, §6 "Everything else is Classic": apart from its ``own`` cards, the
+    variant plays Classic's card rules (first-card rules, the W+4 challenge, points), deal,
+    draw, house rules and target; a round reaching 500 ends the game, and UNO is caught."""
+    v, classic = get_variant(variant), get_variant("classic")
+    assert set(v.rules) - set(classic.rules) == own
+    for kind, rule in classic.rules.items():
+        assert v.rules[kind] == rule, kind
+    assert v.seven_o_rules == classic.seven_o_rules
+    assert v.house_rules == classic.house_rules
+    same = ("hand_size", "target_score", "min_players", "max_players", "draw_policy")
+    same += ("must_play_drawn", "draw_only_when_stuck", "stacking", "mercy_limit")
+    for name in same:
+        assert getattr(v, name) == getattr(classic, name), name
+    for before, winner in ((0, None), (443, 0)):
+        state = table(
+            ["B1", "W R5", "G2"], discard="B5", current=0, variant=variant, scores=[before, 0, 0]
+        )
+        result = ok(state, play(0, "B1"))
+        assert result.state.players[0].score == before + 57
+        assert result.state.winner == winner
+    state = table(["R1 R2", "B1 B2"], discard="R5", draw_pile="Y1 Y2", current=0, variant=variant)
+    state = after(state, play(0, "R1"))
+    assert state.uno_window == 0
+    assert hand(after(state, catch(1, 0)), 0) == ["R2", "Y1", "Y2"]
 
 
 def examples(base: int) -> int:

@@ -4,11 +4,12 @@ light/dark pairing, and the points of the side in play."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 from rules_helpers import all_cards, of_type, ok, table
 
-from services.engine.rules import EventType, Options, Side, get_variant, new_game
+from services.engine.rules import Applied, EventType, Options, Side, get_variant, new_game
 from services.engine.rules.actions import play
 from services.engine.rules.cards import DARK_COLORS, LIGHT_COLORS, Card, Kind, card
 from services.engine.rules.variants.flip import FLIP_DECK
@@ -126,10 +127,17 @@ def test_s3_scoring_every_card_scores_its_face_in_play(side: Side) -> None:
 LOSING_HANDS = ["Y3/O+5 R4/TR R5/TSE W/WDC RF/T6 RS/T5", "W+2/W R+1/T3"]
 
 
+def seat_0_goes_out(side: str, **kw: Any) -> Applied:
+    """Seat 0 plays its last card (R2/T8) on ``side`` against LOSING_HANDS."""
+    state = table(
+        ["R2/T8", *LOSING_HANDS], discard="R9/T3", variant="flip", side=side, current=0, **kw
+    )
+    return ok(state, play(0, "R2" if side == "light" else "T8"))
+
+
 def test_s3_scoring_round_ended_on_the_light_side_counts_light_faces() -> None:
     """RULES.md §3 "Scoring": the round ends on the light side: light faces score."""
-    state = table(["R2/T8", *LOSING_HANDS], discard="R9/T3", variant="flip", current=0, seed=5)
-    result = ok(state, play(0, "R2"))
+    result = seat_0_goes_out("light", seed=5)
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
     light_1 = 3 + 4 + 5 + 40 + 20 + 20  # Y3 R4 R5 W RF RS
     light_2 = 50 + 10  # W+2 R+1
@@ -141,15 +149,7 @@ def test_s3_scoring_round_ended_on_the_light_side_counts_light_faces() -> None:
 def test_s3_scoring_round_ended_on_the_dark_side_counts_dark_faces() -> None:
     """RULES.md §3 "Scoring": the round ends on the dark side: the same cards score their
     dark faces."""
-    state = table(
-        ["R2/T8", *LOSING_HANDS],
-        discard="R9/T3",
-        variant="flip",
-        side="dark",
-        current=0,
-        seed=5,
-    )
-    result = ok(state, play(0, "T8"))
+    result = seat_0_goes_out("dark", seed=5)
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
     dark_1 = 20 + 20 + 30 + 60 + 6 + 5  # O+5 TR TSE WDC T6 T5
     dark_2 = 40 + 3  # W T3
@@ -160,23 +160,26 @@ def test_s3_scoring_round_ended_on_the_dark_side_counts_dark_faces() -> None:
 
 def test_s3_scoring_alternate_scoring_counts_the_side_in_play() -> None:
     """RULES.md §3 "Scoring": alternate scoring as Classic, on the side in play."""
-    state = table(
-        ["R2/T8", *LOSING_HANDS],
-        discard="R9/T3",
-        variant="flip",
-        side="dark",
-        current=0,
-        options=Options(alternate_scoring=True),
-    )
-    result = ok(state, play(0, "T8"))
+    result = seat_0_goes_out("dark", options=Options(alternate_scoring=True))
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
     assert ended["scores"] == [0, 141, 43]
 
 
+def test_s3_scoring_500_wins_the_game() -> None:
+    """RULES.md §3 "Scoring": 500 wins; short of it the next round is dealt."""
+    assert get_variant("flip").target_score == 500
+    won = seat_0_goes_out("dark", scores=[500 - 184, 0, 0])  # the dark faces score 184
+    assert won.state.players[0].score == 500
+    assert won.state.winner == 0
+    assert of_type(won.events, EventType.GAME_OVER)[0].data["winner"] == 0
+    short = seat_0_goes_out("dark", scores=[500 - 185, 0, 0])
+    assert short.state.winner is None
+    assert short.state.round == 2
+
+
 def test_s3_scoring_a_new_round_starts_on_the_light_side() -> None:
     """RULES.md §3 "Setup" (seed): every round is dealt light side up."""
-    state = table(["R2/T8", *LOSING_HANDS], discard="R9/T3", variant="flip", side="dark", current=0)
-    result = ok(state, play(0, "T8"))
+    result = seat_0_goes_out("dark")
     assert result.state.round == 2
     assert result.state.side is Side.LIGHT
     assert all_cards(result.state) == Counter(FLIP_DECK)

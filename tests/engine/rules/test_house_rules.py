@@ -4,11 +4,14 @@ and which variants offer which house rule."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rules_helpers import after, hand, of_type, ok, refused, table
 
 from services.engine.rules import (
     EventType,
+    GameState,
     HouseRule,
     Options,
     PendingKind,
@@ -44,6 +47,13 @@ SEVEN_O = Options(seven_o=True)
 JUMP_IN = Options(jump_in=True)
 
 
+def mid_round(hands: list[str], **kw: Any) -> GameState:
+    """A round in play: seat 0 owes a turn on an R5, with PILE to draw from (any of these
+    can be overridden)."""
+    kw = {"discard": "R5", "draw_pile": PILE, "current": 0, **kw}
+    return table(hands, **kw)
+
+
 # -- Progressive draw -----------------------------------------------------------------------
 
 
@@ -53,14 +63,7 @@ def test_s2_house_rules_progressive_draw_two_on_two_last_player_takes_total(
 ) -> None:
     """RULES.md §2 "House rules" Progressive draw: +2 on +2; the last player who cannot
     or will not stack draws the total and loses the turn."""
-    state = table(
-        ["R+2 R1", "B+2 B1", "G+2 G1", "Y5 Y6"],
-        discard="R5",
-        draw_pile=PILE,
-        current=0,
-        variant=variant,
-        options=PROGRESSIVE,
-    )
+    state = mid_round(["R+2 R1", "B+2 B1", "G+2 G1", "Y5 Y6"], variant=variant, options=PROGRESSIVE)
     state = after(state, play(0, "R+2"))
     assert state.pending is not None
     assert (state.pending.kind, state.pending.player) == (PendingKind.RESPOND_TO_DRAW, 1)
@@ -78,13 +81,7 @@ def test_s2_house_rules_progressive_draw_two_on_two_last_player_takes_total(
 def test_s2_house_rules_progressive_draw_victim_may_accept_instead_of_stacking() -> None:
     """RULES.md §2 "House rules" Progressive draw: stacking is a choice; accepting draws
     the total so far."""
-    state = table(
-        ["R+2 R1", "B+2 B1", "G1 G2"],
-        discard="R5",
-        draw_pile=PILE,
-        current=0,
-        options=PROGRESSIVE,
-    )
+    state = mid_round(["R+2 R1", "B+2 B1", "G1 G2"], options=PROGRESSIVE)
     state = after(state, play(0, "R+2"), accept(1))
     assert len(state.hand(1)) == 4
     assert state.pending is not None and state.pending.player == 2
@@ -94,13 +91,7 @@ def test_s2_house_rules_progressive_draw_four_on_four_and_stacked_four_unchallen
     """RULES.md §2 "House rules" Progressive draw: W+4 on W+4, total 8.  [decision] A
     stacked W+4 answers a draw card instead of matching the colour, so it is not bound by
     the colour rule and cannot be challenged; only the first W+4 can."""
-    state = table(
-        ["W+4 R1 R2", "W+4 B1 B2", "W+4 G2", "Y5 Y6"],
-        discard="R5",
-        draw_pile=PILE,
-        current=0,
-        options=PROGRESSIVE,
-    )
+    state = mid_round(["W+4 R1 R2", "W+4 B1 B2", "W+4 G2", "Y5 Y6"], options=PROGRESSIVE)
     state = after(state, play(0, "W+4"), choose_color(0, "B"))
     assert set(view(state, 1).legal_codes) >= {"a", "ch", "p.W+4"}
     # Seat 1 holds blue, the colour in play: as a stack answer the W+4 is still legal.
@@ -117,15 +108,11 @@ def test_s2_house_rules_progressive_draw_four_on_four_and_stacked_four_unchallen
 
 def test_s2_house_rules_progressive_draw_kinds_do_not_mix() -> None:
     """RULES.md §2 "House rules" Progressive draw: +2 only on +2, W+4 only on W+4."""
-    state = table(
-        ["R+2 R1", "W+4 B1", "G1 G2"], discard="R5", draw_pile=PILE, current=0, options=PROGRESSIVE
-    )
+    state = mid_round(["R+2 R1", "W+4 B1", "G1 G2"], options=PROGRESSIVE)
     state = after(state, play(0, "R+2"))
     # Nothing to stack (a W+4 is not a +2): seat 1 just draws 2.
     assert len(state.hand(1)) == 4
-    state = table(
-        ["W+4 R1", "B+2 B1", "G1 G2"], discard="R5", draw_pile=PILE, current=0, options=PROGRESSIVE
-    )
+    state = mid_round(["W+4 R1", "B+2 B1", "G1 G2"], options=PROGRESSIVE)
     state = after(state, play(0, "W+4"), choose_color(0, "B"))
     assert "p.B+2" not in view(state, 1).legal_codes
     refused(state, play(1, "B+2"), Reason.NOT_STACKABLE)
@@ -133,7 +120,7 @@ def test_s2_house_rules_progressive_draw_kinds_do_not_mix() -> None:
 
 def test_s2_house_rules_progressive_draw_off_means_no_stacking() -> None:
     """RULES.md §2 "House rules" are off by default: a +2 is drawn at once."""
-    state = table(["R+2 R1", "B+2 B1", "G1 G2"], discard="R5", draw_pile=PILE, current=0)
+    state = mid_round(["R+2 R1", "B+2 B1", "G1 G2"])
     state = after(state, play(0, "R+2"))
     assert len(state.hand(1)) == 4
     assert state.pending is not None and state.pending.player == 2
@@ -154,9 +141,7 @@ def test_s2_house_rules_progressive_draw_first_card_two_can_be_stacked() -> None
 def test_s2_house_rules_progressive_draw_final_two_is_drawn_not_stacked() -> None:
     """RULES.md §2 "End of a round" with Progressive draw: a final +2 is simply drawn;
     the round is over, nobody can stack."""
-    state = table(
-        ["R+2", "B+2 B1", "G1 G2"], discard="R5", draw_pile=PILE, current=0, options=PROGRESSIVE
-    )
+    state = mid_round(["R+2", "B+2 B1", "G1 G2"], options=PROGRESSIVE)
     result = ok(state, play(0, "R+2"))
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
     assert ended["hands"][1] == ["B+2", "B1", "Y1", "Y2"]
@@ -179,14 +164,7 @@ def test_s2_house_rules_progressive_draw_does_not_stack_flips_draw_colour() -> N
 def test_s2_house_rules_seven_o_seven_swaps_with_a_chosen_player(variant: str) -> None:
     """RULES.md §2 "House rules" Seven-O: a 7 swaps hands with a player you choose; the
     choice is a decision owed (RULES.md §7), then play goes on."""
-    state = table(
-        ["R7 R1 R2", "B1", "G1 G2 G3 G4", "Y5 Y6"],
-        discard="R5",
-        draw_pile=PILE,
-        current=0,
-        variant=variant,
-        options=SEVEN_O,
-    )
+    state = mid_round(["R7 R1 R2", "B1", "G1 G2 G3 G4", "Y5 Y6"], variant=variant, options=SEVEN_O)
     state = after(state, play(0, "R7"))
     assert state.pending is not None
     assert (state.pending.kind, state.pending.player) == (PendingKind.CHOOSE_SWAP, 0)
@@ -210,14 +188,7 @@ def test_s2_house_rules_seven_o_zero_passes_every_hand_in_the_direction_of_play(
 ) -> None:
     """RULES.md §2 "House rules" Seven-O: a 0 passes every hand to the next player in the
     direction of play."""
-    state = table(
-        ["R0 R1", "B1 B2", "G1 G2 G3", "Y5"],
-        discard="R5",
-        draw_pile=PILE,
-        current=0,
-        direction=direction,
-        options=SEVEN_O,
-    )
+    state = mid_round(["R0 R1", "B1 B2", "G1 G2 G3", "Y5"], direction=direction, options=SEVEN_O)
     state = after(state, play(0, "R0"))
     before = {0: ["R1"], 1: ["B1", "B2"], 2: ["G1", "G2", "G3"], 3: ["Y5"]}
     for seat in range(4):
@@ -230,9 +201,7 @@ def test_s2_house_rules_seven_o_zero_passes_every_hand_in_the_direction_of_play(
 def test_s2_house_rules_seven_o_as_last_card_ends_the_round_nothing_swapped(last: str) -> None:
     """RULES.md §2 "House rules" Seven-O (as RULES.md §4): a 7 or 0 as your last card
     wins the round at once; nothing is swapped."""
-    state = table(
-        [last, "B1 B2", "G1 G2 G3"], discard="R5", draw_pile=PILE, current=0, options=SEVEN_O
-    )
+    state = mid_round([last, "B1 B2", "G1 G2 G3"], options=SEVEN_O)
     result = ok(state, play(0, last))
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
     assert ended["winner"] == 0
@@ -243,7 +212,7 @@ def test_s2_house_rules_seven_o_as_last_card_ends_the_round_nothing_swapped(last
 
 def test_s2_house_rules_seven_o_off_seven_and_zero_are_plain_numbers() -> None:
     """RULES.md §2 "House rules" are off by default: 7 and 0 are only numbers."""
-    state = table(["R7 R0 R1", "B1 B2", "G1 G2"], discard="R5", draw_pile=PILE, current=0)
+    state = mid_round(["R7 R0 R1", "B1 B2", "G1 G2"])
     state = after(state, play(0, "R7"))
     assert state.pending is not None
     assert (state.pending.kind, state.pending.player) == (PendingKind.TURN, 1)
@@ -263,9 +232,7 @@ def test_s2_house_rules_seven_o_swap_closes_the_uno_window() -> None:
     """RULES.md §2 "UNO" with Seven-O [decision]: a 7 played down to one card without
     calling opens the catch window; once the hands are swapped the caught player no
     longer holds that card and its new holder did nothing wrong, so the window closes."""
-    state = table(
-        ["R7 R1", "B1 B2 B3", "G1 G2"], discard="R5", draw_pile=PILE, current=0, options=SEVEN_O
-    )
+    state = mid_round(["R7 R1", "B1 B2 B3", "G1 G2"], options=SEVEN_O)
     state = after(state, play(0, "R7"))
     assert state.uno_window == 0
     assert "x.0" in view(state, 2).legal_codes  # still catchable while choosing
@@ -274,9 +241,7 @@ def test_s2_house_rules_seven_o_swap_closes_the_uno_window() -> None:
     assert of_type(result.events, EventType.UNO_WINDOW_CLOSED)
     refused(result.state, catch(2, 0), Reason.NOTHING_TO_CATCH)
     # Zero: every hand moves, the window closes too.
-    state = table(
-        ["R0 R1", "B1 B2 B3", "G1 G2"], discard="R5", draw_pile=PILE, current=0, options=SEVEN_O
-    )
+    state = mid_round(["R0 R1", "B1 B2 B3", "G1 G2"], options=SEVEN_O)
     result = ok(state, play(0, "R0"))
     assert result.state.uno_window is None
 
@@ -288,13 +253,8 @@ def test_s2_house_rules_seven_o_swap_closes_the_uno_window() -> None:
 def test_s2_house_rules_jump_in_identical_card_play_continues_from_jumper(variant: str) -> None:
     """RULES.md §2 "House rules" Jump-In: an identical card (same colour and symbol) may
     be played out of turn; play continues from the jumper, skipping those between."""
-    state = table(
-        ["R5 R1", "B1 B2", "G1 G2", "R5 Y9 Y8"],
-        discard="G5",
-        draw_pile=PILE,
-        current=0,
-        variant=variant,
-        options=JUMP_IN,
+    state = mid_round(
+        ["R5 R1", "B1 B2", "G1 G2", "R5 Y9 Y8"], discard="G5", variant=variant, options=JUMP_IN
     )
     state = after(state, play(0, "R5"))
     assert state.pending is not None and state.pending.player == 1
@@ -309,9 +269,7 @@ def test_s2_house_rules_jump_in_identical_card_play_continues_from_jumper(varian
 def test_s2_house_rules_jump_in_needs_colour_and_symbol_both() -> None:
     """RULES.md §2 "House rules" Jump-In: same number in another colour, or same colour
     with another number, is not identical."""
-    state = table(
-        ["R5 R1", "B1 B2", "B5 R6 W"], discard="R5", draw_pile=PILE, current=0, options=JUMP_IN
-    )
+    state = mid_round(["R5 R1", "B1 B2", "B5 R6 W"], options=JUMP_IN)
     assert [c for c in view(state, 2).legal_codes if c.startswith("p.")] == []
     refused(state, play(2, "B5"), Reason.DOES_NOT_MATCH)
     refused(state, play(2, "R6"), Reason.DOES_NOT_MATCH)
@@ -322,13 +280,7 @@ def test_s2_house_rules_jump_in_needs_colour_and_symbol_both() -> None:
 def test_s2_house_rules_jump_in_action_card_acts_from_the_jumper() -> None:
     """RULES.md §2 "House rules" Jump-In: a jumped-in skip skips the player after the
     jumper."""
-    state = table(
-        ["RS R1", "B1 B2", "G1 G2", "RS Y9", "Y1 Y2"],
-        discard="R5",
-        draw_pile=PILE,
-        current=0,
-        options=JUMP_IN,
-    )
+    state = mid_round(["RS R1", "B1 B2", "G1 G2", "RS Y9", "Y1 Y2"], options=JUMP_IN)
     state = after(state, play(0, "RS"))
     assert state.pending is not None and state.pending.player == 2
     state = after(state, play(3, "RS"))
@@ -338,9 +290,7 @@ def test_s2_house_rules_jump_in_action_card_acts_from_the_jumper() -> None:
 def test_s2_house_rules_jump_in_not_on_a_wild() -> None:
     """RULES.md §2 "House rules" Jump-In: a wild has no colour, so nothing is identical
     to it."""
-    state = table(
-        ["W R1", "B1 B2", "W G2"], discard="R5", draw_pile=PILE, current=0, options=JUMP_IN
-    )
+    state = mid_round(["W R1", "B1 B2", "W G2"], options=JUMP_IN)
     state = after(state, play(0, "W"), choose_color(0, "R"))
     refused(state, play(2, "W"), Reason.DOES_NOT_MATCH)
 
@@ -368,9 +318,7 @@ def test_s2_house_rules_jump_in_only_while_a_turn_is_owed() -> None:
     assert swapping.pending is not None and swapping.pending.kind is PendingKind.CHOOSE_SWAP
     refused(swapping, play(2, "R7"), Reason.NOT_YOUR_TURN)
     # RESPOND_TO_DRAW after a +2 that seat 1 could stack on.
-    hit = table(
-        ["R+2 R1", "B+2 B1", "R+2 G2"], discard="R5", draw_pile=PILE, current=0, options=options
-    )
+    hit = mid_round(["R+2 R1", "B+2 B1", "R+2 G2"], options=options)
     hit = after(hit, play(0, "R+2"))
     assert hit.pending is not None and hit.pending.kind is PendingKind.RESPOND_TO_DRAW
     refused(hit, play(2, "R+2"), Reason.NOT_YOUR_TURN)
@@ -382,9 +330,7 @@ def test_s2_house_rules_jump_in_only_while_a_turn_is_owed() -> None:
 def test_s2_house_rules_jump_in_closes_the_uno_window() -> None:
     """RULES.md §2 "UNO" with Jump-In [decision]: a jump-in is another player acting, so it
     closes the catch window like the next player's move."""
-    state = table(
-        ["R5 R1", "B1 B2", "R5 G2 G3"], discard="G5", draw_pile=PILE, current=0, options=JUMP_IN
-    )
+    state = mid_round(["R5 R1", "B1 B2", "R5 G2 G3"], discard="G5", options=JUMP_IN)
     result = ok(state, play(0, "R5"))
     assert result.state.uno_window == 0
     result = ok(result.state, play(2, "R5"))
@@ -394,9 +340,7 @@ def test_s2_house_rules_jump_in_closes_the_uno_window() -> None:
 
 def test_s2_house_rules_jump_in_with_the_last_card_wins() -> None:
     """RULES.md §2 "House rules" Jump-In: jumping in with your last card ends the round."""
-    state = table(
-        ["R5 R1", "B1 B2", "R5"], discard="G5", draw_pile=PILE, current=0, options=JUMP_IN
-    )
+    state = mid_round(["R5 R1", "B1 B2", "R5"], discard="G5", options=JUMP_IN)
     state = after(state, play(0, "R5"))
     result = ok(state, play(2, "R5"))
     assert of_type(result.events, EventType.ROUND_ENDED)[0].data["winner"] == 2
@@ -404,7 +348,7 @@ def test_s2_house_rules_jump_in_with_the_last_card_wins() -> None:
 
 def test_s2_house_rules_jump_in_off_is_not_your_turn() -> None:
     """RULES.md §2 "House rules" are off by default: no out-of-turn play."""
-    state = table(["R5 R1", "B1 B2", "R5 G2"], discard="G5", draw_pile=PILE, current=0)
+    state = mid_round(["R5 R1", "B1 B2", "R5 G2"], discard="G5")
     state = after(state, play(0, "R5"))
     refused(state, play(2, "R5"), Reason.NOT_YOUR_TURN)
 
@@ -481,6 +425,30 @@ def test_s2_house_rules_alternate_scoring_lowest_total_wins_at_the_target() -> N
     assert of_type(result.events, EventType.GAME_OVER)[0].data["winner"] == 2
 
 
+def test_s2_house_rules_alternate_scoring_tie_for_lowest_total() -> None:
+    """RULES.md §2 "Scoring" alternate scoring [decision] (round.py): a tie for the lowest
+    total goes to the round's winner if they are in it, else to the lower seat."""
+    options = Options(alternate_scoring=True)
+    # Seat 1 goes out and ties seat 0 at 100; seat 2 passes the target.
+    state = table(
+        ["R5", "B1", "W"], discard="B5", current=1, scores=[95, 100, 480], options=options
+    )
+    result = ok(state, play(1, "B1"))
+    assert [p.score for p in result.state.players] == [100, 100, 530]
+    assert result.state.winner == 1
+    # Seat 3 goes out; seats 1 and 2 tie at 60, the round's winner is not in the tie.
+    state = table(
+        ["W", "R5", "B0", "B1"],
+        discard="B5",
+        current=3,
+        scores=[460, 55, 60, 200],
+        options=options,
+    )
+    result = ok(state, play(3, "B1"))
+    assert [p.score for p in result.state.players] == [510, 60, 60, 200]
+    assert result.state.winner == 1
+
+
 @pytest.mark.parametrize("variant", CLASSIC_LIKE)
 def test_s2_house_rules_target_score_replaces_the_variants_500(variant: str) -> None:
     """RULES.md §2 "Scoring": the chat's target score replaces the variant's."""
@@ -515,15 +483,9 @@ def test_s2_house_rules_target_score_must_be_positive(target: int) -> None:
 def test_s2_house_rules_false_catch_penalty_costs_the_catcher_two() -> None:
     """RULES.md §2 "UNO" (house option): a catch when there is nothing to catch costs the
     catcher 2; without the option it is refused and costs nothing."""
-    state = table(["R1 R2", "B1 B2 B3", "G1 G2"], discard="R5", draw_pile=PILE, current=0)
+    state = mid_round(["R1 R2", "B1 B2 B3", "G1 G2"])
     refused(state, catch(1, 0), Reason.NOTHING_TO_CATCH)
-    state = table(
-        ["R1 R2", "B1 B2 B3", "G1 G2"],
-        discard="R5",
-        draw_pile=PILE,
-        current=0,
-        options=Options(false_catch_penalty=True),
-    )
+    state = mid_round(["R1 R2", "B1 B2 B3", "G1 G2"], options=Options(false_catch_penalty=True))
     result = ok(state, catch(1, 0))
     assert len(result.state.hand(1)) == 5
     assert len(result.state.hand(0)) == 2
@@ -562,6 +524,14 @@ def test_s2_house_rules_flip_offers_stacking_jump_in_drawing_and_alternate_scori
     flip = get_variant("flip")
     assert flip.house_rules >= ALL - {HouseRule.SEVEN_O}
     assert (HouseRule.SEVEN_O in flip.house_rules) == bool(flip.seven_o_rules)
+
+
+def test_s3_flip_offers_no_seven_o() -> None:
+    """RULES.md §3 vs §2 "House rules" [decision] (variants/flip.py): no Seven-O for Flip:
+    its deck has no 0 and the seeds offer no house rules of their own; asking is refused."""
+    assert HouseRule.SEVEN_O not in get_variant("flip").house_rules
+    with pytest.raises(SetupError, match="seven_o"):
+        new_game("flip", ["A", "B"], SEVEN_O, seed=3)
 
 
 def test_s2_house_rules_refused_in_scenario_set_ups_too() -> None:

@@ -7,7 +7,18 @@ import random
 from collections import Counter
 
 import pytest
-from rules_helpers import after, all_cards, deck_of, examples, of_type, ok, refused, table
+from rules_helpers import (
+    added_to_classic,
+    after,
+    all_cards,
+    assert_classic_apart_from,
+    deck_of,
+    examples,
+    of_type,
+    ok,
+    refused,
+    table,
+)
 
 from services.engine.rules import (
     Action,
@@ -63,11 +74,14 @@ def three_players_p1_frozen() -> GameState:
 
 def test_s6_deck_is_classic_plus_four_dumb_fu() -> None:
     """RULES.md §6 "Deck (112)": Classic's 108 + 4 Dumb Fu (WDF)."""
-    deck = Counter(c.code for c in get_variant(MINIONS).deck)
-    classic = Counter(c.code for c in get_variant("classic").deck)
-    assert sum(deck.values()) == 112
-    assert deck - classic == Counter({"WDF": 4})
-    assert classic - deck == Counter()
+    assert len(get_variant(MINIONS).deck) == 112
+    assert added_to_classic(MINIONS) == Counter({"WDF": 4})
+
+
+def test_s6_everything_else_is_classic_500_wins_alternate_scoring_as_classic() -> None:
+    """RULES.md §6: Classic's 108 with Classic's rules (the Wild Banana's challenge
+    included); "500 wins; alternate scoring as Classic"; only the Dumb Fu is Minions' own."""
+    assert_classic_apart_from(MINIONS, {Kind.WILD_DUMB_FU})
 
 
 def test_s6_themed_names_rainbow_wild_banana_dumb_fu() -> None:

@@ -151,6 +151,19 @@ def test_s4_deal_first_card_seven_or_zero_is_a_plain_number(first: str) -> None:
     assert EventType.HANDS_ROTATED not in types(events)
 
 
+def test_s4_deal_nothing_but_actions_to_turn_up_play_starts_on_the_last() -> None:
+    """RULES.md §4 "Deal" [decision] (round.py): the ignored cards are not reshuffled to
+    turn up more, so a set-up whose pile holds only actions stops short: play starts on
+    the last card turned up, which nobody played."""
+    state, events = _setup_events(["B1 B2", "G1 G2"], draw_pile="RS GR")
+    assert [c.code for c in state.discard] == ["GR", "RS"]
+    assert state.draw_pile == ()
+    assert state.color is not None and state.color.value == "G"
+    assert state.direction == 1
+    assert turn_of(state) == 1
+    assert [e.data["card"] for e in of_type(events, EventType.FIRST_CARD)] == ["RS", "GR"]
+
+
 def _setup_events(hands: list[str], draw_pile: str) -> tuple[GameState, tuple[Event, ...]]:
     """A round about to start: the first card is turned up from ``draw_pile``."""
     return table_with_events(hands, draw_pile=draw_pile, variant=V)
@@ -638,6 +651,18 @@ def test_s4_actions_two_player_reverse_acts_as_skip() -> None:
     assert of_type(result.events, EventType.SKIPPED)[0].data == {"player": 1}
 
 
+@pytest.mark.parametrize("code", ["W+6", "W+10", "WR+4"])
+def test_s4_actions_every_other_wild_its_player_chooses_the_colour(code: str) -> None:
+    """RULES.md §4 "Actions": every wild but WCR: its player chooses the colour, then the
+    card acts."""
+    state = nm([f"{code} Y1", "Y2 Y9", "Y3 Y4"], discard="R5", draw_pile=many(12, "B0"), current=0)
+    state = after(state, play(0, code))
+    assert pending_of(state) == (PendingKind.CHOOSE_COLOR, 0)
+    state = after(state, choose_color(0, "B"))
+    assert state.color is not None and state.color.value == "B"
+    assert len(state.hand(2 if code == "WR+4" else 1)) == 2 + DRAW_CARDS[code]
+
+
 def test_s4_actions_discard_all_discards_every_card_of_its_colour() -> None:
     """RULES.md §4 "Actions": DA also discards every card of that colour from your hand
     (under the DA); wilds and other colours stay."""
@@ -909,6 +934,23 @@ def test_s4_scoring_game_to_1000_knock_out_points_can_decide_it() -> None:
     assert result.state.is_over
     assert result.state.winner == 0  # seat 2 won the round but seat 0 has the most
     assert of_type(result.events, EventType.GAME_OVER)[0].data["scores"] == [1150, 0, 980 + 6]
+
+
+def test_s4_scoring_a_tie_at_the_top_goes_to_the_rounds_winner() -> None:
+    """RULES.md §4 "Scoring" says nothing of ties; round.py decides: knock-outs can bring
+    another player level with the round's winner at the top, who then wins the game."""
+    state = nm(
+        ["R+4 Y1 Y2 Y3", many(22, "G1"), "R6"],
+        discard="R5",
+        draw_pile=many(10, "Y0"),
+        current=0,
+        scores=[750, 0, 994],
+    )
+    state = after(state, play(0, "R+4"))
+    assert state.players[0].score == 1000
+    result = ok(state, play(2, "R6"))
+    assert [p.score for p in result.state.players] == [1000, 0, 1000]
+    assert result.state.winner == 2
 
 
 # -- Random play ------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from services.engine.rules import (
     Event,
     EventType,
     GameState,
+    HouseRule,
     Options,
     Rejected,
     apply,
@@ -68,14 +69,11 @@ PRIVATE_EVENTS = frozenset({EventType.DREW_CARDS, EventType.CHALLENGE_REVEAL})
 
 
 def offered(variant: str, field_name: str) -> bool:
-    """Whether the variant offers the house rule behind an Options field (all fields when
-    the variant spec does not say)."""
-    house_rules = getattr(get_variant(variant), "house_rules", None)
-    if house_rules is None:
+    """Whether the variant offers the Options field (fields that are no house rule, such
+    as the false-catch penalty, are offered everywhere)."""
+    if field_name not in {r.value for r in HouseRule}:
         return True
-    names = {str(getattr(r, "value", r)) for r in house_rules}
-    known = {"progressive_draw", "seven_o", "jump_in", "draw_until_playable", "alternate_scoring"}
-    return field_name not in known or field_name in names
+    return HouseRule(field_name) in get_variant(variant).house_rules
 
 
 def options_for(variant: str) -> st.SearchStrategy[Options]:
@@ -218,7 +216,7 @@ def choose_action(state: GameState, rng: random.Random) -> Action:
     if roll < 0.2 and state.uno_window is not None:
         return Action(ActionType.CLOSE_UNO_WINDOW)
     if roll < 0.22:
-        frozen = [i for i, p in enumerate(state.players) if getattr(p, "frozen", False)]
+        frozen = [i for i, p in enumerate(state.players) if p.frozen]
         if frozen:
             return Action(ActionType.FROZEN_MOVED, target=rng.choice(frozen))
     return rng.choice(legal_actions(state, state.pending.player))

@@ -117,6 +117,18 @@ def test_s2_too_few_or_too_many_players_is_refused() -> None:
         new_game("classic", [f"P{i}" for i in range(11)], seed=1)
 
 
+def test_s2_every_variant_takes_two_to_ten_players(variant_name: str) -> None:
+    """RULES.md header "Players: 2–10 (No Mercy: 2–6 on the box; allow up to 10)": every
+    variant deals 7 each to 2 and to 10 players, and refuses 1 or 11."""
+    for players in (2, 10):
+        state, _ = new_game(variant_name, [f"P{i}" for i in range(players)], seed=4)
+        assert [len(p.hand) for p in state.players] == [7] * players
+        assert all_cards(state) == deck_of(state)
+    for players in (1, 11):
+        with pytest.raises(SetupError, match="2–10 players"):
+            new_game(variant_name, [f"P{i}" for i in range(players)], seed=4)
+
+
 def test_s2_next_round_is_dealt_by_the_seat_to_the_left() -> None:
     """RULES.md §2 "Deal" [digital] and "Scoring": after a round short of the target, the
     deal passes to the left and a fresh round of 7 each starts."""

@@ -9,11 +9,7 @@ from .minecraft import MINECRAFT
 from .minions import MINIONS
 from .no_mercy import NO_MERCY
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (CLASSIC,)}
-VARIANTS[FLIP.name] = FLIP
-VARIANTS[MINECRAFT.name] = MINECRAFT
-VARIANTS[MINIONS.name] = MINIONS
-VARIANTS[NO_MERCY.name] = NO_MERCY
+VARIANTS: dict[str, Variant] = {v.name: v for v in (CLASSIC, FLIP, MINECRAFT, MINIONS, NO_MERCY)}
 
 
 class UnknownVariant(KeyError):

@@ -1,6 +1,7 @@
 """Classic UNO (RULES.md §2): the 108-card deck, its card rules and scoring.
 
-The other variants start from ``classic_rules()`` and change what they change.
+Minecraft and Minions start from ``classic_rules()`` and add their one card; No Mercy
+builds its deck with ``numbered_deck`` and ``wilds``.
 """
 
 from __future__ import annotations
