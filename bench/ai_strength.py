@@ -9,9 +9,8 @@ baselines face the same deals), and the strong seat rotates through the seats.
 
 Printed per pairing: rounds, the strong seat's win share with its 95% Wilson interval, the
 fair share, and the mean points per round gained by the strong seat and by a baseline seat
-(the round's scoring, No Mercy's knock-out points included).  Then the strong policy's
-decision latency (p50/p99, the policy's own time; the engine's view is built outside it)
-and the goals of the issue for 2-player Classic.
+(the round's scoring, No Mercy's knock-out points included).  Then the goals of the issue
+for 2-player Classic.  How long a decision takes is ``bench/ai_latency.py``'s.
 
 For reference, RLCard's rule agent wins 51% against a random agent in its own 2-player UNO.
 
@@ -58,32 +57,27 @@ class Tally:
     wins: int = 0
     strong_points: int = 0
     baseline_points: int = 0  # summed over every baseline seat
-    latencies: list[float] | None = None
 
     def add(self, other: Tally) -> None:
         self.rounds += other.rounds
         self.wins += other.wins
         self.strong_points += other.strong_points
         self.baseline_points += other.baseline_points
-        if other.latencies:
-            self.latencies = (self.latencies or []) + other.latencies
 
 
 def run(task: Task) -> tuple[Task, Tally]:
     strong = get_policy(STRONG)
     baseline = get_policy(task.opponent)
-    tally = Tally(latencies=[])
-    timings: dict[str, list[float]] = {}
+    tally = Tally()
     for index in range(task.first_round, task.first_round + task.rounds):
         seat = index % task.players
         policies = [baseline] * task.players
         policies[seat] = strong
-        result = play_one_round(task.variant, policies, seed=task.seed + index, latencies=timings)
+        result = play_one_round(task.variant, policies, seed=task.seed + index)
         tally.rounds += 1
         tally.wins += result.winner == seat
         tally.strong_points += result.points[seat]
         tally.baseline_points += sum(result.points) - result.points[seat]
-    tally.latencies = timings.get(STRONG, [])
     return task, tally
 
 
@@ -96,12 +90,6 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
     return centre - half, centre + half
-
-
-def percentile(sorted_values: list[float], q: float) -> float:
-    if not sorted_values:
-        return float("nan")
-    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
 
 
 def tasks(variants: list[str], rounds: int, seed: int) -> Iterator[Task]:
@@ -150,25 +138,6 @@ def main() -> None:
                     f"{1 / players:>4.0%}  {t.strong_points / t.rounds:>16.1f}  "
                     f"{t.baseline_points / baseline_seats:>18.1f}"
                 )
-    print()
-    print("strong policy decision latency (choose/react, ms):")
-    every: list[float] = []
-    for variant in variants:
-        lat: list[float] = []
-        for players in PLAYER_COUNTS:
-            for opponent in BASELINES:
-                lat += results[(variant, players, opponent)].latencies or []
-        lat.sort()
-        every += lat
-        print(
-            f"  {variant:<10} decisions {len(lat):>8}  p50 {percentile(lat, 0.5) * 1e3:6.3f}  "
-            f"p99 {percentile(lat, 0.99) * 1e3:6.3f}  max {lat[-1] * 1e3 if lat else 0:7.3f}"
-        )
-    every.sort()
-    print(
-        f"  {'all':<10} decisions {len(every):>8}  p50 {percentile(every, 0.5) * 1e3:6.3f}  "
-        f"p99 {percentile(every, 0.99) * 1e3:6.3f}  (goal: p99 <= 5 ms)"
-    )
     if "classic" in variants:
         vs_random = results[("classic", 2, "random")]
         vs_first = results[("classic", 2, "first")]

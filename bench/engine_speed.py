@@ -6,10 +6,11 @@ other decisions uniformly).  Prints, for every variant in the registry and 2 and
 whole games (to the target score) per second, single rounds per second and decisions per
 second.  When ``rlcard`` is importable (``make setup-bench``), RLCard's ``uno`` environment
 with its random agents runs in the same process as a baseline (two players, one round is one
-RLCard game), and the ratio of our two-player Classic rounds/s to its games/s is printed.
-Then the cost per decision of each engine call (``legal_actions``, ``apply``, ``view``,
-``to_json``, ``from_json``) over recorded 2-player Classic rounds, and the size of a 4-player
-Classic state serialised as compact JSON.
+RLCard game), and the ratio of our two-player Classic rounds/s to its games/s is printed;
+beside them, the same rounds in a bare loop with nothing around the rules (``bare_round``),
+the floor any Python engine stands on.  Then the cost per decision of each engine call
+(``legal_actions``, ``apply``, ``view``, ``to_json``, ``from_json``) over recorded 2-player
+Classic rounds, and the size of a 4-player Classic state serialised as compact JSON.
 
 Usage: .venv/bin/python bench/engine_speed.py [--seconds S]
 Nothing here asserts on time; the figures are for reading.

@@ -83,10 +83,10 @@ def percentile(sorted_values: list[int], fraction: float) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10_000)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=10_000, help="games to play")
     parser.add_argument("--cap", type=int, default=200_000, help="decisions before giving up")
-    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--first-seed", type=int, default=0, help="seed of the first game")
     args = parser.parse_args()
 
     started = time.perf_counter()

@@ -223,7 +223,7 @@ class Game:
 
         As the bot does: the action's answer carries the view of whoever owes the next
         decision (``view`` when it is the actor again, else ``owing_view``), so the view is
-        asked for only when no answer carried it (a new game). With ``--two-requests`` every
+        asked for only when no answer carried it (a new game). With ``two_requests`` every
         move asks for it first, the flow of a client that ignores those views."""
         user = self.owing_user
         known = self.known_view
@@ -576,6 +576,7 @@ def run_memory(args: argparse.Namespace) -> None:
             "this Redis (its config)",
             asyncio.run(memory_per_game(engine.port, args.redis, args.memory_games)),
         )
+    print("   (goal: <= 4096 B per game)")
 
 
 def main() -> None:

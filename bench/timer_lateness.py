@@ -17,8 +17,8 @@ process (``celery -A services.worker.app worker``, 16 threads). It prints:
    worker holds for 1,000 Celery countdown (ETA) tasks, the design the board replaces.
 
 Usage: .venv/bin/python bench/timer_lateness.py [--games 500] [--redis URL]
-The Redis database (default ``UNO_BENCH_REDIS_URL`` or redis://127.0.0.1:6379/14) is
-FLUSHED. Nothing here asserts on time; the figures are for reading.
+The Redis database (default redis://127.0.0.1:6379/14) is FLUSHED. Nothing here asserts on
+time; the figures are for reading.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import signal
 import statistics
 import subprocess
 import sys
@@ -41,45 +40,17 @@ import redis
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from services.engine.local_server import free_port, uvicorn_command  # noqa: E402
+from services.engine.local_server import (  # noqa: E402
+    free_port,
+    kill,
+    service_env,
+    spawn,
+    stop,
+    uvicorn_command,
+)
 from services.worker.timers import DEADLINES_KEY, FIRED_STREAM  # noqa: E402
 
 TOKEN = "bench-token"
-
-
-# -- processes -------------------------------------------------------------------------------
-
-
-def env_for(redis_url: str, engine_url: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
-    env.update(
-        UNO_REDIS_URL=redis_url,
-        UNO_BROKER_URL=redis_url,
-        UNO_ENGINE_URL=engine_url,
-        UNO_ENGINE_TOKEN=TOKEN,
-        UNO_AWAY_PAUSE_SECONDS="0.5",
-        UNO_WORKER_POLL_INTERVAL="0.1",  # the default
-        PYTHONUNBUFFERED="1",
-    )
-    return env
-
-
-def spawn(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            argv, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(20)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(10)
-    except ProcessLookupError:
-        pass
 
 
 def wait_for(check: Any, timeout: float, what: str) -> None:
@@ -184,11 +155,9 @@ def show(label: str, values: list[float]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--games", type=int, default=500, help="games with a deadline pending")
     parser.add_argument(
-        "--redis",
-        default=os.environ.get("UNO_BENCH_REDIS_URL", "redis://127.0.0.1:6379/14"),
-        help="Redis database to use (flushed)",
+        "--redis", default="redis://127.0.0.1:6379/14", help="Redis database to use (flushed)"
     )
     args = parser.parse_args()
     n = args.games
@@ -197,7 +166,13 @@ def main() -> None:
     logs = Path(tempfile.mkdtemp(prefix="timer-bench-"))
     port = free_port()
     engine_url = f"http://127.0.0.1:{port}"
-    env = env_for(args.redis, engine_url)
+    env = service_env(
+        args.redis,
+        engine_url,
+        TOKEN,
+        UNO_AWAY_PAUSE_SECONDS="0.5",
+        UNO_WORKER_POLL_INTERVAL="0.1",  # the default
+    )
     py = sys.executable
     engine = spawn(
         uvicorn_command("services.engine.app:app", port, "--log-level", "warning"),
@@ -312,9 +287,8 @@ def main() -> None:
         )
     finally:
         if worker is not None:
-            os.killpg(worker.pid, signal.SIGKILL)  # the ETA tasks must not be requeued
-            worker.wait(10)
-        stop(engine)
+            kill(worker)  # the ETA tasks must not be requeued
+        stop(engine, grace=20)
         r.flushdb()
     print(f"\nlogs: {logs}")
 

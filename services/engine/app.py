@@ -40,7 +40,7 @@ from services.engine import lobby
 from services.engine.games import Games, Outcome, Timing
 from services.engine.lobby import GameError, GameRecord
 from services.engine.metrics import CONTENT_TYPE_LATEST, MetricsMiddleware, ServiceMetrics
-from services.engine.rules import Options, Setup, SetupError, view
+from services.engine.rules import Options, Setup, SetupError, options_to_json, view
 from services.engine.schemas import (
     ActionRequest,
     ActionResult,
@@ -99,7 +99,7 @@ def game_info(record: GameRecord) -> dict[str, Any]:
         "host": record.host,
         "variant": record.variant,
         "turn_seconds": record.turn_seconds,
-        "rules": lobby.options_to_json(record.rules),
+        "rules": options_to_json(record.rules),
         "seats": [{"seat": i, **s.to_json()} for i, s in enumerate(record.seats)],
         "winner": record.state.winner if record.state is not None else None,
         "uno_opened": record.uno_opened,
@@ -134,8 +134,7 @@ def action_result(outcome: Outcome) -> dict[str, Any]:
     is the bot (service token), which may read any seat's view anyway and shows each one
     only to its owner; ``player_view`` stays the one place a hand is serialised."""
     record, seat = outcome.record, outcome.seat
-    state = record.state
-    owing = state.pending.player if state is not None and state.pending is not None else None
+    owing = record.owing
     return {
         "game_id": record.id,
         "version": outcome.version,
@@ -462,6 +461,15 @@ def create_app(settings: Settings | None = None) -> EngineAPI:
         """Prometheus exposition (needs the service token, like every other route)."""
         return Response(metrics.exposition(), media_type=CONTENT_TYPE_LATEST)
 
+    def answer(outcome: Outcome, by: str) -> Response:
+        """The answer of every route that takes an action: counted by who took it
+        (``player``, ``stand_in``, ``system``), then ``action_result``."""
+        if outcome.duplicate:
+            metrics.duplicates.inc()
+        else:
+            metrics.actions.labels(by).inc()
+        return _json(action_result(outcome))
+
     # Hot routes first: Starlette tries routes in order.
     # -- play ---------------------------------------------------------------------------
 
@@ -479,8 +487,7 @@ def create_app(settings: Settings | None = None) -> EngineAPI:
 
     async def act(game_id: str, body: ActionRequest) -> Response:
         outcome = await games.act(game_id, body.user_id, body.action, body.version, body.action_id)
-        _count(outcome, "player")
-        return _json(action_result(outcome))
+        return answer(outcome, "player")
 
     @app.get(
         VIEW_ROUTE,
@@ -677,8 +684,7 @@ def create_app(settings: Settings | None = None) -> EngineAPI:
         """The stand-in's move for the seat owing the decision at ``version``; for a human
         it counts as a missed deadline (two in a row: away)."""
         outcome = await games.stand_in_act(game_id, body.version, body.action, body.action_id)
-        _count(outcome, "stand_in")
-        return _json(action_result(outcome))
+        return answer(outcome, "stand_in")
 
     @app.post(
         "/v1/games/{game_id}/uno-window/close",
@@ -689,8 +695,7 @@ def create_app(settings: Settings | None = None) -> EngineAPI:
     async def close_uno_window(game_id: GameId, body: CloseUnoWindow) -> Response:
         """Close the UNO window iff the one opened at ``opened_version`` is still open."""
         outcome = await games.close_uno_window(game_id, body.opened_version, body.action_id)
-        _count(outcome, "system")
-        return _json(action_result(outcome))
+        return answer(outcome, "system")
 
     @app.post(
         "/v1/games/{game_id}/frozen-moved",
@@ -702,8 +707,7 @@ def create_app(settings: Settings | None = None) -> EngineAPI:
         """The bot saw the frozen player move (RULES.md §6, Minions' Dumb Fu): the rules
         charge them if they are frozen, else 422 ``not_frozen``."""
         outcome = await games.frozen_moved(game_id, body.version, body.seat, body.action_id)
-        _count(outcome, "system")
-        return _json(action_result(outcome))
+        return answer(outcome, "system")
 
     hot = {
         (route.path, method): route
@@ -726,12 +730,6 @@ def create_app(settings: Settings | None = None) -> EngineAPI:
         ),
         metrics=metrics,
     )
-
-    def _count(outcome: Outcome, by: str) -> None:
-        if outcome.duplicate:
-            metrics.duplicates.inc()
-        else:
-            metrics.actions.labels(by).inc()
 
     # -- test-only ----------------------------------------------------------------------
 

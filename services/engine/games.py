@@ -64,6 +64,10 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+def no_such_game(game_id: str) -> GameError:
+    return GameError(404, "no_such_game", f"no game {game_id!r} (unknown or expired)")
+
+
 def stale(record: GameRecord) -> GameError:
     return GameError(
         409,
@@ -102,7 +106,7 @@ class Games:
     async def get(self, game_id: str) -> GameRecord:
         record = await self.store.load(game_id)
         if record is None:
-            raise GameError(404, "no_such_game", f"no game {game_id!r} (unknown or expired)")
+            raise no_such_game(game_id)
         return record
 
     async def live_game(self, chat_id: int, topic_id: int) -> GameRecord:
@@ -203,7 +207,7 @@ class Games:
             if isinstance(result, Written):
                 return new
             if isinstance(result, Missing):
-                raise GameError(404, "no_such_game", f"no game {game_id!r} (unknown or expired)")
+                raise no_such_game(game_id)
         raise GameError(409, "busy", "the game changed too often meanwhile; try again")
 
     # -- actions -----------------------------------------------------------------------
@@ -236,15 +240,14 @@ class Games:
         """The seat owing the decision at ``version`` (RULES.md §7), or 409 when stale."""
         record = await self.get(game_id)
         require_playing_at(record, version)
-        state = record.require_state()
-        assert state.pending is not None  # PLAYING means a decision is owed
-        return record, state.pending.player
+        owing = record.owing
+        assert owing is not None  # PLAYING means a decision is owed
+        return record, owing
 
     async def stand_in_act(self, game_id: str, version: int, code: str, action_id: str) -> Outcome:
         """The stand-in's move for the seat owing the decision at ``version``."""
         record = await self.get(game_id)
-        state = record.state
-        owing = state.pending.player if state is not None and state.pending is not None else None
+        owing = record.owing
         duplicate = await self._duplicate(record, action_id, owing)
         if duplicate is not None:
             return duplicate
@@ -262,16 +265,8 @@ class Games:
         if duplicate is not None:
             return duplicate
         require_playing_at(record, version)
-        outcome = await self._commit(
-            record, None, Action(ActionType.FROZEN_MOVED, target=seat), action_id
-        )
-        if isinstance(outcome, Outcome):
-            return outcome
-        fresh = await self.get(game_id)
-        duplicate = await self._duplicate(fresh, action_id, None)
-        if duplicate is not None:
-            return duplicate
-        raise stale(fresh)
+        action = Action(ActionType.FROZEN_MOVED, target=seat)
+        return await self._settle(record, None, action, action_id, stand_in=False)
 
     async def close_uno_window(self, game_id: str, opened_version: int, action_id: str) -> Outcome:
         """The UNO window's timer (RULES.md §2 "UNO"): close it iff the window opened at
@@ -302,8 +297,15 @@ class Games:
         raise GameError(409, "busy", "the game changed too often meanwhile; try again")
 
     async def _settle(
-        self, record: GameRecord, seat: int, action: Action, action_id: str, *, stand_in: bool
+        self,
+        record: GameRecord,
+        seat: int | None,
+        action: Action,
+        action_id: str,
+        *,
+        stand_in: bool,
     ) -> Outcome:
+        """Commit an action bound to the version read (``seat`` None: the service's own)."""
         outcome = await self._commit(record, seat, action, action_id, stand_in=stand_in)
         if isinstance(outcome, Outcome):
             return outcome
@@ -348,12 +350,8 @@ class Games:
             uno_opened = None
         else:
             uno_opened = version if opened else record.uno_opened
-        new = replace(
-            record,
-            version=version,
-            state=new_state
-            if new_state.version == version
-            else replace(new_state, version=version),
+        new = record.bumped(
+            state=new_state,
             seats=seats,
             status=GameStatus.PLAYING if new_state.pending is not None else GameStatus.OVER,
             uno_opened=uno_opened,
@@ -363,7 +361,7 @@ class Games:
         if isinstance(written, Written):
             return Outcome(new, seat, version, events)
         if isinstance(written, Missing):
-            raise GameError(404, "no_such_game", f"no game {record.id!r} (unknown or expired)")
+            raise no_such_game(record.id)
         assert isinstance(written, Stale)
         return written
 
@@ -399,12 +397,11 @@ class Games:
         game's turn time, or after the short pause when a stand-in plays that seat anyway;
         a UNO window opened by this write closes after the UNO window time."""
         turn_delay: float | None = None
-        state = new.state
-        if new.status is GameStatus.PLAYING and state is not None and state.pending is not None:
-            owing = new.seats[state.pending.player]
+        owing = new.owing
+        if new.status is GameStatus.PLAYING and owing is not None:
             turn_delay = (
                 self.timing.away_pause_seconds
-                if owing.stood_in_at_once
+                if new.seats[owing].stood_in_at_once
                 else float(new.turn_seconds)
             )
         uno_delay: float | None = None

@@ -25,6 +25,7 @@ from services.engine.rules import (
     SetupError,
     from_json,
     new_game,
+    options_to_json,
     to_json,
 )
 
@@ -123,7 +124,6 @@ class GameRecord:
     uno_opened: int | None = None
     # (action-id digest, version it produced), newest last.
     recent: tuple[tuple[str, int], ...] = ()
-    ended_by: int | None = None
 
     # -- identity --------------------------------------------------------------------
 
@@ -160,6 +160,12 @@ class GameRecord:
             raise GameError(409, "not_started", "the game has not started yet")
         return self.state
 
+    @property
+    def owing(self) -> int | None:
+        """The seat owing the pending decision (None: not started, or over)."""
+        state = self.state
+        return state.pending.player if state is not None and state.pending is not None else None
+
     # -- idempotency -----------------------------------------------------------------
 
     def recent_version(self, action_id: str) -> int | None:
@@ -173,10 +179,11 @@ class GameRecord:
 
     def bumped(self, **changes: Any) -> GameRecord:
         """A copy at version + 1 (the engine state, if any, carries the same version)."""
-        new = replace(self, version=self.version + 1, **changes)
-        if new.state is not None and new.state.version != new.version:
-            new = replace(new, state=replace(new.state, version=new.version))
-        return new
+        version = self.version + 1
+        state = changes.get("state", self.state)
+        if state is not None and state.version != version:
+            changes["state"] = replace(state, version=version)
+        return replace(self, version=version, **changes)
 
     # -- storage form ----------------------------------------------------------------
 
@@ -199,8 +206,6 @@ class GameRecord:
             out["uno_opened"] = self.uno_opened
         if self.recent:
             out["recent"] = [list(r) for r in self.recent]
-        if self.ended_by is not None:
-            out["ended_by"] = self.ended_by
         return out
 
     @staticmethod
@@ -220,7 +225,6 @@ class GameRecord:
             state=from_json(state) if state is not None else None,
             uno_opened=d.get("uno_opened"),
             recent=tuple((r[0], r[1]) for r in d.get("recent", ())),
-            ended_by=d.get("ended_by"),
         )
 
 
@@ -233,13 +237,6 @@ def action_digest(action_id: str) -> str:
 def remember(record: GameRecord, action_id: str, version: int) -> tuple[tuple[str, int], ...]:
     recent = (*record.recent, (action_digest(action_id), version))
     return recent[-RECENT_ACTIONS:]
-
-
-def options_to_json(o: Options) -> dict[str, Any]:
-    defaults = Options()
-    return {
-        k: getattr(o, k) for k in o.__dataclass_fields__ if getattr(defaults, k) != getattr(o, k)
-    }
 
 
 # -- the lobby ---------------------------------------------------------------------------
@@ -394,7 +391,7 @@ def end(record: GameRecord, user_id: int, admin: bool) -> tuple[GameRecord, Even
         "reason": "admin" if user_id != record.host else "host",
         "by": user_id,
     }
-    return record.bumped(status=GameStatus.ENDED, uno_opened=None, ended_by=user_id), [event]
+    return record.bumped(status=GameStatus.ENDED, uno_opened=None), [event]
 
 
 def come_back(record: GameRecord, user_id: int) -> tuple[GameRecord, Events] | None:

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
+from services.engine.lobby import AiLevel as AiLevel  # the wire takes the lobby's levels
 from services.engine.rules import Options
 
 
@@ -54,7 +55,6 @@ ActionId = Annotated[
 ]
 VariantName = Annotated[str, Field(pattern=r"^[a-z0-9_-]{1,32}$", examples=["classic"])]
 TurnSeconds = Annotated[int, _NotBool, Field(ge=5, le=3600, description="Time for each decision")]
-AiLevel = Literal["strong", "random", "first-legal"]
 GameStatusName = Literal["lobby", "playing", "over", "ended"]
 
 

@@ -107,13 +107,11 @@ end
 redis.call('SET', KEYS[1], ARGV[3], 'EX', ttl)
 if expected > 0 then redis.call('ZREM', KEYS[3], gid .. '|turn|' .. ARGV[1]) end
 if ARGV[8] ~= '' then redis.call('ZREM', KEYS[3], gid .. '|uno|' .. ARGV[8]) end
-if ARGV[6] ~= '' or ARGV[7] ~= '' then
-  if ARGV[6] ~= '' then
-    redis.call('ZADD', KEYS[3], string.format('%.3f', t + tonumber(ARGV[6])), gid .. '|turn|' .. v)
-  end
-  if ARGV[7] ~= '' then
-    redis.call('ZADD', KEYS[3], string.format('%.3f', t + tonumber(ARGV[7])), gid .. '|uno|' .. v)
-  end
+if ARGV[6] ~= '' then
+  redis.call('ZADD', KEYS[3], string.format('%.3f', t + tonumber(ARGV[6])), gid .. '|turn|' .. v)
+end
+if ARGV[7] ~= '' then
+  redis.call('ZADD', KEYS[3], string.format('%.3f', t + tonumber(ARGV[7])), gid .. '|uno|' .. v)
 end
 return {1, tonumber(v)}
 """

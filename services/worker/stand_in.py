@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 
 #: Codes that never settle an owed decision (see the module docstring).
 _NOT_SETTLING = frozenset({ActionType.CALL_UNO, ActionType.CATCH})
+_NOT_SETTLING_HEADS = frozenset(t.value for t in _NOT_SETTLING)
 
 Chooser = Callable[[View, random.Random], Action]
 _T = TypeVar("_T")
@@ -91,8 +92,7 @@ def settling(legal: Sequence[Action]) -> tuple[Action, ...]:
 def first_settling_code(legal_codes: Sequence[str]) -> str:
     """The fallback answer: the first legal code that settles the decision."""
     for code in legal_codes:
-        head = code.partition(".")[0]
-        if head not in {t.value for t in _NOT_SETTLING}:
+        if code.partition(".")[0] not in _NOT_SETTLING_HEADS:
             return code
     if not legal_codes:
         raise BadView("the view offers no legal action")

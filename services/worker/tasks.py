@@ -24,7 +24,7 @@ import asyncio
 import logging
 import os
 import threading
-from collections.abc import Coroutine, Mapping
+from collections.abc import Awaitable, Coroutine, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -105,39 +105,43 @@ class ClientTimerEngine:
         self._client = client
 
     async def stand_in_view(self, game_id: str, version: int) -> StandInTurn | MoveResult:
-        try:
-            turn = await self._client.stand_in_turn(game_id, version)
-        except EngineError as exc:
-            return _definite(exc)
-        except (httpx.HTTPError, ValidationError) as exc:
-            raise EngineUnavailable(f"stand-in view of {game_id}: {exc!r}") from exc
+        turn = await _answer(
+            f"stand-in view of {game_id}", self._client.stand_in_turn(game_id, version)
+        )
+        if isinstance(turn, MoveResult):
+            return turn
         return StandInTurn(seat=turn.seat, view=turn.view.model_dump(), ai=turn.ai)
 
     async def stand_in_move(
         self, game_id: str, version: int, action: str, action_id: str
     ) -> MoveResult:
-        try:
-            await self._client.stand_in_act(
-                game_id, version=version, action=action, action_id=action_id
-            )
-        except EngineError as exc:
-            return _definite(exc)
-        except (httpx.HTTPError, ValidationError) as exc:
-            raise EngineUnavailable(f"stand-in move in {game_id}: {exc!r}") from exc
-        return MoveResult.APPLIED
+        moved = await _answer(
+            f"stand-in move in {game_id}",
+            self._client.stand_in_act(game_id, version=version, action=action, action_id=action_id),
+        )
+        return moved if isinstance(moved, MoveResult) else MoveResult.APPLIED
 
     async def close_uno_window(
         self, game_id: str, opened_version: int, action_id: str
     ) -> MoveResult:
-        try:
-            await self._client.close_uno_window(
+        closed = await _answer(
+            f"closing the UNO window of {game_id}",
+            self._client.close_uno_window(
                 game_id, opened_version=opened_version, action_id=action_id
-            )
-        except EngineError as exc:
-            return _definite(exc)
-        except (httpx.HTTPError, ValidationError) as exc:
-            raise EngineUnavailable(f"closing the UNO window of {game_id}: {exc!r}") from exc
-        return MoveResult.APPLIED
+            ),
+        )
+        return closed if isinstance(closed, MoveResult) else MoveResult.APPLIED
+
+
+async def _answer(what: str, request: Awaitable[_R]) -> _R | MoveResult:
+    """The engine's answer to ``request``, or its refusal as a definite result; raises
+    ``EngineUnavailable`` when it gave neither."""
+    try:
+        return await request
+    except EngineError as exc:
+        return _definite(exc)
+    except (httpx.HTTPError, ValidationError) as exc:
+        raise EngineUnavailable(f"{what}: {exc!r}") from exc
 
 
 def _definite(exc: EngineError) -> MoveResult:

@@ -228,12 +228,6 @@ class DeadlineBoard:
         pipe.zadd(DEAD_KEY, {member: 0})
         pipe.execute()
 
-    def pending(self) -> int:
-        return int(self._redis.zcard(DEADLINES_KEY))
-
-    def claimed(self) -> int:
-        return int(self._redis.zcard(CLAIMED_KEY))
-
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)

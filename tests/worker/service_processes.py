@@ -1,10 +1,10 @@
-"""Real service processes for the worker's end-to-end tests and benches: the engine (uvicorn)
-and the worker (``celery -A services.worker.app worker``), each in its own process group so
-a test can kill one with SIGKILL, the way a container dies."""
+"""Real service processes for the worker's end-to-end tests: the engine (uvicorn) and the
+worker (``celery -A services.worker.app worker``), each in its own process group so a test
+can kill one with SIGKILL, the way a container dies (``services/engine/local_server.py``
+starts and stops them, for the benches too)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import subprocess
@@ -16,25 +16,16 @@ from pathlib import Path
 
 import httpx
 
+from services.engine import local_server
 from services.engine.local_server import uvicorn_command
 
-REPO = Path(__file__).resolve().parents[2]
 TEST_ENGINE_TOKEN = "worker-tests-token"
 
 
 def service_env(redis_url: str, engine_url: str, **extra: str) -> dict[str, str]:
     """The environment both services get: the test Redis for state and broker alike."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
-    env.update(
-        UNO_REDIS_URL=redis_url,
-        UNO_BROKER_URL=redis_url,
-        UNO_ENGINE_URL=engine_url,
-        UNO_ENGINE_TOKEN=TEST_ENGINE_TOKEN,
-        UNO_ENABLE_TEST_ENDPOINTS="true",
-        PYTHONUNBUFFERED="1",
-    )
-    env.update(extra)
-    return env
+    extra = {"UNO_ENABLE_TEST_ENDPOINTS": "true", **extra}
+    return local_server.service_env(redis_url, engine_url, TEST_ENGINE_TOKEN, **extra)
 
 
 @dataclass
@@ -48,16 +39,7 @@ class ServiceProcess:
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
 
     def start(self) -> None:
-        log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            self.argv,
-            cwd=REPO,
-            env=dict(self.env),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group: kill() takes all of it
-        )
-        log.close()
+        self.process = local_server.spawn(self.argv, self.env, self.log_path)
 
     @property
     def alive(self) -> bool:
@@ -70,9 +52,7 @@ class ServiceProcess:
         """SIGKILL the whole process group: no shutdown handler runs."""
         if self.process is None:
             return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
+        local_server.kill(self.process)
         self.process = None
 
     def pause(self) -> None:
@@ -88,14 +68,7 @@ class ServiceProcess:
         """SIGTERM, then SIGKILL if it will not go."""
         if self.process is None:
             return
-        try:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(15)
-        except ProcessLookupError:
-            pass
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(10)
+        local_server.stop(self.process)
         self.process = None
 
 

@@ -68,7 +68,8 @@ def _pending_from_json(d: dict[str, Any]) -> Pending:
     )
 
 
-def _options_to_json(o: Options) -> dict[str, Any]:
+def options_to_json(o: Options) -> dict[str, Any]:
+    """The options that differ from the defaults (all of them off): ``{}`` for none."""
     if o == _DEFAULT_OPTIONS:
         return {}
     return {k: v for k in _OPTION_NAMES if (v := getattr(o, k)) != getattr(_DEFAULT_OPTIONS, k)}
@@ -106,7 +107,7 @@ def to_json(s: GameState) -> dict[str, Any]:
         "uno_window": s.uno_window,
         "set_aside": codes(s.set_aside) or None,
         "winner": s.winner,
-        "options": _options_to_json(s.options) or None,
+        "options": options_to_json(s.options) or None,
         "reveal": (
             {"to": s.reveal.to, "of": s.reveal.of, "hand": codes(s.reveal.hand)}
             if s.reveal

@@ -184,10 +184,9 @@ def play_one_round(
     seed: int,
     options: Options | None = None,
     rng: random.Random | None = None,
-    latencies: dict[str, list[float]] | None = None,
 ) -> RoundResult:
     """Deal a fresh game from ``seed`` and play its first round (the bench's unit)."""
     state, _ = new_game(variant, seat_names(policies), options, seed=seed)
-    arena = Arena(policies, rng or random.Random(seed ^ 0x5EED), latencies=latencies)
+    arena = Arena(policies, rng or random.Random(seed ^ 0x5EED))
     _, result = arena.play_round(state)
     return result

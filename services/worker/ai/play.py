@@ -25,7 +25,7 @@ from services.engine.rules.transcript import render_event, render_view
 from services.engine.rules.variant import HouseRule
 
 from . import POLICIES, Policy, get_policy
-from .arena import Arena, Turn
+from .arena import Arena, Turn, seat_names
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -105,7 +105,7 @@ class Printer:
 def play(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> GameState:
     args = parse_args(argv)
     policies = seat_policies(args)
-    names = [f"{p.name}-{i}" for i, p in enumerate(policies)]
+    names = seat_names(policies)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
     options = replace(
         Options(target_score=args.target_score), **{rule: True for rule in args.house_rule}
