@@ -221,6 +221,12 @@ def _legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
 # -- doing it --------------------------------------------------------------------------------
 
 
+# Actions of another player that leave the UNO window open: a catch is what the window is
+# for, and taking a draw the rules force (a W+4 accepted, a stack taken) is no action of the
+# victim's (RULES.md §2 "The UNO window and forced draws") [decision uno-window-forced-draw].
+_LEAVE_UNO_WINDOW_OPEN = frozenset({ActionType.CATCH, ActionType.ACCEPT})
+
+
 def apply(state: GameState, action: Action) -> Applied | Rejected:
     """Apply one action; a new state and what happened, or why not (state untouched)."""
     if state.pending is None:
@@ -238,9 +244,9 @@ def apply(state: GameState, action: Action) -> Applied | Rejected:
         t.uno_window is not None
         and action.player is not None
         and action.player != t.uno_window
-        and action.type is not ActionType.CATCH
+        and action.type not in _LEAVE_UNO_WINDOW_OPEN
     ):
-        # The catch window closes when the next player acts (RULES.md §2 "UNO").
+        # The catch window closes when another player acts (RULES.md §2 "UNO").
         t.close_uno_window()
     _HANDLERS[action.type](t, action)
     if t.round_over:
@@ -372,12 +378,21 @@ def _play(t: Table, a: Action) -> None:
     t.emit(EventType.PLAYED, player=player, card=face.code)
     left = len(t.hands[player])
     if left == 0:
+        if rule.color_decides_draw:
+            # A final Flip WDC: the player who went out still names the colour, since the
+            # next player draws until it; the round ends once it is named (RULES.md §2
+            # "End of a round") [decision final-draw-colour].
+            t.color = None
+            t.pending = Pending(PendingKind.CHOOSE_COLOR, player, then=AfterColor.FINAL_DRAW)
+            return
         t.round_winner = player
     elif left == 1 and not t.declared[player]:
         t.uno_window = player
         t.emit(EventType.UNO_WINDOW_OPENED, player=player)
     if t.round_over:
-        # Only a draw card still acts after the last card (RULES.md §2 "End of a round").
+        # Only a draw card still acts after the last card, and only as a draw: no
+        # challenge, stack or jump-in, and no colour asked for (RULES.md §2 "End of a
+        # round") [decision final-draw-card].
         if face.kind.draw_amount or rule.penalty is not None:
             rule.effect(t, player, c)
         return
@@ -438,6 +453,11 @@ def _choose_color(t: Table, a: Action) -> None:
             t.start_turn(player)
         case AfterColor.NEXT_TURN:
             t.next_turn(player)
+        case AfterColor.FINAL_DRAW:
+            # The colour of a final WDC is named: its draw settles the score, and the
+            # round is over (``apply`` then scores it).
+            t.round_winner = player
+            t.rule_of(t.discard[0]).effect(t, player, t.discard[0])
 
 
 def _challenge(t: Table, a: Action) -> None:

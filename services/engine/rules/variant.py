@@ -51,6 +51,9 @@ class CardRule:
     stack_value: int = 0  # >0: a draw card that can answer (and be answered in) a stack
     penalty: Penalty | None = None  # how its victim takes it, if not "draw its amount"
     answer: Effect | None = None  # runs when its victim has named a colour (No Mercy WCR)
+    # The colour named decides what the victim draws (Flip's WDC), so it is named even when
+    # the card is its player's last.
+    color_decides_draw: bool = False
 
 
 class DrawPolicy(StrEnum):

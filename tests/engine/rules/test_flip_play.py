@@ -7,6 +7,8 @@ Tables use cards of the real deck (``variants/flip.py`` pairing), written light/
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rules_helpers import after, all_cards, hand, of_type, ok, pile, refused, table, types
 
@@ -349,15 +351,56 @@ def test_s3_wild_draw_color_with_no_card_of_the_colour_left_draws_everything() -
     assert turn_of(result.state) == 2
 
 
-def test_s3_wild_draw_color_as_the_last_card_draws_until_the_colour_in_play() -> None:
-    """RULES.md §2 "End of a round": a final draw card still makes the next player draw, and
-    those cards count.  A final WDC ends the round before a colour can be named: the next
-    player draws until the colour that was in play [decision]."""
-    state = wdc_table("W/WDC", "B1/P7 Y8/O1 R5/TR G1/V7")
+def test_s2_end_of_round_final_wild_draw_color_its_player_names_the_colour() -> None:
+    """RULES.md §2 "End of a round" [decision]: a final Flip WDC still has its colour chosen
+    by the player who went out, and the next player draws until that colour (seed: "until
+    a card of the colour you chose"; "those new cards count in scoring").  The round ends
+    once the colour is named; nothing is scored before."""
+    state = wdc_table("W/WDC", "B1/P7 Y8/O1 R5/TR G1/V7", options=Options(jump_in=True))
     result = ok(state, play(0, "WDC"))
+    state = result.state
+    assert EventType.ROUND_ENDED not in types(result.events)
+    assert hand(state, 0) == []
+    assert state.pending is not None and state.pending.kind is PendingKind.CHOOSE_COLOR
+    assert state.pending.player == 0 and state.pending.then is AfterColor.FINAL_DRAW
+    assert state.color is None
+    assert view(state, 0).legal_codes == ("c.P", "c.T", "c.O", "c.V")
+    for other in (1, 2):
+        assert legal_actions(state, other) == ()
+    result = ok(state, choose_color(0, "O"))
+    # Orange, not the teal that was in play before the WDC: P7 then O1 (2 cards, 8 points).
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
-    assert ended["hands"][1] == ["O+5", "V9", "P7", "O1", "TR"]
-    assert ended["points"][1] == 20 + 9 + 7 + 1 + 20
+    assert ended["winner"] == 0
+    assert ended["hands"][1] == ["O+5", "V9", "P7", "O1"]
+    assert ended["points"] == [0, 20 + 9 + 7 + 1, 1]
+    assert result.state.players[0].score == 20 + 9 + 7 + 1 + 1
+    assert EventType.CHALLENGED not in types(result.events)
+    assert EventType.SKIPPED not in types(result.events)
+
+
+def test_s2_end_of_round_final_wild_draw_color_example_of_the_issue() -> None:
+    """RULES.md §2 "End of a round" [decision]: the colour named, not the one in play before
+    the WDC, decides the draw: here pink costs 1 card (7 points) where teal would cost 3."""
+    def round_ended(colour: str) -> dict[str, Any]:
+        state = after(wdc_table("W/WDC", "B1/P7 Y8/O1 R5/TR"), play(0, "WDC"))
+        return of_type(ok(state, choose_color(0, colour)).events, EventType.ROUND_ENDED)[0].data
+
+    pink, teal = round_ended("P"), round_ended("T")
+    assert pink["hands"][1] == ["O+5", "V9", "P7"]
+    assert pink["points"][1] == 20 + 9 + 7
+    assert teal["hands"][1] == ["O+5", "V9", "P7", "O1", "TR"]
+    assert teal["points"][1] == 20 + 9 + 7 + 1 + 20
+
+
+def test_s2_end_of_round_final_wild_draw_two_asks_no_colour() -> None:
+    """RULES.md §2 "End of a round" [decision]: no colour is asked for after a final wild
+    whose draw the colour does not change (Flip's W+2): the round ends at once, the next
+    player drawing 2 without a challenge."""
+    state = flip_table(["W+2/W", "Y3/O+5", "G7/V1"], "R5/TR", "B1/P7 Y8/O1 G1/V7")
+    result = ok(state, play(0, "W+2"))
+    ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
+    assert ended["hands"][1] == ["Y3", "B1", "Y8"]
+    assert EventType.COLOR_CHOSEN not in types(result.events)
 
 
 # -- W+2 and WDC: legality and the challenge ---------------------------------------------

@@ -96,11 +96,11 @@ def draw_until_color(t: Table, victim: int, extra: int, cause: int | None) -> No
     """``WDC``'s penalty (RULES.md §3 "Dark actions"): draw until a card of the colour in
     play turns up, then ``extra`` more (2 for a challenger proven wrong).
 
-    A drawn wild has no colour, so it does not stop the draw [decision].  The draw
-    reshuffles the discards when the pile runs out and stops short only when no card is
-    left anywhere (RULES.md §2 "Draw pile empty").  A ``WDC`` played as a player's last
-    card ends the round before a colour can be named; its victim then draws until the
-    colour that was in play when it was played [decision].
+    A drawn wild has no colour, so it does not stop the draw [decision wdc-drawn-wild].
+    The draw reshuffles the discards when the pile runs out and stops short only when no
+    card is left anywhere (RULES.md §2 "Draw pile empty").  A ``WDC`` played as a player's
+    last card still has its colour named by that player (``color_decides_draw``), and the
+    victim draws until that colour (RULES.md §2 "End of a round").
     """
     wanted = t.color
 
@@ -147,6 +147,7 @@ def flip_rules() -> dict[Kind, CardRule]:
         first_card=FirstCard.REDRAW,
         challengeable=True,
         penalty=draw_until_color,
+        color_decides_draw=True,
     )
     return rules
 
