@@ -46,14 +46,14 @@ def skip_everyone(t: Table, player: int, c: Card) -> None:
 # -- draw cards --------------------------------------------------------------------------
 
 
-def stacking(variant: Variant, options: Options) -> Stacking:
+def stacking(variant: Variant[Table], options: Options) -> Stacking:
     if variant.stacking is not Stacking.NONE:
         return variant.stacking
     return Stacking.SAME_KIND if options.progressive_draw else Stacking.NONE
 
 
 def stack_answers(
-    variant: Variant, options: Options, side: Side, hand: Iterable[Card], kind: Kind
+    variant: Variant[Table], options: Options, side: Side, hand: Iterable[Card], kind: Kind
 ) -> list[Card]:
     """The cards of ``hand`` that may be stacked on a draw card of ``kind``."""
     mode = stacking(variant, options)

@@ -110,7 +110,7 @@ class Table:
         "winner",
     )
 
-    def __init__(self, state: GameState, variant: Variant) -> None:
+    def __init__(self, state: GameState, variant: Variant[Table]) -> None:
         players = state.players
         self.variant = variant
         self.loaded = state  # the state this table was loaded from (left untouched)
@@ -220,7 +220,7 @@ class Table:
     def top_face(self) -> Face:
         return self.discard[0].face(self.side)
 
-    def rule_of(self, c: Card) -> CardRule:
+    def rule_of(self, c: Card) -> CardRule[Table]:
         return self.variant.rule(c.face(self.side).kind, self.options)
 
     def active_players(self) -> list[int]:

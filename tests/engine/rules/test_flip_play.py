@@ -381,6 +381,7 @@ def test_s2_end_of_round_final_wild_draw_color_its_player_names_the_colour() -> 
 def test_s2_end_of_round_final_wild_draw_color_example_of_the_issue() -> None:
     """RULES.md §2 "End of a round" [decision]: the colour named, not the one in play before
     the WDC, decides the draw: here pink costs 1 card (7 points) where teal would cost 3."""
+
     def round_ended(colour: str) -> dict[str, Any]:
         state = after(wdc_table("W/WDC", "B1/P7 Y8/O1 R5/TR"), play(0, "WDC"))
         return of_type(ok(state, choose_color(0, colour)).events, EventType.ROUND_ENDED)[0].data

@@ -116,10 +116,10 @@ def draw_until_color(t: Table, victim: int, extra: int, cause: int | None) -> No
 # -- the rules ---------------------------------------------------------------------------
 
 
-def flip_rules() -> dict[Kind, CardRule]:
+def flip_rules() -> dict[Kind, CardRule[Table]]:
     """Light and dark kinds side by side.  ``R``, ``F`` and ``W`` appear on both sides and
     score the same there (RULES.md §3 "Scoring"), so one rule per kind is enough."""
-    rules: dict[Kind, CardRule] = {
+    rules: dict[Kind, CardRule[Table]] = {
         kind: CardRule(next_player) for kind in NUMBER_KINDS if kind is not Kind.N0
     }
     # Both sides.

@@ -38,7 +38,7 @@ def dumb_fu(t: Table, player: int, c: Card) -> None:
     t.next_turn(player)
 
 
-def minions_rules() -> dict[Kind, CardRule]:
+def minions_rules() -> dict[Kind, CardRule[Table]]:
     rules = classic_rules()
     # As the first card: the first player names the colour and plays; nobody is frozen,
     # since nobody played it (RULES.md §6).

@@ -147,8 +147,8 @@ def spin_roulette(t: Table, victim: int, c: Card) -> None:
 # -- the rules table --------------------------------------------------------------------------
 
 
-def no_mercy_rules() -> dict[Kind, CardRule]:
-    rules: dict[Kind, CardRule] = {kind: CardRule(next_player) for kind in NUMBER_KINDS}
+def no_mercy_rules() -> dict[Kind, CardRule[Table]]:
+    rules: dict[Kind, CardRule[Table]] = {kind: CardRule(next_player) for kind in NUMBER_KINDS}
     # RULES.md §4 "Seven and zero": always in play.  As the last card they do nothing: the
     # round is won at once (the engine runs no effect after a last card but a draw card's).
     rules[Kind.N7] = CardRule(seven)
