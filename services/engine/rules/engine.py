@@ -202,7 +202,7 @@ def _legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
                 ]
     elif state.options.jump_in and pending.kind is PendingKind.TURN:
         # Jump-In (RULES.md §2 "House rules") only while a turn is owed, never into a drawn
-        # card, a colour, a draw-card answer or a swap still owed [decision].
+        # card, a colour, a draw-card answer or a swap still owed [decision jump-in-limits].
         top = state.top.face(state.side)
         if top.color is not None and top.color == state.color:
             jumps = [c for c in hand if c.face(state.side) == top]
@@ -413,7 +413,8 @@ def _draw(t: Table, a: Action) -> None:
     )
     # Draw-until-playable house rule: the playable card that ends the draw may be played
     # or kept, as Classic's one drawn card (unless the variant says it must be played)
-    # [decision].
+    # [decision draw-until-playable-drawn-card].  A knock-out while drawing on one's own
+    # turn is credited to nobody (no cause) [decision knockout-credit].
     if until_playable:
         drawn = t.draw_while(player, lambda d: not d or not t.matches(d[-1]))
     else:
@@ -423,6 +424,8 @@ def _draw(t: Table, a: Action) -> None:
             PendingKind.PLAY_DRAWN, player, drawn=drawn[-1], must_play=t.variant.must_play_drawn
         )
         return
+    # Nothing drawn (no card left anywhere), or nothing playable: the turn passes, as
+    # after any draw [decision nothing-to-draw].
     if not t.round_over:
         t.next_turn(player)
 
@@ -502,7 +505,7 @@ def _after_out_of_turn_draw(t: Table) -> None:
         if t.color is None:
             # They owed a colour (their wild's, or a roulette's) and are out before
             # naming it: the wild does nothing more, and the next player names the colour
-            # and plays, as with a wild turned up first [decision].
+            # and plays, as with a wild turned up first [decision knocked-out-owing-colour].
             t.current = after
             t.pending = Pending(PendingKind.CHOOSE_COLOR, after, then=AfterColor.OWN_TURN)
             return

@@ -117,7 +117,8 @@ class Variant(Generic[TableT]):
 
     def house_rule_refusal(self, house_rule: HouseRule) -> str | None:
         """Why this variant does not offer ``house_rule`` (None: it does).  ``new_game``
-        refuses a game asking for a house rule its variant does not offer [decision].
+        refuses a game asking for a house rule its variant does not offer
+        [decision house-rules-offered].
 
         The answer follows from the rest of the spec, so a variant documents it by what it
         is: a rule it already plays, or one its scoring contradicts, is not offered again.
