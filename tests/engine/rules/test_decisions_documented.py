@@ -87,6 +87,16 @@ def test_every_anchor_in_rules_md_is_named_by_the_code_once() -> None:
     assert sorted(set(counts) - set(code_keys())) == []
 
 
+def test_every_decision_has_a_test_naming_it() -> None:
+    """Each decision is pinned by at least one rules test whose docstring names its key
+    (``[decision <key>]``) beside the section of RULES.md it tests."""
+    named: set[str] = set()
+    for path in Path(__file__).parent.glob("test_*.py"):
+        if path.name != Path(__file__).name:
+            named.update(KEYED_MARKER.findall(path.read_text(encoding="utf-8")))
+    assert sorted(set(code_keys()) - named) == []
+
+
 def test_the_checks_see_markers_and_anchors() -> None:
     """The readers themselves work: the code has keyed markers, the document anchors, and
     a marker without a key would be found."""

@@ -74,8 +74,8 @@ def test_s3_flip_turns_every_hand_and_both_piles_over() -> None:
 
 
 def test_s3_flip_play_goes_on_to_the_next_player_on_the_other_side() -> None:
-    """RULES.md §3 "Both sides" [decision]: after F, the next player in the direction of
-    play plays, matching the new top card on the other side."""
+    """RULES.md §3 "Both sides" [decision flip-turn-passes]: after F, the next player in the
+    direction of play plays, matching the new top card on the other side."""
     state = after(flip_table(HANDS, DISCARD, DRAW_PILE), play(0, "RF"))
     assert turn_of(state) == 1
     # O+5 and P+5 match neither violet nor a 2: seat 1 can only draw.
@@ -137,9 +137,9 @@ def test_s3_flip_twice_puts_the_piles_back_in_order() -> None:
 def test_s3_flip_wild_on_top_the_flip_player_chooses_then_next_plays(
     bottom: str, dark_top: str
 ) -> None:
-    """RULES.md §3 "Both sides" [decision]: if the new top card is a wild, the player who
-    played F chooses the colour; then the next player plays.  A WDC turned up this way
-    makes nobody draw."""
+    """RULES.md §3 "Both sides" [decision flip-wild-on-top]: if the new top card is a wild, the
+    player who played F chooses the colour; then the next player plays.  A WDC turned up this
+    way makes nobody draw."""
     state = flip_table(HANDS, f"R5/TR Y5/OR {bottom}", DRAW_PILE)
     result = ok(state, play(0, "RF"))
     state = result.state
@@ -160,8 +160,9 @@ def test_s3_flip_wild_on_top_the_flip_player_chooses_then_next_plays(
 
 
 def test_s3_flip_an_action_brought_to_the_top_does_nothing() -> None:
-    """[decision] A card that F brings to the top only sets what must be matched: a +5 now
-    on top makes nobody draw, it was played long ago."""
+    """RULES.md §3 "Both sides" [decision flip-turn-passes]: A card that F brings to the top
+    only sets what must be matched: a +5 now on top makes nobody draw, it was played long
+    ago."""
     state = flip_table(HANDS, "R5/TR Y5/OR B4/P+5", DRAW_PILE)
     state = after(state, play(0, "RF"))
     assert state.top.face(Side.DARK).code == "P+5"
@@ -182,8 +183,9 @@ def test_s3_flip_matches_on_colour_or_symbol_only() -> None:
 
 
 def test_s3_flip_as_the_last_card_ends_the_round_without_turning_over() -> None:
-    """RULES.md §2 "End of a round": only a draw card still acts after the last card, so a
-    final F turns nothing over and the round is scored on the side in play [decision]."""
+    """RULES.md §3 "Both sides" and §2 "End of a round": only a draw card still acts after the
+    last card, so a final F turns nothing over and the round is scored on the side in play
+    [decision final-flip]."""
     state = flip_table(["RF/T6", "W/WDC", "G7/V1"], discard="R5/TR Y5/OR")
     result = ok(state, play(0, "RF"))
     assert EventType.FLIPPED not in types(result.events)
@@ -288,7 +290,8 @@ def wdc_table(hand0: str, draw_pile: str, discard: str = "R4/TR", **kw: object) 
 
 def test_s3_wild_draw_color_victim_draws_until_the_colour_and_loses_turn() -> None:
     """RULES.md §3 "Dark actions": WDC: the next player draws until they draw a card of the
-    chosen colour, and loses the turn; a drawn wild does not stop the draw [decision]."""
+    chosen colour, and loses the turn; a drawn wild does not stop the draw
+    [decision wdc-drawn-wild]."""
     state = wdc_table("W/WDC G2/V8 G4/V+5", "R1/T7 W+2/W Y8/O1 B1/P7 G1/V7")
     state = after(state, play(0, "WDC"), choose_color(0, "P"))
     assert state.pending is not None and state.pending.kind is PendingKind.RESPOND_TO_DRAW
@@ -352,9 +355,9 @@ def test_s3_wild_draw_color_with_no_card_of_the_colour_left_draws_everything() -
 
 
 def test_s2_end_of_round_final_wild_draw_color_its_player_names_the_colour() -> None:
-    """RULES.md §2 "End of a round" [decision]: a final Flip WDC still has its colour chosen
-    by the player who went out, and the next player draws until that colour (seed: "until
-    a card of the colour you chose"; "those new cards count in scoring").  The round ends
+    """RULES.md §2 "End of a round" [decision final-draw-colour]: a final Flip WDC still has its
+    colour chosen by the player who went out, and the next player draws until that colour (seed:
+    "until a card of the colour you chose"; "those new cards count in scoring").  The round ends
     once the colour is named; nothing is scored before."""
     state = wdc_table("W/WDC", "B1/P7 Y8/O1 R5/TR G1/V7", options=Options(jump_in=True))
     result = ok(state, play(0, "WDC"))
@@ -379,8 +382,9 @@ def test_s2_end_of_round_final_wild_draw_color_its_player_names_the_colour() -> 
 
 
 def test_s2_end_of_round_final_wild_draw_color_example_of_the_issue() -> None:
-    """RULES.md §2 "End of a round" [decision]: the colour named, not the one in play before
-    the WDC, decides the draw: here pink costs 1 card (7 points) where teal would cost 3."""
+    """RULES.md §2 "End of a round" [decision final-draw-colour]: the colour named, not the one
+    in play before the WDC, decides the draw: here pink costs 1 card (7 points) where teal would
+    cost 3."""
 
     def round_ended(colour: str) -> dict[str, Any]:
         state = after(wdc_table("W/WDC", "B1/P7 Y8/O1 R5/TR"), play(0, "WDC"))
@@ -394,9 +398,9 @@ def test_s2_end_of_round_final_wild_draw_color_example_of_the_issue() -> None:
 
 
 def test_s2_end_of_round_final_wild_draw_two_asks_no_colour() -> None:
-    """RULES.md §2 "End of a round" [decision]: no colour is asked for after a final wild
-    whose draw the colour does not change (Flip's W+2): the round ends at once, the next
-    player drawing 2 without a challenge."""
+    """RULES.md §2 "End of a round" [decision final-draw-card]: no colour is asked for after a
+    final wild whose draw the colour does not change (Flip's W+2): the round ends at once, the
+    next player drawing 2 without a challenge."""
     state = flip_table(["W+2/W", "Y3/O+5", "G7/V1"], "R5/TR", "B1/P7 Y8/O1 G1/V7")
     result = ok(state, play(0, "W+2"))
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
