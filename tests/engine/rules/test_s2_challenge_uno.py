@@ -174,7 +174,7 @@ def test_s2_uno_call_with_one_card_while_the_window_is_open() -> None:
 
 
 def test_s2_uno_window_closes_when_the_next_player_acts() -> None:
-    """RULES.md §2 "UNO": the window closes when the next player acts."""
+    """RULES.md §2 "UNO": the window closes when another player acts (here by drawing)."""
     state = table(["R1 R2", "B1 B2 B3", "G1 G2 G3"], discard="R5", draw_pile="Y9", current=0)
     state = after(state, play(0, "R1"))
     result = ok(state, draw(1))
