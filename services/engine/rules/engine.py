@@ -298,6 +298,14 @@ def _diagnose(state: GameState, action: Action, player: int) -> Rejected | None:
     """Why a player's action is not legal now (or None: it is, as a costly false catch)."""
     pending = state.pending
     assert pending is not None
+    if pending.then is AfterColor.FINAL_DRAW:
+        # The round is over but for the colour of its last card, so nothing else may be
+        # done meanwhile, not even a costly false catch [decision final-draw-colour].
+        if pending.player != player:
+            return Rejected(
+                Reason.NOT_YOUR_TURN, "the round is over: only its last card's colour is owed"
+            )
+        return Rejected(Reason.WRONG_DECISION, f"now you must {_DECISION_WORDS[pending.kind]}")
     hand = state.players[player].hand
     t = action.type
     n = len(state.players)

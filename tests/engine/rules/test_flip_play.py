@@ -23,7 +23,7 @@ from services.engine.rules import (
     legal_actions,
     view,
 )
-from services.engine.rules.actions import accept, challenge, choose_color, draw, play
+from services.engine.rules.actions import accept, catch, challenge, choose_color, draw, play
 from services.engine.rules.cards import Color
 from services.engine.rules.state import AfterColor
 
@@ -379,6 +379,25 @@ def test_s2_end_of_round_final_wild_draw_color_its_player_names_the_colour() -> 
     assert result.state.players[0].score == 20 + 9 + 7 + 1 + 1
     assert EventType.CHALLENGED not in types(result.events)
     assert EventType.SKIPPED not in types(result.events)
+
+
+def test_s2_end_of_round_final_wild_draw_color_nothing_else_while_its_colour_is_owed() -> None:
+    """RULES.md §2 "End of a round" [decision final-draw-colour]: the round is over but for
+    the colour of its last card, so nobody may do anything else meanwhile, not even a false
+    catch that the house option would otherwise allow (it would put cards back into the hand
+    of the player who went out)."""
+    state = wdc_table("W/WDC", "B1/P7 Y8/O1", options=Options(false_catch_penalty=True))
+    state = after(state, play(0, "WDC"))
+    refused(state, catch(0, 1), Reason.WRONG_DECISION)
+    refused(state, catch(1, 2), Reason.NOT_YOUR_TURN)
+    refused(state, play(1, "O+5"), Reason.NOT_YOUR_TURN)
+    refused(state, draw(0), Reason.WRONG_DECISION)
+    # Without the final card's colour pending, the same false catch is allowed and costly.
+    other = after(
+        wdc_table("W/WDC R1/T7", "B1/P7 Y8/O1", options=Options(false_catch_penalty=True)),
+        play(0, "WDC"),
+    )
+    assert len(after(other, catch(0, 1)).hand(0)) == 3
 
 
 def test_s2_end_of_round_final_wild_draw_color_example_of_the_issue() -> None:
