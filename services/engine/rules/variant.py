@@ -48,6 +48,8 @@ class FirstCard(StrEnum):
     FLIP = "flip"  # UNO Flip's F: turn everything over, then judge the new top card
 
 
+# No ``slots`` on the two generic dataclasses below: a frozen, slotted generic dataclass
+# fails when built through its subscripted name (``CardRule[Table](...)``).
 @dataclass(frozen=True)
 class CardRule(Generic[TableT]):
     effect: Effect[TableT]
