@@ -27,7 +27,7 @@ from services.engine.client import (
     NotFound,
     StaleVersion,
 )
-from services.engine.schemas import GameInfo, SeatSpec
+from services.engine.wire.schemas import GameInfo, SeatSpec
 
 CHAT = -100_777
 DRAW_PILE = "G1 G2 G3 G4 G5 G6 G7 G8 G9 B9 B8 B7 Y7 Y8 Y9"
