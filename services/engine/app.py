@@ -36,7 +36,6 @@ from services.engine.games import Games, Timing
 from services.engine.layers import BodyLimit, FaultBarrier, TokenLayer, needs_token
 from services.engine.metrics import MetricsMiddleware, ServiceMetrics
 from services.engine.routes import health, lobby, play, testing, timers
-from services.engine.routes.health import READY_TIMEOUT_SECONDS as READY_TIMEOUT_SECONDS
 from services.engine.store import GameStore
 from services.logs import configure_logging
 

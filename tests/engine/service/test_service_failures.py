@@ -19,7 +19,8 @@ from pydantic import SecretStr
 from service_helpers import TOKEN, EngineServer, dealt
 
 from services.config import Settings
-from services.engine.app import READY_TIMEOUT_SECONDS, create_app
+from services.engine.app import create_app
+from services.engine.routes.health import READY_TIMEOUT_SECONDS
 
 
 def exchange(sock: socket.socket, request: bytes) -> tuple[int, bytes]:

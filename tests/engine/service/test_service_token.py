@@ -24,8 +24,10 @@ from services.engine.local_server import REPO, free_port, service_env, spawn, st
 
 
 def test_the_development_token_is_refused_outside_development_mode(redis_url: str) -> None:
-    production = Settings(redis_url=redis_url, dev_mode=False)
-    assert production.engine_token.get_secret_value() == DEV_ENGINE_TOKEN  # the default
+    assert Settings.model_fields["engine_token"].default.get_secret_value() == DEV_ENGINE_TOKEN
+    assert Settings.model_fields["dev_mode"].default is False
+    token = SecretStr(DEV_ENGINE_TOKEN)
+    production = Settings(redis_url=redis_url, engine_token=token, dev_mode=False)
     with pytest.raises(InsecureToken, match="UNO_ENGINE_TOKEN"):
         create_app(production)
     with pytest.raises(InsecureToken):
