@@ -171,7 +171,7 @@ class Games:
         try:
             state, engine_events = from_setup(setup)
             check_playable(state)
-        except (SetupError, ValueError, KeyError, TypeError, IndexError, AttributeError) as e:
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:  # SetupError too
             raise GameError(422, "bad_setup", f"bad set-up: {e}") from None
         host = next((s.user_id for s in seats if s.user_id is not None), None)
         if host is None:
