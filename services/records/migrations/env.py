@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from alembic import context
 from sqlalchemy import Connection
-from sqlmodel import SQLModel
 
-import services.records.models  # noqa: F401  (defines the tables)
 from services.records.database import make_engine
+from services.records.models import METADATA
 
-target_metadata = SQLModel.metadata
+target_metadata = METADATA
 
 
 def run(connection: Connection) -> None:
