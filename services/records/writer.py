@@ -30,9 +30,11 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Engine, case, select, update
+from sqlalchemy import Engine, case, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from services.engine.schemas import GameInfo
@@ -158,6 +160,8 @@ def record_write(
 
 
 _NEW_SEAT = {"won": False, "knocked_out": 0, "stand_in_moves": 0}
+#: A subject's (games, wins, points) in one game.
+Totals = tuple[int, int, int]
 
 
 def _tally(session: Session, game_id: str, seat: int, column: str) -> None:
@@ -215,6 +219,8 @@ def _game_over(
     event: Mapping[str, Any],
     facts: GameFacts | None,
 ) -> None:
+    """The game's result, users, ratings and the chat's standings: one statement each
+    (``_statements``)."""
     scores = [int(s) for s in event["scores"]]
     winner = int(event["winner"])
     seat_places = places(scores, winner, lowest_wins=facts.lowest_wins if facts else False)
@@ -236,16 +242,23 @@ def _game_over(
         else:
             log.warning("game %s: over, but the engine no longer knows who played", game_id)
     _save_users(session, seats or ())
+    results = []
     for seat, score in enumerate(scores):
-        who: dict[str, Any] = {}
-        if seats is not None:
-            who = {"user_id": seats[seat].subject, "name": seats[seat].name, "ai": seats[seat].ai}
-        result = {"score": score, "place": seat_places[seat], "won": seat == winner, **who}
-        session.execute(
-            _insert(session, PLAYERS)
-            .values(game_id=game_id, seat=seat, knocked_out=0, stand_in_moves=0, **result)
-            .on_conflict_do_update(index_elements=["game_id", "seat"], set_=result)
+        who = seats[seat] if seats is not None else SeatFacts(name="")
+        results.append(
+            {
+                **_NEW_SEAT,
+                "game_id": game_id,
+                "seat": seat,
+                "user_id": who.subject,
+                "name": who.name or None,
+                "ai": who.ai,
+                "score": score,
+                "place": seat_places[seat],
+                "won": seat == winner,
+            }
         )
+    session.execute(_statement(session, "results"), results)
     if seats is None or facts is None:
         return
     subjects = [s.subject for s in seats]
@@ -253,30 +266,40 @@ def _game_over(
         log.warning("game %s: not rated (a seat without a player, or one player)", game_id)
         return
     rated = [s for s in subjects if s is not None]
-    _rate(session, facts.variant, rated, seat_places, scores, winner)
-    _stand(session, facts.chat_id, facts.variant, rated, scores, winner)
+    totals = _totals(rated, scores, winner)
+    _rate(session, facts.variant, rated, seat_places, totals)
+    _stand(session, facts.chat_id, facts.variant, totals)
 
 
 def _save_users(session: Session, seats: Sequence[SeatFacts]) -> None:
-    """Make sure each seat's ``users`` row exists, in id order (two transactions then take
-    their row locks in the same order and cannot deadlock)."""
+    """Make sure each seat's ``users`` row exists, with the name it played under."""
     rows: dict[int, dict[str, Any]] = {}
+    now = utcnow()
     for seat in seats:
         subject = seat.subject
         if subject is None:
             continue
         is_ai = seat.user_id is None
         name = f"AI ({seat.ai})" if is_ai else seat.name
-        rows[subject] = {"id": subject, "name": name, "is_ai": is_ai, "updated_at": utcnow()}
-    for subject in sorted(rows):
-        row = rows[subject]
-        session.execute(
-            _insert(session, USERS)
-            .values(hidden=False, **row)
-            .on_conflict_do_update(
-                index_elements=["id"], set_={"name": row["name"], "updated_at": row["updated_at"]}
-            )
-        )
+        rows[subject] = {
+            "id": subject,
+            "name": name,
+            "is_ai": is_ai,
+            "hidden": False,
+            "updated_at": now,
+        }
+    if rows:
+        session.execute(_statement(session, "users"), [rows[s] for s in sorted(rows)])
+
+
+def _totals(subjects: Sequence[int], scores: Sequence[int], winner: int) -> dict[int, Totals]:
+    """Each subject's games, wins and points in this game (an AI level may hold two seats),
+    in id order."""
+    totals: dict[int, Totals] = {}
+    for seat, subject in enumerate(subjects):
+        games, wins, points = totals.get(subject, (0, 0, 0))
+        totals[subject] = (games + 1, wins + (seat == winner), points + scores[seat])
+    return dict(sorted(totals.items()))
 
 
 def _rate(
@@ -284,77 +307,116 @@ def _rate(
     variant: str,
     subjects: Sequence[int],
     seat_places: Sequence[int],
-    scores: Sequence[int],
-    winner: int,
+    totals: Mapping[int, Totals],
 ) -> None:
-    """Update each subject's rating and totals in the variant. The rows are locked (on
-    PostgreSQL) before they are read, so two games finishing at once with a player in
-    common update that player one after the other, never from the same old rating."""
-    ordered = sorted(set(subjects))
-    for subject in ordered:
-        session.execute(
-            _insert(session, RATINGS)
-            .values(
-                user_id=subject,
-                variant=variant,
-                mu=NEW_PLAYER.mu,
-                sigma=NEW_PLAYER.sigma,
-                ordinal=NEW_PLAYER.ordinal,
-                games=0,
-                wins=0,
-                points=0,
-                updated_at=utcnow(),
-            )
-            .on_conflict_do_nothing(index_elements=["user_id", "variant"])
-        )
+    """Update each subject's rating and totals in the variant, reading the ratings under
+    lock (``_statements``: ``lock_ratings``)."""
+    now = utcnow()
     current = {
         row.user_id: Skill(mu=row.mu, sigma=row.sigma)
         for row in session.execute(
-            select(RATINGS.c.user_id, RATINGS.c.mu, RATINGS.c.sigma)
-            .where(RATINGS.c.variant == variant, RATINGS.c.user_id.in_(ordered))
-            .order_by(RATINGS.c.user_id)
-            .with_for_update()
+            _statement(session, "lock_ratings"),
+            [
+                {
+                    "user_id": subject,
+                    "variant": variant,
+                    "mu": NEW_PLAYER.mu,
+                    "sigma": NEW_PLAYER.sigma,
+                    "ordinal": NEW_PLAYER.ordinal,
+                    "games": 0,
+                    "wins": 0,
+                    "points": 0,
+                    "updated_at": now,
+                }
+                for subject in totals
+            ],
         )
     }
     new = rate(subjects, seat_places, current)
-    for subject in ordered:
-        seats = [seat for seat, s in enumerate(subjects) if s == subject]
-        skill = new[subject]
-        session.execute(
-            update(RATINGS)
-            .where(RATINGS.c.user_id == subject, RATINGS.c.variant == variant)
-            .values(
-                mu=skill.mu,
-                sigma=skill.sigma,
-                ordinal=skill.ordinal,
-                games=RATINGS.c.games + len(seats),
-                wins=RATINGS.c.wins + sum(1 for seat in seats if seat == winner),
-                points=RATINGS.c.points + sum(scores[seat] for seat in seats),
-                updated_at=utcnow(),
-            )
-        )
+    session.execute(
+        _statement(session, "ratings"),
+        [
+            {
+                "user_id": subject,
+                "variant": variant,
+                "mu": new[subject].mu,
+                "sigma": new[subject].sigma,
+                "ordinal": new[subject].ordinal,
+                "games": games,
+                "wins": wins,
+                "points": points,
+                "updated_at": now,
+            }
+            for subject, (games, wins, points) in totals.items()
+        ],
+    )
 
 
-def _stand(
-    session: Session,
-    chat_id: int,
-    variant: str,
-    subjects: Sequence[int],
-    scores: Sequence[int],
-    winner: int,
-) -> None:
-    for subject in sorted(set(subjects)):
-        seats = [seat for seat, s in enumerate(subjects) if s == subject]
-        totals = {
-            "games": len(seats),
-            "wins": sum(1 for seat in seats if seat == winner),
-            "points": sum(scores[seat] for seat in seats),
-        }
-        session.execute(
-            _insert(session, STANDINGS)
-            .values(chat_id=chat_id, variant=variant, user_id=subject, **totals)
-            .on_conflict_do_update(
-                index_elements=["chat_id", "variant", "user_id"],
-                set_={k: STANDINGS.c[k] + v for k, v in totals.items()},
-            )
-        )
+def _stand(session: Session, chat_id: int, variant: str, totals: Mapping[int, Totals]) -> None:
+    session.execute(
+        _statement(session, "standings"),
+        [
+            {
+                "chat_id": chat_id,
+                "variant": variant,
+                "user_id": subject,
+                "games": games,
+                "wins": wins,
+                "points": points,
+            }
+            for subject, (games, wins, points) in totals.items()
+        ],
+    )
+
+
+def _statement(session: Session, name: str) -> Any:
+    """The game end's upserts, built once per dialect. [decision] Each runs once with a
+    list of rows (SQLAlchemy sends them as one multi-row statement), in id order: two
+    transactions then lock shared rows in the same order and cannot deadlock, and a game's
+    end costs some eight round trips to the database whatever the number of seats."""
+    return _statements(session.get_bind().dialect.name)[name]
+
+
+@cache
+def _statements(dialect: str) -> dict[str, Any]:
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    results = insert(PLAYERS)
+    users = insert(USERS)
+    fresh = insert(RATINGS)
+    ratings = insert(RATINGS)
+    standings = insert(STANDINGS)
+    return {
+        "results": results.on_conflict_do_update(
+            index_elements=["game_id", "seat"],
+            set_={
+                c: results.excluded[c] for c in ("user_id", "name", "ai", "score", "place", "won")
+            },
+        ),
+        "users": users.on_conflict_do_update(
+            index_elements=["id"],
+            set_={"name": users.excluded.name, "updated_at": users.excluded.updated_at},
+        ),
+        # Creates the missing rows, and locks and reads them all: an upsert whose update
+        # changes nothing still locks the row (PostgreSQL; SQLite has one writer at a time),
+        # so two games ending at once with a player in common update that player one after
+        # the other, never both from the same old rating.
+        "lock_ratings": fresh.on_conflict_do_update(
+            index_elements=["user_id", "variant"], set_={"user_id": fresh.excluded.user_id}
+        ).returning(RATINGS.c.user_id, RATINGS.c.mu, RATINGS.c.sigma),
+        "ratings": ratings.on_conflict_do_update(
+            index_elements=["user_id", "variant"],
+            set_={
+                "mu": ratings.excluded.mu,
+                "sigma": ratings.excluded.sigma,
+                "ordinal": ratings.excluded.ordinal,
+                "games": RATINGS.c.games + ratings.excluded.games,
+                "wins": RATINGS.c.wins + ratings.excluded.wins,
+                "points": RATINGS.c.points + ratings.excluded.points,
+                "updated_at": ratings.excluded.updated_at,
+            },
+        ),
+        "standings": standings.on_conflict_do_update(
+            index_elements=["chat_id", "variant", "user_id"],
+            set_={k: STANDINGS.c[k] + standings.excluded[k] for k in ("games", "wins", "points")},
+        ),
+    }
