@@ -166,40 +166,66 @@ def leaderboard(
     are ranked beside people. Wins and games are the chat's own on a chat board; the
     rating is always the player's one rating in the variant."""
     limit = max(1, min(limit, MAX_BOARD))
-    totals = RATINGS if chat_id is None else STANDINGS
-    query = select(
-        USERS.c.id,
-        USERS.c.name,
-        USERS.c.is_ai,
-        totals.c.games,
-        totals.c.wins,
-        totals.c.points,
-        RATINGS.c.ordinal,
-    )
     if chat_id is None:
-        query = query.join_from(RATINGS, USERS, USERS.c.id == RATINGS.c.user_id).where(
-            RATINGS.c.variant == variant, USERS.c.hidden.is_(False)
-        )
-    else:
-        query = (
-            query.join_from(STANDINGS, USERS, USERS.c.id == STANDINGS.c.user_id)
-            .join(
-                RATINGS,
-                (RATINGS.c.user_id == STANDINGS.c.user_id)
-                & (RATINGS.c.variant == STANDINGS.c.variant),
+        board = (
+            select(
+                RATINGS.c.user_id,
+                RATINGS.c.games,
+                RATINGS.c.wins,
+                RATINGS.c.points,
+                RATINGS.c.ordinal,
             )
-            .where(STANDINGS.c.chat_id == chat_id, STANDINGS.c.variant == variant)
+            .join_from(RATINGS, USERS, USERS.c.id == RATINGS.c.user_id)
+            .where(RATINGS.c.variant == variant, USERS.c.hidden.is_(False))
         )
-    if by is BoardOrder.RATING:
-        query = query.order_by(RATINGS.c.ordinal.desc())
     else:
-        query = query.order_by(totals.c.wins.desc(), totals.c.games)
+        # [decision] The chat's players first (its standings, by index), then their ratings
+        # by key: a chat has at most some thousands of players. Left to itself, PostgreSQL
+        # walks the whole variant's rating index looking for the chat's players instead.
+        members = (
+            select(STANDINGS.c.user_id, STANDINGS.c.games, STANDINGS.c.wins, STANDINGS.c.points)
+            .where(STANDINGS.c.chat_id == chat_id, STANDINGS.c.variant == variant)
+            .cte("members")
+            .prefix_with("MATERIALIZED")
+        )
+        board = select(
+            members.c.user_id,
+            members.c.games,
+            members.c.wins,
+            members.c.points,
+            RATINGS.c.ordinal,
+        ).join_from(
+            members,
+            RATINGS,
+            (RATINGS.c.user_id == members.c.user_id) & (RATINGS.c.variant == variant),
+        )
+    top = board.order_by(*_board_order(board.selected_columns, by)).limit(limit).subquery()
+    # Names only for the rows shown.
+    query = (
+        select(
+            USERS.c.id,
+            USERS.c.name,
+            USERS.c.is_ai,
+            top.c.games,
+            top.c.wins,
+            top.c.points,
+            top.c.ordinal,
+        )
+        .join_from(top, USERS, USERS.c.id == top.c.user_id)
+        .order_by(*_board_order(top.c, by))
+    )
     with Session(engine) as session:
-        rows = session.execute(query.order_by(USERS.c.id).limit(limit)).all()
+        rows = session.execute(query).all()
     return [
         BoardEntry(place, row[0], row[1], row[2], row[3], row[4], row[5], row[6])
         for place, row in enumerate(rows, start=1)
     ]
+
+
+def _board_order(columns: Any, by: BoardOrder) -> list[Any]:
+    if by is BoardOrder.RATING:
+        return [columns.ordinal.desc(), columns.user_id]
+    return [columns.wins.desc(), columns.games, columns.user_id]
 
 
 # -- /forgetme ----------------------------------------------------------------------------
