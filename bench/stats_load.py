@@ -247,13 +247,13 @@ def main() -> None:
         size = connection.execute(
             text("SELECT pg_size_pretty(pg_database_size(current_database()))")
         ).scalar_one()
-    print(f"filled in {time.perf_counter() - started:.0f} s: {counts}, database {size}")
         biggest, biggest_players = connection.execute(
             text(
                 "SELECT chat_id, count(*) FROM chat_standings WHERE variant = 'classic' "
                 "GROUP BY chat_id ORDER BY count(*) DESC LIMIT 1"
             )
         ).one()
+    print(f"filled in {time.perf_counter() - started:.0f} s: {counts}, database {size}")
     print(f"{len(world.chat_ids)} chats; the biggest has {biggest_players} Classic players")
 
     def baseline(_: int) -> None:
