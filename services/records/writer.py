@@ -136,11 +136,7 @@ def record_write(
         ).first()
         if claimed is None:  # the key is taken: recorded before (or just now, by another)
             return WriteOutcome.DUPLICATE
-        session.execute(
-            _insert(session, GAMES)
-            .values(id=game_id, topic_id=0, status="playing", rounds=0, created_at=utcnow())
-            .on_conflict_do_nothing(index_elements=["id"])
-        )
+        _save_game(session, game_id, version, events, facts)
         for event in events:
             kind = event.get("type")
             if kind == "stand_in":
@@ -150,9 +146,7 @@ def record_write(
             elif kind == "round_ended":
                 _round(session, game_id, version, event)
             elif kind == "game_over":
-                _game_over(session, game_id, version, event, facts)
-            elif kind == "game_ended":
-                _game_ended(session, game_id, version, facts)
+                _game_over(session, game_id, event, facts)
     return WriteOutcome.RECORDED
 
 
@@ -202,39 +196,46 @@ def _describe_game(facts: GameFacts | None) -> dict[str, Any]:
     return {"chat_id": facts.chat_id, "topic_id": facts.topic_id, "variant": facts.variant}
 
 
-def _game_ended(session: Session, game_id: str, version: int, facts: GameFacts | None) -> None:
+def _save_game(
+    session: Session,
+    game_id: str,
+    version: int,
+    events: Sequence[Mapping[str, Any]],
+    facts: GameFacts | None,
+) -> None:
+    """Create the game's row if it is new; an entry that ends the game also says how, in
+    the same statement (an early end only while the game is still playing)."""
+    ending: dict[str, Any] = {}
+    for event in events:
+        kind = event.get("type")
+        if kind == "game_over":
+            ending = {"status": "over", "winner_seat": int(event["winner"])}
+        elif kind == "game_ended" and not ending:
+            ending = {"status": "ended"}
+    row = {"id": game_id, "topic_id": 0, "status": "playing", "rounds": 0, "created_at": utcnow()}
+    insert = _insert(session, GAMES)
+    if not ending:
+        session.execute(insert.values(row).on_conflict_do_nothing(index_elements=["id"]))
+        return
+    ending |= {"final_version": version, "finished_at": utcnow(), **_describe_game(facts)}
+    insert = insert.values({**row, **ending})
     session.execute(
-        update(GAMES)
-        .where(GAMES.c.id == game_id, GAMES.c.status == "playing")
-        .values(
-            status="ended", final_version=version, finished_at=utcnow(), **_describe_game(facts)
+        insert.on_conflict_do_update(
+            index_elements=["id"],
+            set_=ending,
+            where=GAMES.c.status == "playing" if ending["status"] == "ended" else None,
         )
     )
 
 
 def _game_over(
-    session: Session,
-    game_id: str,
-    version: int,
-    event: Mapping[str, Any],
-    facts: GameFacts | None,
+    session: Session, game_id: str, event: Mapping[str, Any], facts: GameFacts | None
 ) -> None:
-    """The game's result, users, ratings and the chat's standings: one statement each
-    (``_statements``)."""
+    """The seats' results, the users, the ratings and the chat's standings: one statement
+    each (``_statements``); the game's row is ``_save_game``'s."""
     scores = [int(s) for s in event["scores"]]
     winner = int(event["winner"])
     seat_places = places(scores, winner, lowest_wins=facts.lowest_wins if facts else False)
-    session.execute(
-        update(GAMES)
-        .where(GAMES.c.id == game_id)
-        .values(
-            status="over",
-            winner_seat=winner,
-            final_version=version,
-            finished_at=utcnow(),
-            **_describe_game(facts),
-        )
-    )
     seats = facts.seats if facts is not None and len(facts.seats) == len(scores) else None
     if seats is None:
         if facts is not None:
