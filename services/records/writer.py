@@ -61,6 +61,10 @@ RECORDED_EVENTS = frozenset({"stand_in", "knocked_out", "round_ended", "game_ove
 FACT_EVENTS = frozenset({"game_over", "game_ended"})
 
 
+class MalformedEntry(ValueError):
+    """An entry whose events lack what they should carry: recording it again cannot help."""
+
+
 class WriteOutcome(StrEnum):
     RECORDED = "recorded"
     DUPLICATE = "duplicate"  # recorded before: nothing changed
@@ -124,9 +128,23 @@ def record_write(
 ) -> WriteOutcome:
     """Record one event log entry, once (module docstring). ``facts`` may be ``None`` when
     the engine no longer knows the game: its result is then kept without who sat where,
-    and nobody is rated. Raises what the database raises; nothing is written then."""
+    and nobody is rated. Raises ``MalformedEntry`` for events without the data they should
+    carry, and what the database raises; nothing is written then."""
     if not is_recorded(events):
         return WriteOutcome.IGNORED
+    try:
+        return _record(engine, game_id, version, events, facts)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise MalformedEntry(f"game {game_id} version {version}: {exc!r}") from exc
+
+
+def _record(
+    engine: Engine,
+    game_id: str,
+    version: int,
+    events: Sequence[Mapping[str, Any]],
+    facts: GameFacts | None,
+) -> WriteOutcome:
     with transaction(engine) as session:
         claimed = session.execute(
             _insert(session, RECORDED_WRITES)

@@ -44,7 +44,14 @@ from services.config import Settings, get_settings
 from services.engine.client import EngineClient, NotFound, log_keys, stream_entry_events
 from services.records.database import engine_for, is_sqlite
 from services.records.migrate import upgrade
-from services.records.writer import GameFacts, WriteOutcome, is_recorded, needs_facts, record_write
+from services.records.writer import (
+    GameFacts,
+    MalformedEntry,
+    WriteOutcome,
+    is_recorded,
+    needs_facts,
+    record_write,
+)
 
 log = logging.getLogger(__name__)
 
@@ -166,6 +173,9 @@ class ResultsRecorder:
         try:
             facts = self._facts(game_id) if needs_facts(events) else None
             outcome = record_write(self._db, game_id, version, events, facts)
+        except MalformedEntry:
+            log.exception("event log entry %r cannot be recorded; skipped", entry_id)
+            return True
         except Exception:
             log.exception("game %s version %d not recorded yet; will retry", game_id, version)
             return False

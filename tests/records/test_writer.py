@@ -220,3 +220,19 @@ def test_a_game_the_engine_forgot_keeps_its_scores_unrated(records_db: Engine) -
             (None, 0, 4),
         ]
         assert connection.execute(select(RATINGS)).all() == []
+
+
+@pytest.mark.parametrize(
+    "events",
+    [
+        [{"type": "stand_in"}],
+        [{"type": "round_ended", "round": 1}],
+        [{"type": "game_over", "winner": 0, "scores": ["lots"]}],
+    ],
+)
+def test_a_malformed_entry_is_refused_and_writes_nothing(
+    records_db: Engine, events: list[dict[str, Any]]
+) -> None:
+    with pytest.raises(writer.MalformedEntry):
+        record_write(records_db, "g1", 9, events, FACTS)
+    assert all(rows == [] for rows in snapshot(records_db).values())
