@@ -32,6 +32,7 @@ import logging
 import os
 import socket
 import threading
+import time
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
@@ -58,6 +59,8 @@ log = logging.getLogger(__name__)
 GROUP = "records"
 #: An entry delivered this long ago and still not acknowledged is claimed again.
 RECLAIM_IDLE_SECONDS = 20.0
+#: How often a recorder looks for entries left pending too long (one call per shard).
+RECLAIM_EVERY_SECONDS = 5.0
 #: Entries read in one call, over all shards.
 READ_BATCH = 200
 #: Longest a read waits for new entries (also how soon the recorder notices a stop).
@@ -128,11 +131,12 @@ class ResultsRecorder:
                 if "BUSYGROUP" not in str(exc):
                     raise
 
-    def record_once(self, block_seconds: float | None = None) -> int:
-        """Claim what other (or this) consumers left pending too long, read what is new,
-        record both; returns how many entries were acknowledged."""
+    def record_once(self, block_seconds: float | None = None, *, reclaim: bool = True) -> int:
+        """Claim what other (or this) consumers left pending too long (unless ``reclaim``
+        is false), read what is new, record both; returns how many entries were
+        acknowledged."""
         done = 0
-        for shard_key in self._keys:
+        for shard_key in self._keys if reclaim else ():
             _, claimed, *_ = self._redis.xautoclaim(
                 shard_key, GROUP, self.consumer, self._reclaim_idle_ms, "0-0", count=READ_BATCH
             )
@@ -196,12 +200,16 @@ class ResultsRecorder:
 
     def run(self) -> None:
         joined = False
+        last_reclaim = 0.0
         while not self._stop.is_set():
             try:
                 if not joined:
                     self.join_group()
                     joined = True
-                self.record_once(BLOCK_SECONDS)
+                reclaim = time.monotonic() - last_reclaim >= RECLAIM_EVERY_SECONDS
+                if reclaim:
+                    last_reclaim = time.monotonic()
+                self.record_once(BLOCK_SECONDS, reclaim=reclaim)
             except Exception:
                 log.exception("the results recorder failed; reading on shortly")
                 self._stop.wait(RETRY_PAUSE_SECONDS)
