@@ -390,7 +390,9 @@ def _stand(session: Session, chat_id: int, variant: str, totals: Mapping[int, To
 
 def _statement(session: Session, name: str) -> Any:
     """The game end's upserts, built once per dialect. [decision] Each runs once with a
-    list of rows (SQLAlchemy sends them as one multi-row statement), in id order: two
+    list of rows, which SQLAlchemy sends as one multi-row statement ("insertmanyvalues",
+    which it uses for statements with RETURNING: without it each row would be its own
+    statement on the server), in id order: two
     transactions then lock shared rows in the same order and cannot deadlock, and a game's
     end costs some eight round trips to the database whatever the number of seats."""
     return _statements(session.get_bind().dialect.name)[name]
@@ -410,11 +412,11 @@ def _statements(dialect: str) -> dict[str, Any]:
             set_={
                 c: results.excluded[c] for c in ("user_id", "name", "ai", "score", "place", "won")
             },
-        ),
+        ).returning(PLAYERS.c.seat),
         "users": users.on_conflict_do_update(
             index_elements=["id"],
             set_={"name": users.excluded.name, "updated_at": users.excluded.updated_at},
-        ),
+        ).returning(USERS.c.id),
         # Creates the missing rows, and locks and reads them all: an upsert whose update
         # changes nothing still locks the row (PostgreSQL; SQLite has one writer at a time),
         # so two games ending at once with a player in common update that player one after
@@ -433,9 +435,9 @@ def _statements(dialect: str) -> dict[str, Any]:
                 "points": RATINGS.c.points + ratings.excluded.points,
                 "updated_at": ratings.excluded.updated_at,
             },
-        ),
+        ).returning(RATINGS.c.user_id),
         "standings": standings.on_conflict_do_update(
             index_elements=["chat_id", "variant", "user_id"],
             set_={k: STANDINGS.c[k] + standings.excluded[k] for k in ("games", "wins", "points")},
-        ),
+        ).returning(STANDINGS.c.user_id),
     }
