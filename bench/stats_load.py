@@ -13,8 +13,9 @@ standings), then measures, each over many samples, p50 and p99 of:
 - **/top**, per variant: the global boards and a chat's boards, by rating and by wins
   (``queries.leaderboard``);
 
-against a **baseline** measured in the same run: one ``SELECT 1`` through the same engine
-and a fresh session (the floor under any query here). Goals (issue 17): a result written
+against **baselines** measured in the same run: one ``SELECT 1`` through the same engine
+and a fresh session (the floor under any query here), and one row inserted and committed
+(the floor under any write). Goals (issue 17): a result written
 in ≤ 20 ms p99, every board query ≤ 20 ms p99. Nothing here asserts on time.
 
 Usage: .venv/bin/python bench/stats_load.py [--games 100000] [--chats 2000] [--samples 1000]
@@ -32,6 +33,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +44,7 @@ from sqlalchemy import Engine, text  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
 from services.records import queries  # noqa: E402
-from services.records.database import make_engine  # noqa: E402
+from services.records.database import make_engine, transaction  # noqa: E402
 from services.records.migrate import downgrade, upgrade  # noqa: E402
 from services.records.models import AI_USER_IDS  # noqa: E402
 from services.records.ratings import NEW_PLAYER, Skill, places, rate  # noqa: E402
@@ -212,12 +214,20 @@ def fill(engine: Engine, games: int, world: World, rng: random.Random) -> None:
         connection.execute(text("ANALYZE"))
 
 
-def measure(samples: int, action: Callable[[int], object]) -> list[float]:
-    seconds = []
+def warm(action: Callable[[int], object], n: int) -> None:
+    """A case run once before the measure (pool, caches, plans), under its own ids."""
+    action(n + 10_000_000)
+
+
+def measure(samples: int, cases: Sequence[Callable[[int], object]]) -> list[list[float]]:
+    """Each case ``samples`` times, interleaved (one of each in turn), so a change in the
+    machine's load while the bench runs falls on all of them alike."""
+    seconds: list[list[float]] = [[] for _ in cases]
     for n in range(samples):
-        start = time.perf_counter()
-        action(n)
-        seconds.append(time.perf_counter() - start)
+        for i, action in enumerate(cases):
+            start = time.perf_counter()
+            action(n)
+            seconds[i].append(time.perf_counter() - start)
     return seconds
 
 
@@ -260,6 +270,12 @@ def main() -> None:
         with Session(engine) as session:
             session.execute(text("SELECT 1")).scalar_one()
 
+    def baseline_write(n: int) -> None:
+        with transaction(engine) as session:
+            session.execute(
+                text("INSERT INTO recorded_writes VALUES (:g, 1, now())"), {"g": f"floor{n}"}
+            )
+
     def write_game_end(n: int) -> None:
         chat, variant, players = world.game()
         facts = GameFacts(
@@ -288,6 +304,7 @@ def main() -> None:
 
     cases: list[tuple[str, Callable[[int], object]]] = [
         ("baseline: SELECT 1 in a fresh session", baseline),
+        ("baseline: INSERT one row, COMMIT", baseline_write),
         ("write one game's end (results + ratings)", write_game_end),
         (
             "/stats (user_stats with a chat)",
@@ -319,11 +336,10 @@ def main() -> None:
             ),
         ),
     ]
-    for _, action in cases:  # warm the pool, the caches and the plans
-        measure(20, action)
+    actions = [action for _, action in cases]
+    measure(20, [partial(warm, action) for action in actions])
     print(f"\n{'what':<44} {'p50 ms':>8} {'p99 ms':>8}   ({args.samples} samples each)")
-    for name, action in cases:
-        seconds = measure(args.samples, action)
+    for (name, _), seconds in zip(cases, measure(args.samples, actions), strict=True):
         p50, p99 = percentile(seconds, 0.5) * 1e3, percentile(seconds, 0.99) * 1e3
         print(f"{name:<44} {p50:>8.2f} {p99:>8.2f}")
     engine.dispose()
