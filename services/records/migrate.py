@@ -3,6 +3,8 @@
     python -m services.records.migrate upgrade [REV]     # to REV, default: the newest (head)
     python -m services.records.migrate downgrade REV     # back to REV (``base``: nothing)
     python -m services.records.migrate current           # the revision the database is at
+    python -m services.records.migrate revision -m "what changes" [--autogenerate]
+                                                         # a new migration (developers)
 
 The database is ``UNO_DATABASE_URL`` unless ``--url`` names another. The migrations live in
 this package (``migrations/``), so an installed image carries them and needs no
@@ -66,6 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     down = sub.add_parser("downgrade", help="migrate down to REV (base: drop everything)")
     down.add_argument("revision")
     sub.add_parser("current", help="print the revision the database is at")
+    new = sub.add_parser("revision", help="write a new migration into migrations/versions/")
+    new.add_argument("-m", "--message", required=True)
+    new.add_argument(
+        "--autogenerate",
+        action="store_true",
+        help="fill it with the difference between models.py and the database (at head)",
+    )
     args = parser.parse_args(argv)
 
     configure_logging("migrate")
@@ -74,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
         upgrade(url, args.revision)
     elif args.action == "downgrade":
         downgrade(url, args.revision)
+    elif args.action == "revision":
+        command.revision(alembic_config(url), message=args.message, autogenerate=args.autogenerate)
     else:
         command.current(alembic_config(url))
     return 0
