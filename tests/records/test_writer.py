@@ -4,6 +4,7 @@ Every test runs on SQLite and on the real PostgreSQL (``records_db``)."""
 
 from __future__ import annotations
 
+import multiprocessing
 import random
 import threading
 from typing import Any
@@ -13,6 +14,7 @@ from game_log import ANA, BO, CHAT, CY, FACTS, finished_game
 from sqlalchemy import Engine, select
 
 from services.records import writer
+from services.records.database import make_engine
 from services.records.models import (
     AI_USER_IDS,
     GAMES,
@@ -151,6 +153,32 @@ def test_concurrent_writers_of_one_entry_record_it_once(records_db: Engine) -> N
     assert (rating(records_db, ANA).games, rating(records_db, ANA).wins) == (1, 1)
     with records_db.connect() as connection:
         assert connection.execute(select(STANDINGS.c.games)).scalars().all() == [1] * 4
+
+
+def write_game_end_in_a_process(url: str, start: Any, outcomes: Any) -> None:
+    """In another process: record the finished game's last entry as soon as all are ready."""
+    db = make_engine(url)
+    version, events = finished_game()[-1]
+    start.wait()
+    outcomes.put(record_write(db, "g1", version, events, FACTS).value)
+    db.dispose()
+
+
+def test_two_processes_writing_one_game_end_write_it_once(records_db: Engine) -> None:
+    context = multiprocessing.get_context("spawn")
+    start, outcomes = context.Barrier(2), context.Queue()
+    url = records_db.url.render_as_string(hide_password=False)
+    workers = [
+        context.Process(target=write_game_end_in_a_process, args=(url, start, outcomes))
+        for _ in range(2)
+    ]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(timeout=120)
+
+    assert sorted(outcomes.get(timeout=5) for _ in workers) == ["duplicate", "recorded"]
+    assert (rating(records_db, ANA).games, rating(records_db, ANA).wins) == (1, 1)
 
 
 def test_games_finishing_at_once_with_a_player_in_common_both_count(records_db: Engine) -> None:
