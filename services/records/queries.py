@@ -4,8 +4,8 @@ Every function takes the SQLAlchemy ``Engine`` (``database.engine_for(settings.d
 and returns frozen values; none keeps a session open. [decision] The functions are
 synchronous: the worker (Celery threads) and the migration command are synchronous, the
 default SQLite database has no asynchronous driver without another dependency, and each
-call is one or two indexed queries (a few milliseconds, ``bench/stats_load.py``). The bot
-calls them in a thread, which costs it some 50 µs a call::
+call is one to three indexed queries (a few milliseconds, ``bench/stats_load.py``). The bot
+calls them in a thread, a hop that is small beside the query::
 
     stats = await asyncio.to_thread(queries.user_stats, engine, user_id, chat_id=chat_id)
 
