@@ -62,3 +62,8 @@ class DeadlineDrainerStep(bootsteps.StartStopStep):  # type: ignore[misc]
 
 
 app.steps["worker"].add(DeadlineDrainerStep)
+
+# Results, ratings and boards: the event log's recorder (records.py), beside the drainer.
+from services.worker.records import RecorderStep  # noqa: E402
+
+app.steps["worker"].add(RecorderStep)
