@@ -37,7 +37,7 @@ from sqlalchemy import Engine, case, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from services.engine.schemas import GameInfo
+from services.engine.wire.schemas import GameInfo
 from services.records.database import insert_for as _insert
 from services.records.database import transaction
 from services.records.models import (
