@@ -17,6 +17,7 @@ import uvicorn
 
 from services.logs import configure_logging
 from services.playground.app import create_app
+from services.playground.server import tcp_socket
 
 log = logging.getLogger("services.playground")
 
@@ -31,7 +32,7 @@ def main(argv: list[str] | None = None) -> None:
     app = create_app()
     if args.no_limits:
         app.state.world.limits.configure(False)
-    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    sock = tcp_socket(args.host)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))
     host, port = sock.getsockname()[:2]

@@ -98,55 +98,50 @@ def parse_html(markup: str) -> tuple[str, list[dict[str, Any]]]:
             i = j
             continue
         begin = i
-        if i + 1 >= n:
-            raise parse_error(
-                f"Unexpected end of name token at byte offset {_byte_offset(markup, i)}"
-            )
-        if markup[i + 1] == "/":
-            end = markup.find(">", i)
-            if end < 0:
-                raise parse_error(f"Unclosed end tag at byte offset {_byte_offset(markup, begin)}")
-            name = markup[i + 2 : end].strip().lower()
+        at = _byte_offset(markup, begin)
+        if markup.startswith("</", i):
             if not stack:
-                raise parse_error(
-                    f"Unexpected end tag at byte offset {_byte_offset(markup, begin)}"
-                )
+                raise parse_error(f"Unexpected end tag at byte offset {at}")
+            j = i + 2
+            while j < n and not markup[j].isspace() and markup[j] != ">":
+                j += 1
+            name = markup[i + 2 : j].lower()
+            while j < n and markup[j].isspace():
+                j += 1
+            if j >= n or markup[j] != ">":
+                raise parse_error(f"Unclosed end tag at byte offset {at}")
             open_tag, closed, start = stack.pop()
-            if name != open_tag:
+            if name and name != open_tag:
                 raise parse_error(
-                    f"Unmatched end tag at byte offset {_byte_offset(markup, begin)}, "
-                    f'expected "</{open_tag}>", found "</{name}>"'
+                    f'Unmatched end tag at byte offset {at}, expected "</{open_tag}>", '
+                    f'found "</{name}>"'
                 )
             out.close(closed, start)
-            i = end + 1
+            i = j + 1
             continue
-        match = re.match(r"<([a-zA-Z][a-zA-Z0-9-]*)", markup[i:])
-        if match is None:
-            raise parse_error(
-                f'Unsupported start tag "{markup[i + 1 : i + 2]}" at byte offset '
-                f"{_byte_offset(markup, begin)}"
-            )
-        name = match.group(1).lower()
+        j = i + 1
+        while j < n and not markup[j].isspace() and markup[j] != ">":
+            j += 1
+        if j >= n:
+            raise parse_error(f"Unclosed start tag at byte offset {at}")
+        name = markup[i + 1 : j].lower()
         if name not in _HTML_TAGS:
-            raise parse_error(
-                f'Unsupported start tag "{name}" at byte offset {_byte_offset(markup, begin)}'
-            )
-        end = markup.find(">", i)
+            raise parse_error(f'Unsupported start tag "{name}" at byte offset {at}')
+        end = markup.find(">", j)
         if end < 0:
-            raise parse_error(f"Unclosed start tag at byte offset {_byte_offset(markup, begin)}")
+            raise parse_error(f"Unclosed start tag at byte offset {at}")
         attributes = dict(
             (key.lower(), _unescape(value if value is not None else bare or ""))
             for key, value, bare in (
                 (m.group(1), m.group(2) if m.group(2) is not None else m.group(3), m.group(4))
                 for m in re.finditer(
                     r"([a-zA-Z-]+)\s*(?:=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]*)))?",
-                    markup[i + 1 + len(name) : end],
+                    markup[j:end],
                 )
             )
         )
         entity: dict[str, Any] = {"type": _HTML_TAGS[name]}
         if name == "span" and attributes.get("class") != "tg-spoiler":
-            at = _byte_offset(markup, begin)
             raise parse_error(f'Tag "span" must have class "tg-spoiler" at byte offset {at}')
         if name == "a":
             href = attributes.get("href", "")
