@@ -357,6 +357,7 @@ async def get_updates(api: BotApi, bot: Bot, p: Params) -> Any:
         )
     bot.poll_generation += 1
     generation = bot.poll_generation
+    bot.new_update.set()  # an earlier poll of this bot wakes up and ends with 409
     if offset is not None:
         if offset < 0:
             while len(bot.updates) > -offset:

@@ -3,70 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
-import httpx
-import pytest
+from scene_helpers import JOIN, Scene
 
-from services.playground.control import TelegramControl
 from services.playground.errors import MESSAGE_NOT_MODIFIED, QUERY_TOO_OLD
-from services.playground.server import LocalTelegram
-
-JOIN = {"inline_keyboard": [[{"text": "Join", "callback_data": "join"}]]}
-
-
-@dataclass
-class Scene:
-    lt: LocalTelegram
-    http: httpx.Client
-    token: str
-    bot: dict[str, Any]
-    ann: dict[str, Any]
-    bob: dict[str, Any]
-    group: dict[str, Any]
-
-    @property
-    def control(self) -> TelegramControl:
-        return self.lt.control
-
-    def call(self, method: str, **params: Any) -> tuple[int, dict[str, Any]]:
-        response = self.http.post(f"{self.lt.bot_api_url}{self.token}/{method}", json=params)
-        body: dict[str, Any] = response.json()
-        assert response.status_code == (200 if body["ok"] else body["error_code"])
-        return response.status_code, body
-
-    def ok(self, method: str, **params: Any) -> Any:
-        _status, body = self.call(method, **params)
-        assert body["ok"], body
-        return body["result"]
-
-    def refused(self, method: str, **params: Any) -> str:
-        _status, body = self.call(method, **params)
-        assert not body["ok"], body
-        return str(body["description"])
-
-    def updates(self) -> list[dict[str, Any]]:
-        result: list[dict[str, Any]] = self.ok("getUpdates", timeout=0)
-        if result:
-            self.ok("getUpdates", offset=result[-1]["update_id"] + 1, timeout=0)
-        return result
-
-
-@pytest.fixture
-def scene(local_telegram: LocalTelegram) -> Iterator[Scene]:
-    control = local_telegram.control
-    made = control.create_bot("refusal_bot")
-    ann = control.create_user("Ann")
-    bob = control.create_user("Bob")
-    group = control.create_group("table", [ann["id"], bob["id"]], bots=[made["token"]])
-    control.start_bot(ann["id"], made["token"])
-    with httpx.Client(timeout=30) as http:
-        s = Scene(local_telegram, http, made["token"], made["user"], ann, bob, group)
-        s.updates()
-        yield s
-    control.set_limits(True)
 
 
 def test_unknown_token_and_method(scene: Scene) -> None:
