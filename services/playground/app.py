@@ -191,6 +191,10 @@ def create_app(world: World | None = None) -> FastAPI:
     async def create_topic(chat_id: int, body: NewTopic) -> Any:
         return {"message_thread_id": people.create_topic(chat_id, body.name)}
 
+    @app.post("/control/chats/{chat_id}/upgrade")
+    async def upgrade_group(chat_id: int) -> Any:
+        return people.upgrade_group(chat_id).api()
+
     @app.post("/control/chats/{chat_id}/members")
     async def add_member(chat_id: int, body: Member) -> Any:
         people.add_member(chat_id, body.user_id)

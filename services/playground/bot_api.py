@@ -165,6 +165,12 @@ class BotApi:
             if write and chat.user.id not in bot.started_by:
                 raise forbidden(errors.CANT_INITIATE)
             return chat
+        if chat.migrated_to is not None:
+            raise BotApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": chat.migrated_to},
+            )
         status = chat.members.get(bot.id)
         if status == "kicked":
             raise forbidden(f"bot was kicked from the {chat.type} chat")

@@ -120,6 +120,12 @@ class TelegramControl:
         result = self._request("POST", f"/chats/{chat_id}/topics", json={"name": name})
         return int(result["message_thread_id"])
 
+    def upgrade_group(self, chat_id: int) -> dict[str, Any]:
+        """A basic group becomes a supergroup (the new ``Chat``); the bot's calls with the
+        old id get 400 with ``parameters.migrate_to_chat_id``."""
+        result: dict[str, Any] = self._request("POST", f"/chats/{chat_id}/upgrade")
+        return result
+
     def add_member(self, chat_id: int, user_id: int) -> None:
         self._request("POST", f"/chats/{chat_id}/members", json={"user_id": user_id})
 

@@ -167,6 +167,22 @@ class People:
         self.world.announce(message)
         return topic.thread_id
 
+    def upgrade_group(self, chat_id: int) -> Chat:
+        """A basic group becomes a supergroup with a new id, as Telegram does when a group
+        grows or its owner changes certain settings; the old id is refused from then on."""
+        old = self.group(chat_id)
+        if old.type != "group" or old.migrated_to is not None:
+            raise Refused(409, f"chat {chat_id} is not a basic group")
+        owner = next((self.world.users[u] for u, s in old.members.items() if s == "creator"), None)
+        if owner is None:
+            raise Refused(409, f"chat {chat_id} has no creator")
+        new = self.world.create_group(old.title or "", supergroup=True, forum=False)
+        new.members = dict(old.members)
+        old.migrated_to = new.id
+        self.world.announce(old.add(owner, extra={"migrate_to_chat_id": new.id}))
+        self.world.announce(new.add(owner, extra={"migrate_from_chat_id": old.id}))
+        return new
+
     def add_member(self, chat_id: int, user_id: int) -> None:
         chat = self.group(chat_id)
         bot = self.world.bots.get(user_id)

@@ -213,6 +213,8 @@ class Chat:
     topics: dict[int, Topic] = field(default_factory=dict)
     pinned: int | None = None
     last_bot_id: int | None = None
+    #: a basic group upgraded to a supergroup: the supergroup's id
+    migrated_to: int | None = None
     #: private chats: the user and the bot at its two ends
     user: User | None = None
     bot_id: int | None = None

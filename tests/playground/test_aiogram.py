@@ -4,7 +4,7 @@ conversation_script.py), by long polling and by webhook; every object it gets mu
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -25,6 +25,8 @@ from aiogram.types import (
     InputTextMessageContent,
     Message,
     ReplyParameters,
+    TelegramObject,
+    Update,
 )
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
@@ -38,12 +40,43 @@ JOIN = InlineKeyboardMarkup(
 GROUPS = F.chat.type.in_({"group", "supergroup"})
 
 
+#: Fields Telegram still sends beside their successors, which aiogram does not model.
+LEGACY_FIELDS = frozenset({"new_chat_participant", "new_chat_member", "left_chat_participant"})
+
+
+def unknown_fields(value: Any, path: str = "update") -> list[str]:
+    """Fields of a parsed object that its aiogram type does not know (a misspelt field in
+    the local Telegram would show here), found in nested objects too."""
+    found: list[str] = []
+    if isinstance(value, TelegramObject):
+        for name in sorted(set(value.model_extra or {}) - LEGACY_FIELDS):
+            found.append(f"{path}.{name}")
+        for name in type(value).model_fields:
+            found += unknown_fields(getattr(value, name), f"{path}.{name}")
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            found += unknown_fields(item, f"{path}[{n}]")
+    return found
+
+
 def build_bot(token: str, url: str) -> tuple[Bot, Dispatcher, list[BaseException]]:
-    """The script's bot, in aiogram's idiom; the list collects handler errors."""
+    """The script's bot, in aiogram's idiom; the list collects handler errors, and any field
+    of an update that aiogram does not know."""
     bot = Bot(token, session=AiohttpSession(api=TelegramAPIServer.from_base(url)))
     dp = Dispatcher()
     state: dict[str, Any] = {"players": [], "lobby": None}
     errors: list[BaseException] = []
+
+    @dp.update.outer_middleware()
+    async def check_fields(
+        handler: Callable[[Update, dict[str, Any]], Awaitable[Any]],
+        update: Update,
+        data: dict[str, Any],
+    ) -> Any:
+        unknown = unknown_fields(update)
+        if unknown:
+            errors.append(AssertionError(f"fields aiogram does not know: {unknown}"))
+        return await handler(update, data)
 
     @dp.message(CommandStart(), F.chat.type == "private")
     async def start(message: Message) -> None:
@@ -171,3 +204,19 @@ async def test_conversation_by_webhook(local_telegram: LocalTelegram) -> None:
     finally:
         await bot.session.close()
     assert errors == []
+
+
+def test_unknown_fields_are_found() -> None:
+    update = Update.model_validate(
+        {
+            "update_id": 1,
+            "message": {
+                "message_id": 1,
+                "date": 1,
+                "chat": {"id": 1, "type": "private", "first_name": "A", "colour": "red"},
+                "text": "x",
+                "new_chat_member": {"id": 1, "is_bot": False, "first_name": "A"},
+            },
+        }
+    )
+    assert unknown_fields(update) == ["update.message.chat.colour"]

@@ -319,3 +319,26 @@ def test_inline_answers_are_cached_as_telegram_caches_them(scene: Scene) -> None
     bob = scene.control.inline_query(scene.bob["id"], "hand", bot=scene.token, timeout=0)
     assert bob["answered"] is False  # personal: Bob's query goes to the bot
     assert kinds(scene.updates()) == ["inline_query"]
+
+
+def test_a_group_upgraded_to_a_supergroup(scene: Scene) -> None:
+    ann = scene.ann["id"]
+    old = scene.control.create_group("small", [ann], supergroup=False, bots=[scene.token])
+    assert old["type"] == "group" and old["id"] > -(10**12)
+    scene.updates()
+    new = scene.control.upgrade_group(old["id"])
+    assert new["type"] == "supergroup" and str(new["id"]).startswith("-100")
+    got = [u["message"] for u in scene.updates()]
+    assert got[0]["migrate_to_chat_id"] == new["id"]
+    assert got[1]["migrate_from_chat_id"] == old["id"]
+    status, body = scene.call("sendMessage", chat_id=old["id"], text="hi")
+    assert (status, body) == (
+        400,
+        {
+            "ok": False,
+            "error_code": 400,
+            "description": "Bad Request: group chat was upgraded to a supergroup chat",
+            "parameters": {"migrate_to_chat_id": new["id"]},
+        },
+    )
+    assert scene.ok("sendMessage", chat_id=new["id"], text="hi")["chat"]["id"] == new["id"]
