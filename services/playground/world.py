@@ -461,10 +461,7 @@ class World:
 
     def deliver(self, bot: Bot, kind: str, payload: dict[str, Any]) -> None:
         """Queue an update of ``kind`` for ``bot`` unless its ``allowed_updates`` exclude it."""
-        allowed = bot.allowed_updates
-        if bot.webhook is not None and bot.webhook.allowed_updates is not None:
-            allowed = frozenset(bot.webhook.allowed_updates) or DEFAULT_UPDATE_KINDS
-        if kind not in allowed:
+        if kind not in bot.allowed_updates:
             return
         update = {"update_id": bot.next_update_id, kind: payload}
         bot.next_update_id += 1
