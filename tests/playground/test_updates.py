@@ -342,3 +342,32 @@ def test_a_group_upgraded_to_a_supergroup(scene: Scene) -> None:
         },
     )
     assert scene.ok("sendMessage", chat_id=new["id"], text="hi")["chat"]["id"] == new["id"]
+
+
+def test_inline_paging_and_button(scene: Scene) -> None:
+    ann = scene.ann["id"]
+    page = [
+        {"type": "article", "id": "1", "title": "t", "input_message_content": {"message_text": "t"}}
+    ]
+    button = {"text": "How to play", "start_parameter": "rules"}
+    first = scene.control.inline_query(ann, "cards", bot=scene.token, timeout=0)
+    asked = scene.updates()[-1]["inline_query"]
+    assert asked["query"] == "cards" and asked["offset"] == "" and asked["chat_type"] == "sender"
+    assert scene.ok(
+        "answerInlineQuery",
+        inline_query_id=first["query_id"],
+        results=page,
+        next_offset="1",
+        button=button,
+        cache_time=0,
+    )
+    group = scene.group["id"]
+    second = scene.control.inline_query(
+        ann, "cards", chat_id=group, offset="1", bot=scene.token, timeout=0
+    )
+    asked = scene.updates()[-1]["inline_query"]
+    assert asked["offset"] == "1" and asked["chat_type"] == "supergroup"
+    assert second["query_id"] == asked["id"] != first["query_id"]
+    answered = scene.lt.world.inline_queries[first["query_id"]].answer
+    assert answered is not None
+    assert answered["next_offset"] == "1" and answered["button"] == button
