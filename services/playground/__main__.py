@@ -27,11 +27,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8081)
     parser.add_argument("--no-limits", action="store_true", help="start with flood limits off")
+    parser.add_argument(
+        "--bot-token",
+        help="create a bot with this token (<id>:<secret>) at start, e.g. UNO_TELEGRAM_TOKEN's",
+    )
+    parser.add_argument("--bot-username", default="uno_local_bot")
     args = parser.parse_args(argv)
     configure_logging("playground")
     app = create_app()
+    world = app.state.world
     if args.no_limits:
-        app.state.world.limits.configure(False)
+        world.limits.configure(False)
+    if args.bot_token:
+        world.create_bot(
+            args.bot_username, "UNO", inline_feedback=True, privacy_mode=True, token=args.bot_token
+        )
     sock = tcp_socket(args.host)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))

@@ -36,6 +36,7 @@ class NewBot(Body):
     first_name: str = Field("UNO", min_length=1, max_length=64)
     inline_feedback: bool = True
     privacy_mode: bool = True
+    token: str | None = Field(None, pattern=r"^[1-9][0-9]{0,15}:[A-Za-z0-9_-]{20,64}$")
 
 
 class NewUser(Body):
@@ -162,12 +163,16 @@ def create_app(world: World | None = None) -> FastAPI:
 
     @app.post("/control/bots")
     async def create_bot(body: NewBot) -> Any:
-        bot = world.create_bot(
-            body.username,
-            body.first_name,
-            inline_feedback=body.inline_feedback,
-            privacy_mode=body.privacy_mode,
-        )
+        try:
+            bot = world.create_bot(
+                body.username,
+                body.first_name,
+                inline_feedback=body.inline_feedback,
+                privacy_mode=body.privacy_mode,
+                token=body.token,
+            )
+        except ValueError as exc:
+            raise Refused(409, str(exc)) from None
         return {"token": bot.token, "user": bot.user.api()}
 
     @app.post("/control/users")

@@ -62,13 +62,15 @@ class TelegramControl:
         *,
         inline_feedback: bool = True,
         privacy_mode: bool = True,
+        token: str | None = None,
     ) -> dict[str, Any]:
-        """A new bot: ``{"token", "user"}``."""
+        """A new bot: ``{"token", "user"}``; ``token`` (``<id>:<secret>``) fixes its token."""
         body = {
             "username": username,
             "first_name": first_name,
             "inline_feedback": inline_feedback,
             "privacy_mode": privacy_mode,
+            "token": token,
         }
         result: dict[str, Any] = self._request("POST", "/bots", json=body)
         return result

@@ -342,6 +342,7 @@ class World:
         self.webhook_retry_delays: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 5.0)
         self.callback_query_seconds = 15.0
         self.inline_query_seconds = 10.0
+        self.fixed_bots: list[tuple[str, str, str]] = []
         self.clear()
 
     def clear(self) -> None:
@@ -358,13 +359,18 @@ class World:
         self.limits.clear()
 
     def reset(self) -> None:
-        """Forget every user, chat, bot and log (ids keep growing)."""
+        """Forget every user, chat, bot and log (ids keep growing); a bot created with a
+        fixed token (the process's ``--bot-token``) comes back new, with the same token."""
         for bot in self.bots.values():
             if bot.webhook and bot.webhook.task:
                 bot.webhook.task.cancel()
             bot.poll_generation += 1
             bot.new_update.set()
         self.clear()
+        for username, first_name, token in self.fixed_bots:
+            self.create_bot(
+                username, first_name, inline_feedback=True, privacy_mode=True, token=token
+            )
         self.emit({"kind": "reset"})
 
     # ------------------------------------------------------------------ ids
@@ -403,10 +409,26 @@ class World:
         return user
 
     def create_bot(
-        self, username: str, first_name: str, *, inline_feedback: bool, privacy_mode: bool
+        self,
+        username: str,
+        first_name: str,
+        *,
+        inline_feedback: bool,
+        privacy_mode: bool,
+        token: str | None = None,
     ) -> Bot:
-        user = User(next(self._bot_ids), first_name, is_bot=True, username=username)
-        token = f"{user.id}:{secrets.token_urlsafe(26)[:35]}"
+        """A new bot; ``token`` (``<bot id>:<secret>``, its id unused) fixes its token and id,
+        as a developer's environment may want, else both are new."""
+        if token is not None:
+            bot_id = int(token.split(":", 1)[0])
+            if bot_id in self.users:
+                raise ValueError(f"id {bot_id} is taken")
+            if (username, first_name, token) not in self.fixed_bots:
+                self.fixed_bots.append((username, first_name, token))
+        else:
+            bot_id = next(self._bot_ids)
+            token = f"{bot_id}:{secrets.token_urlsafe(26)[:35]}"
+        user = User(bot_id, first_name, is_bot=True, username=username)
         bot = Bot(user, token, privacy_mode=privacy_mode, inline_feedback=inline_feedback)
         self.users[user.id] = user
         self.bots[user.id] = bot

@@ -130,7 +130,17 @@ def test_live_feed(scene: Scene) -> None:
 
 def test_runs_as_a_process() -> None:
     process = subprocess.Popen(
-        [sys.executable, "-m", "services.playground", "--host", "127.0.0.1", "--port", "0"],
+        [
+            sys.executable,
+            "-m",
+            "services.playground",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--bot-token",
+            "123456:local-secret-of-twenty-chars",
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -141,6 +151,8 @@ def test_runs_as_a_process() -> None:
         url = line.rsplit(" ", 1)[1]
         assert httpx.get(url + "/healthz").json() == {"ok": True}
         assert httpx.post(url + "/bot1:x/getMe").status_code == 401
+        me = httpx.post(url + "/bot123456:local-secret-of-twenty-chars/getMe").json()["result"]
+        assert me["id"] == 123456 and me["username"] == "uno_local_bot"
     finally:
         process.terminate()
         process.wait(15)
