@@ -22,6 +22,7 @@ from services.playground.text import (
     utf16_length,
 )
 from services.playground.world import (
+    Bot,
     CallbackQuery,
     Chat,
     InlineMessage,
@@ -56,7 +57,7 @@ class People:
             raise Refused(404, f"no user {user_id}")
         return user
 
-    def bot_by_token(self, token: str) -> Any:
+    def bot_by_token(self, token: str) -> Bot:
         bot = self.world.bots_by_token.get(token)
         if bot is None:
             raise Refused(404, "no bot with that token")
@@ -127,7 +128,7 @@ class People:
             self._join_bot(chat, bot, creator, admin=bot.id in admins)
         return chat
 
-    def _join_bot(self, chat: Chat, bot: Any, actor: User, *, admin: bool) -> None:
+    def _join_bot(self, chat: Chat, bot: Bot, actor: User, *, admin: bool) -> None:
         old = chat.members.get(bot.id, "left")
         new = "administrator" if admin else "member"
         chat.members[bot.id] = new
@@ -378,7 +379,7 @@ class People:
 
     # ------------------------------------------------------------------ inline mode
 
-    def inline_bot(self, query: str, chat: Chat | None, bot_token: str | None) -> tuple[Any, str]:
+    def inline_bot(self, query: str, chat: Chat | None, bot_token: str | None) -> tuple[Bot, str]:
         """The bot an inline query goes to, and the query without its ``@username``."""
         if bot_token:
             return self.bot_by_token(bot_token), query

@@ -154,7 +154,8 @@ class Message:
 
     @property
     def is_service(self) -> bool:
-        return self.text is None and not any(k in self.extra for k in ("sticker",))
+        """A service message (members joining, a topic made, a pin ...): no text, no sticker."""
+        return self.text is None and "sticker" not in self.extra
 
     def content(self) -> dict[str, Any]:
         """What an edit replaces: text, entities and the inline keyboard."""

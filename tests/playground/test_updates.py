@@ -371,3 +371,34 @@ def test_inline_paging_and_button(scene: Scene) -> None:
     answered = scene.lt.world.inline_queries[first["query_id"]].answer
     assert answered is not None
     assert answered["next_offset"] == "1" and answered["button"] == button
+
+
+def test_inline_messages_with_buttons(scene: Scene) -> None:
+    ann, group = scene.ann["id"], scene.group["id"]
+    keyboard = {"inline_keyboard": [[{"text": "Draw", "callback_data": "draw"}]]}
+    result = {
+        "type": "article",
+        "id": "game",
+        "title": "Start a game",
+        "input_message_content": {"message_text": "<b>UNO</b> table", "parse_mode": "HTML"},
+        "reply_markup": keyboard,
+    }
+    found = scene.control.inline_query(ann, "", chat_id=group, bot=scene.token, timeout=0)
+    assert scene.ok("answerInlineQuery", inline_query_id=found["query_id"], results=[result])
+    posted = scene.control.choose_inline_result(ann, found["query_id"], "game", chat_id=group)
+    assert posted["text"] == "UNO table" and posted["via_bot"]["id"] == scene.bot["id"]
+    got = scene.updates()
+    chosen = next(u["chosen_inline_result"] for u in got if "chosen_inline_result" in u)
+    inline_id = chosen["inline_message_id"]
+    assert chosen["result_id"] == "game" and chosen["from"]["id"] == ann
+    assert any(u.get("message", {}).get("via_bot") for u in got)  # privacy lets it through
+
+    scene.control.press_button(ann, group, posted["message_id"], "draw", timeout=0)
+    query = scene.updates()[-1]["callback_query"]
+    assert query["inline_message_id"] == inline_id and "message" not in query
+    assert scene.ok("editMessageText", inline_message_id=inline_id, text="Ann drew") is True
+    assert scene.control.messages(group)[-1]["text"] == "Ann drew"
+    assert (
+        scene.refused("editMessageText", inline_message_id="nope", text="x")
+        == "Bad Request: MESSAGE_ID_INVALID"
+    )
