@@ -118,7 +118,9 @@ async def _bot_api_params(request: Request) -> dict[str, Any] | None:
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if request.method != "POST":
         return raw
-    if content_type == "application/json":
+    if content_type == "application/json" or (
+        not content_type and (await request.body()).lstrip().startswith(b"{")
+    ):
         body = await request.body()
         if body.strip():
             try:

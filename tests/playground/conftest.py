@@ -14,8 +14,9 @@ from services.playground.server import LocalTelegram
 @pytest.fixture
 def scene(local_telegram: LocalTelegram) -> Iterator[Scene]:
     """A fresh bot in a supergroup with Ann and Bob (Ann has started the bot in private); its
-    pending updates are read; flood limits are back to Telegram's afterwards."""
+    pending updates are read; flood limits are Telegram's before and after."""
     control = local_telegram.control
+    control.set_limits(True)  # Telegram's numbers, whatever an earlier test left
     made = control.create_bot("scene_bot")
     ann = control.create_user("Ann")
     bob = control.create_user("Bob")

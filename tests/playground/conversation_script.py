@@ -45,6 +45,7 @@ class Cast:
 def cast(control: TelegramControl, library: str) -> Cast:
     """A fresh bot, two users and a group (with the bot in it) for one run of the script."""
     n = next(_names)
+    control.set_limits(True)  # Telegram's numbers, whatever an earlier test left
     made = control.create_bot(f"{library}_{n}_bot", f"{library} UNO")
     ann = control.create_user("Ann", username=f"ann_{library}_{n}")
     bob = control.create_user("Bob", language_code="fa")

@@ -323,3 +323,10 @@ def test_form_and_query_string_parameters(scene: Scene) -> None:
     assert multipart["ok"] and multipart["result"]["text"] == "multipart"
     query = scene.http.get(url, params={"chat_id": scene.group["id"], "text": "query"}).json()
     assert query["ok"] and query["result"]["text"] == "query"
+    bare = json.dumps({"chat_id": scene.group["id"], "text": "bare"}).encode()
+    untyped = scene.http.post(url, content=bare).json()  # a JSON body with no content type
+    assert untyped["ok"] and untyped["result"]["text"] == "bare"
+    broken = scene.http.post(
+        url, content=b'{"chat_id": 1,', headers={"content-type": "application/json"}
+    )
+    assert broken.status_code == 400 and broken.json()["ok"] is False
