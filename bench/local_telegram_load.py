@@ -1,7 +1,7 @@
 """Load benchmark of the local Telegram (services/playground), beside a baseline measured in
 the same run.
 
-The server runs as its own process (``python -m services.playground --no-limits``), as it
+The server runs as its own process (``LocalTelegramProcess``, flood limits off), as it
 does under the bot's capacity run. One bot serves N groups of four users, as the UNO bot
 does. A *move* is what a turn costs the local Telegram: a user presses an inline button
 (control API, waits for the toast), the bot reads the callback query by long polling,
@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -38,35 +36,9 @@ sys.path.insert(0, str(REPO))
 
 from bench.service_load import Connection  # noqa: E402
 from services.playground.control import TelegramControl  # noqa: E402
+from services.playground.server import LocalTelegramProcess  # noqa: E402
 
 KEYBOARD = {"inline_keyboard": [[{"text": "Play", "callback_data": "play"}]]}
-TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-class Server:
-    def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "services.playground", "--port", "0", "--no-limits"],
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "UNO_LOG_LEVEL": "WARNING"},
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline().strip()
-        if not line.startswith("local telegram listening on "):
-            raise RuntimeError(f"the local Telegram did not start: {line!r}")
-        self.url = line.rsplit(" ", 1)[1]
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(15)
 
 
 class Bot:
@@ -159,7 +131,10 @@ def set_up(control: TelegramControl, n_games: int) -> tuple[str, list[Game]]:
 
 
 async def closed_loop(
-    pid: int, workers: int, seconds: float, step: Callable[[int], Awaitable[int]]
+    server: LocalTelegramProcess,
+    workers: int,
+    seconds: float,
+    step: Callable[[int], Awaitable[int]],
 ) -> tuple[int, float, float]:
     """Runs ``step(worker)`` back to back in every worker; (requests, seconds, server CPU)."""
     count = 0
@@ -171,17 +146,16 @@ async def closed_loop(
             done = await step(worker)  # not `count += await ...`: that reads count too early
             count += done
 
-    cpu = cpu_seconds(pid)
+    cpu = server.cpu_seconds()
     start = time.monotonic()
     await asyncio.gather(*(run(w) for w in range(workers)))
-    return count, time.monotonic() - start, cpu_seconds(pid) - cpu
+    return count, time.monotonic() - start, server.cpu_seconds() - cpu
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    server = Server()
-    pid = server.process.pid
+    server = LocalTelegramProcess(limits=False)
     try:
-        control = TelegramControl(server.url)
+        control = server.control
         token, games = set_up(control, args.games)
         print(f"local telegram at {server.url}: {args.games} groups of 4 with one bot")
         port = int(server.url.rsplit(":", 1)[1])
@@ -195,7 +169,7 @@ async def main_async(args: argparse.Namespace) -> None:
             await users[worker].request("GET", "/healthz")
             return 1
 
-        n, elapsed, cpu = await closed_loop(pid, args.games, args.seconds, healthz)
+        n, elapsed, cpu = await closed_loop(server, args.games, args.seconds, healthz)
         print(
             f"baseline GET /healthz:         {n / elapsed:6.0f} requests/s, "
             f"server CPU {cpu / n * 1000:.3f} ms/request ({cpu / elapsed:.0%} of a core)"
@@ -208,7 +182,7 @@ async def main_async(args: argparse.Namespace) -> None:
             return 1
 
         bot_requests = bot.requests
-        moves, elapsed, cpu = await closed_loop(pid, args.games, args.seconds, move)
+        moves, elapsed, cpu = await closed_loop(server, args.games, args.seconds, move)
         n = moves + bot.requests - bot_requests  # each press, and the bot's calls
         print(
             f"moves (press + answer + edit): {n / elapsed:6.0f} requests/s, "
@@ -229,12 +203,12 @@ async def main_async(args: argparse.Namespace) -> None:
                 next_at += args.interval
                 await asyncio.sleep(max(0.0, next_at - time.monotonic()))
 
-        cpu = cpu_seconds(pid)
+        cpu = server.cpu_seconds()
         start = time.monotonic()
         spread = args.interval / len(games)
         await asyncio.gather(*(paced(i, i * spread) for i in range(len(games))))
         elapsed = time.monotonic() - start
-        cpu = cpu_seconds(pid) - cpu
+        cpu = server.cpu_seconds() - cpu
         latencies.sort()
         p50 = statistics.median(latencies) * 1000
         p95 = latencies[int(len(latencies) * 0.95)] * 1000
@@ -246,7 +220,6 @@ async def main_async(args: argparse.Namespace) -> None:
         poller.cancel()
         for conn in users:
             conn.close()
-        control.close()
     finally:
         server.stop()
 

@@ -15,6 +15,7 @@ import pytest
 from scene_helpers import JOIN, Scene
 
 from services.playground.control import ControlError
+from services.playground.server import LocalTelegramProcess
 
 
 def snapshot(scene: Scene) -> Any:
@@ -156,3 +157,16 @@ def test_runs_as_a_process() -> None:
     finally:
         process.terminate()
         process.wait(15)
+
+
+def test_process_helper_for_benchmarks() -> None:
+    server = LocalTelegramProcess(limits=False)
+    try:
+        made = server.control.create_bot("bench_helper_bot")
+        me = httpx.post(f"{server.bot_api_url}{made['token']}/getMe").json()["result"]
+        assert me["username"] == "bench_helper_bot"
+        assert server.control.state()["limits"]["enabled"] is False
+        assert server.cpu_seconds() > 0
+    finally:
+        server.stop()
+    assert server.process.returncode is not None
