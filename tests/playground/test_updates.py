@@ -402,3 +402,23 @@ def test_inline_messages_with_buttons(scene: Scene) -> None:
         scene.refused("editMessageText", inline_message_id="nope", text="x")
         == "Bad Request: MESSAGE_ID_INVALID"
     )
+
+
+def test_a_user_link_names_the_whole_user(scene: Scene) -> None:
+    ann = scene.ann
+    sent = scene.ok(
+        "sendMessage",
+        chat_id=scene.group["id"],
+        text=f'Your turn, <a href="tg://user?id={ann["id"]}">Ann</a>',
+        parse_mode="HTML",
+    )
+    assert sent["entities"] == [{"type": "text_mention", "user": ann, "offset": 11, "length": 3}]
+    assert (
+        scene.refused(
+            "sendMessage",
+            chat_id=scene.group["id"],
+            text="[nobody](tg://user?id=1)",
+            parse_mode="MarkdownV2",
+        )
+        == "Bad Request: can't parse entities: user not found"
+    )
