@@ -28,6 +28,10 @@ from services.playground.control import TelegramControl
 
 _names = itertools.count(1)
 
+#: Fields Telegram still sends beside their successors, which the client libraries do not
+#: model (each keeps them aside); any other field a library does not know is a mistake.
+LEGACY_FIELDS = frozenset({"new_chat_participant", "new_chat_member", "left_chat_participant"})
+
 
 @dataclass
 class Cast:

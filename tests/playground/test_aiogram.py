@@ -30,7 +30,7 @@ from aiogram.types import (
 )
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
-from conversation_script import cast, play
+from conversation_script import LEGACY_FIELDS, cast, play
 
 from services.playground.server import LocalTelegram
 
@@ -38,10 +38,6 @@ JOIN = InlineKeyboardMarkup(
     inline_keyboard=[[InlineKeyboardButton(text="Join", callback_data="join")]]
 )
 GROUPS = F.chat.type.in_({"group", "supergroup"})
-
-
-#: Fields Telegram still sends beside their successors, which aiogram does not model.
-LEGACY_FIELDS = frozenset({"new_chat_participant", "new_chat_member", "left_chat_participant"})
 
 
 def unknown_fields(value: Any, path: str = "update") -> list[str]:
