@@ -337,13 +337,74 @@ def trim(text: str, entities: list[dict[str, Any]]) -> tuple[str, list[dict[str,
     return text, fixed
 
 
+ENTITY_TYPES = frozenset(
+    {
+        "mention",
+        "hashtag",
+        "cashtag",
+        "bot_command",
+        "url",
+        "email",
+        "phone_number",
+        "bold",
+        "italic",
+        "underline",
+        "strikethrough",
+        "spoiler",
+        "blockquote",
+        "expandable_blockquote",
+        "code",
+        "pre",
+        "text_link",
+        "text_mention",
+        "custom_emoji",
+    }
+)
+#: Fields an entity of a type must carry beside type, offset and length.
+_ENTITY_FIELDS = {"text_link": "url", "text_mention": "user", "custom_emoji": "custom_emoji_id"}
+
+
+def _entity_error(what: str) -> BotApiError:
+    return bad_request(f"can't parse MessageEntity: {what}")
+
+
+def given_entities(entities: Any) -> list[dict[str, Any]]:
+    """The ``entities`` parameter checked as Telegram checks it (``can't parse
+    MessageEntity: ...``); entities reaching outside the text are cut to it later."""
+    if not isinstance(entities, list):
+        raise bad_request("can't parse entities JSON object")
+    checked = []
+    for entity in entities:
+        if not isinstance(entity, dict):
+            raise _entity_error("Object expected")
+        for name in ("type", "offset", "length"):
+            if name not in entity:
+                raise _entity_error(f'Can\'t find field "{name}"')
+        if entity["type"] not in ENTITY_TYPES:
+            raise _entity_error("Unsupported type specified")
+        for name in ("offset", "length"):
+            value = entity[name]
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise _entity_error(f'Field "{name}" must be of type Number')
+        needed = _ENTITY_FIELDS.get(entity["type"])
+        if needed is not None and needed not in entity:
+            raise _entity_error(f'Can\'t find field "{needed}"')
+        if entity["type"] == "text_mention" and not (
+            isinstance(entity["user"], dict) and isinstance(entity["user"].get("id"), int)
+        ):
+            raise _entity_error('Field "user" must be of type Object')
+        if entity["offset"] >= 0 and entity["length"] > 0:
+            checked.append(dict(entity))
+    return checked
+
+
 def format_text(
-    text: str, parse_mode: str | None, entities: list[dict[str, Any]] | None
+    text: str, parse_mode: str | None, entities: Any
 ) -> tuple[str, list[dict[str, Any]]]:
     """Text and formatting entities of a message sent with ``parse_mode`` or ``entities``."""
     mode = (parse_mode or "").strip()
     if entities:
-        parsed, found = text, list(entities)
+        parsed, found = text, given_entities(entities)
     elif mode.lower() == "html":
         parsed, found = parse_html(text)
     elif mode.lower() == "markdownv2":

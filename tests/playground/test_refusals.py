@@ -330,3 +330,29 @@ def test_form_and_query_string_parameters(scene: Scene) -> None:
         url, content=b'{"chat_id": 1,', headers={"content-type": "application/json"}
     )
     assert broken.status_code == 400 and broken.json()["ok"] is False
+
+
+def test_entities_telegram_cannot_parse(scene: Scene) -> None:
+    group = scene.group["id"]
+
+    def send(entities: Any) -> str:
+        return scene.refused("sendMessage", chat_id=group, text="hello", entities=entities)
+
+    assert send([{"type": "shiny", "offset": 0, "length": 2}]) == (
+        "Bad Request: can't parse MessageEntity: Unsupported type specified"
+    )
+    assert send([{"type": "text_link", "offset": 0, "length": 2}]) == (
+        "Bad Request: can't parse MessageEntity: Can't find field \"url\""
+    )
+    assert send([{"type": "bold", "length": 2}]) == (
+        "Bad Request: can't parse MessageEntity: Can't find field \"offset\""
+    )
+    given = [
+        {"type": "bold", "offset": 0, "length": 99},
+        {"type": "italic", "offset": 1, "length": 1},
+    ]
+    sent = scene.ok("sendMessage", chat_id=group, text="hello", entities=given)
+    assert sent["entities"] == [
+        {"type": "bold", "offset": 0, "length": 5},  # cut to the text
+        {"type": "italic", "offset": 1, "length": 1},
+    ]
