@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from services.playground.bot_api import METHODS, BotApi
-from services.playground.people import People
+from services.playground.people import People, Refused
 from services.playground.world import World
 
 PARAMETERS = [
@@ -198,3 +198,64 @@ def test_formatting_keyboards_and_results_never_crash(
         else:
             assert status == body["error_code"] == 400, body
             assert body["description"].startswith("Bad Request: ")
+
+
+ids = st.one_of(st.integers(-(2**40), 2**40), st.sampled_from([0, 1, -1]))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    action=st.sampled_from(
+        ["send", "press", "edit", "topic", "add", "remove", "choose", "upgrade", "inline"]
+    ),
+    user=st.one_of(ids, st.just("ann")),
+    chat=st.one_of(ids, st.sampled_from(["group", "bot"])),
+    number=ids,
+    text=st.text(max_size=20),
+)
+def test_control_actions_refuse_cleanly(
+    action: str, user: int | str, chat: int | str, number: int, text: str
+) -> None:
+    world, _, token, chat_id = world_with_a_chat()
+    people = People(world)
+    ann = next(u for u in world.users.values() if not u.is_bot)
+    bot = world.bots_by_token[token]
+    user_id = ann.id if user == "ann" else int(user)
+    target = {"group": chat_id, "bot": bot.id}.get(str(chat), chat)
+    assert isinstance(target, int)
+    before = (
+        len(world.users),
+        len(world.chats),
+        sum(len(c.messages) for c in world.chats.values()),
+    )
+
+    async def act() -> None:
+        if action == "send":
+            people.send_message(user_id, target, text, None, None)
+        elif action == "press":
+            await people.press_button(user_id, target, number, text, 0)
+        elif action == "edit":
+            people.edit_message(user_id, target, number, text)
+        elif action == "topic":
+            people.create_topic(target, text)
+        elif action == "add":
+            people.add_member(target, user_id)
+        elif action == "remove":
+            people.remove_member(target, user_id)
+        elif action == "choose":
+            people.choose_inline_result(user_id, str(number), text, target, None)
+        elif action == "upgrade":
+            people.upgrade_group(target)
+        else:
+            await people.inline_query(user_id, text, target, "", 0, None)
+
+    try:
+        asyncio.run(act())
+    except Refused as refused:
+        assert 400 <= refused.status < 500 and refused.detail
+        after = (
+            len(world.users),
+            len(world.chats),
+            sum(len(c.messages) for c in world.chats.values()),
+        )
+        assert after == before  # a refused action changes nothing
