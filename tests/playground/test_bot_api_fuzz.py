@@ -1,5 +1,6 @@
-"""Whatever a bot sends, every method answers Telegram's envelope: a result or a refusal with
-an error code and a description, never a crash."""
+"""Bad input, generated: whatever a bot sends, every method answers Telegram's envelope (a
+result, or a refusal with an error code and a description), never a crash; whatever the
+control side asks, a refusal is a 4xx that changes nothing."""
 
 from __future__ import annotations
 
