@@ -207,6 +207,16 @@ def create_app(world: World | None = None) -> FastAPI:
         people.add_member(chat_id, body.user_id)
         return {"ok": True}
 
+    @app.put("/control/chats/{chat_id}/admins/{user_id}")
+    async def promote(chat_id: int, user_id: int) -> Any:
+        people.set_admin(chat_id, user_id, True)
+        return {"ok": True}
+
+    @app.delete("/control/chats/{chat_id}/admins/{user_id}")
+    async def demote(chat_id: int, user_id: int) -> Any:
+        people.set_admin(chat_id, user_id, False)
+        return {"ok": True}
+
     @app.delete("/control/chats/{chat_id}/members/{user_id}")
     async def remove_member(chat_id: int, user_id: int) -> Any:
         people.remove_member(chat_id, user_id)

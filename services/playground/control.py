@@ -131,6 +131,12 @@ class TelegramControl:
     def add_member(self, chat_id: int, user_id: int) -> None:
         self._request("POST", f"/chats/{chat_id}/members", json={"user_id": user_id})
 
+    def set_admin(self, chat_id: int, user_id: int, admin: bool = True) -> None:
+        """The owner promotes a member (user or bot, by user id) to administrator, or demotes
+        them with ``admin=False``."""
+        method = "PUT" if admin else "DELETE"
+        self._request(method, f"/chats/{chat_id}/admins/{user_id}")
+
     def remove_member(self, chat_id: int, user_id: int) -> None:
         self._request("DELETE", f"/chats/{chat_id}/members/{user_id}")
 

@@ -212,6 +212,36 @@ class People:
             )
         )
 
+    def set_admin(self, chat_id: int, user_id: int, admin: bool) -> None:
+        """The owner promotes a member (a user or a bot) to administrator, or demotes one; a
+        bot gets ``my_chat_member``, the chat's admin bots ``chat_member`` for a user."""
+        chat = self.group(chat_id)
+        status = chat.members.get(user_id)
+        if status not in ("member", "administrator"):
+            raise Refused(
+                409, f"{user_id} is not a member (nor a demotable admin) of chat {chat_id}"
+            )
+        new = "administrator" if admin else "member"
+        if status == new:
+            raise Refused(409, f"{user_id} is already {new} of chat {chat_id}")
+        owner = next((self.world.users[u] for u, s in chat.members.items() if s == "creator"), None)
+        if owner is None:
+            raise Refused(409, f"chat {chat_id} has no creator")
+        subject = self.world.users[user_id]
+        chat.members[user_id] = new
+        bot = self.world.bots.get(user_id)
+        if bot is not None:
+            self.world.deliver(
+                bot,
+                "my_chat_member",
+                self.world.chat_member_update(chat, bot, owner, status, new, subject),
+            )
+            self.world.emit(
+                {"kind": "member", "chat_id": chat.id, "user_id": user_id, "status": new}
+            )
+        else:
+            self._chat_member(chat, subject, status, new, actor=owner)
+
     def remove_member(self, chat_id: int, user_id: int) -> None:
         chat = self.group(chat_id)
         if not chat.is_member(user_id):
@@ -235,15 +265,15 @@ class People:
             )
         )
 
-    def _chat_member(self, chat: Chat, user: User, old: str, new: str) -> None:
-        """``chat_member`` updates go to the bots that administer the chat and asked for them."""
+    def _chat_member(
+        self, chat: Chat, user: User, old: str, new: str, *, actor: User | None = None
+    ) -> None:
+        """``chat_member`` updates go to the bots that administer the chat and asked for them;
+        ``actor`` is who made the change (the user themselves when they joined or left)."""
         for bot in self.world.member_bots(chat):
             if chat.is_admin(bot.id):
-                self.world.deliver(
-                    bot,
-                    "chat_member",
-                    self.world.chat_member_update(chat, bot, user, old, new, user),
-                )
+                update = self.world.chat_member_update(chat, bot, actor or user, old, new, user)
+                self.world.deliver(bot, "chat_member", update)
         self.world.emit({"kind": "member", "chat_id": chat.id, "user_id": user.id, "status": new})
 
     def start_bot(self, user_id: int, token: str) -> Message:

@@ -207,7 +207,7 @@ ids = st.one_of(st.integers(-(2**40), 2**40), st.sampled_from([0, 1, -1]))
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     action=st.sampled_from(
-        ["send", "press", "edit", "topic", "add", "remove", "choose", "upgrade", "inline"]
+        ["send", "press", "edit", "topic", "add", "remove", "admin", "choose", "upgrade", "inline"]
     ),
     user=st.one_of(ids, st.just("ann")),
     chat=st.one_of(ids, st.sampled_from(["group", "bot"])),
@@ -243,6 +243,8 @@ def test_control_actions_refuse_cleanly(
             people.add_member(target, user_id)
         elif action == "remove":
             people.remove_member(target, user_id)
+        elif action == "admin":
+            people.set_admin(target, user_id, number % 2 == 0)
         elif action == "choose":
             people.choose_inline_result(user_id, str(number), text, target, None)
         elif action == "upgrade":

@@ -422,3 +422,21 @@ def test_a_user_link_names_the_whole_user(scene: Scene) -> None:
         )
         == "Bad Request: can't parse entities: user not found"
     )
+
+
+def test_promotions(scene: Scene) -> None:
+    control, group = scene.control, scene.group["id"]
+    control.set_admin(group, scene.bot["id"])
+    update = scene.updates()[-1]["my_chat_member"]
+    assert update["new_chat_member"]["status"] == "administrator"
+    assert update["new_chat_member"]["can_pin_messages"] is True
+    assert update["from"]["id"] == scene.ann["id"]  # the owner
+    scene.ok("getUpdates", allowed_updates=["message", "chat_member", "my_chat_member"], timeout=0)
+    control.set_admin(group, scene.bob["id"])
+    promoted = scene.updates()[-1]["chat_member"]
+    assert promoted["new_chat_member"]["user"]["id"] == scene.bob["id"]
+    assert promoted["old_chat_member"]["status"] == "member"
+    admins = scene.ok("getChatAdministrators", chat_id=group)
+    assert {m["user"]["id"] for m in admins} == {scene.ann["id"], scene.bob["id"], scene.bot["id"]}
+    control.set_admin(group, scene.bob["id"], admin=False)
+    assert scene.ok("getChatMember", chat_id=group, user_id=scene.bob["id"])["status"] == "member"
