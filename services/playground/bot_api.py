@@ -426,7 +426,7 @@ async def set_webhook(api: BotApi, bot: Bot, p: Params) -> Any:
     bot.poll_generation += 1
     bot.new_update.set()
     bot.webhook = Webhook(url, secret, max_connections, allowed)
-    start_webhook(api.world, bot, api)
+    start_webhook(api.world, bot, api.call)
     return (SUCCESS_DESCRIPTION, "Webhook is already set" if same else "Webhook was set")
 
 

@@ -4,6 +4,7 @@ changes, edits, replies, pins, commands lists, long polling and webhooks."""
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -248,15 +249,20 @@ def test_a_second_poller_ends_the_first(scene: Scene) -> None:
 
 
 @contextmanager
-def receiver(statuses: list[int]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    """A webhook endpoint answering with ``statuses`` in turn (then 200); yields its URL and
-    the deliveries it saw (headers and body)."""
+def receiver(
+    statuses: list[int], reply: dict[str, Any] | None = None
+) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """A webhook endpoint answering with ``statuses`` in turn (then 200, with ``reply`` as a
+    JSON body if given); yields its URL and the deliveries it saw (headers and body)."""
     seen: list[dict[str, Any]] = []
 
     async def hook(request: Request) -> Response:
         seen.append({"headers": dict(request.headers), "body": await request.json()})
-        status = statuses.pop(0) if statuses else 200
-        return Response(status_code=status)
+        if statuses:
+            return Response(status_code=statuses.pop(0))
+        if reply is not None:
+            return Response(json.dumps(reply), media_type="application/json")
+        return Response()
 
     sock = tcp_socket("127.0.0.1")
     sock.bind(("127.0.0.1", 0))
@@ -440,3 +446,19 @@ def test_promotions(scene: Scene) -> None:
     assert {m["user"]["id"] for m in admins} == {scene.ann["id"], scene.bob["id"], scene.bot["id"]}
     control.set_admin(group, scene.bob["id"], admin=False)
     assert scene.ok("getChatMember", chat_id=group, user_id=scene.bob["id"])["status"] == "member"
+
+
+def test_a_webhook_answer_may_carry_a_call(scene: Scene) -> None:
+    group = scene.group["id"]
+    reply = {"method": "sendMessage", "chat_id": group, "text": "answered in the hook"}
+    with receiver([], reply) as (url, seen):
+        scene.ok("setWebhook", url=url)
+        scene.control.send_message(scene.ann["id"], group, "/new@scene_bot")
+        scene.control.wait_until(
+            lambda: any(
+                m.get("text") == "answered in the hook" for m in scene.control.messages(group)
+            ),
+            what="the call in the webhook's answer",
+        )
+        scene.ok("deleteWebhook")
+    assert seen[0]["body"]["message"]["text"] == "/new@scene_bot"
