@@ -111,6 +111,16 @@ class Settings(BaseSettings):
         default="",
         description="Celery broker URL; empty means the same Redis as redis_url.",
     )
+    bot_webhook_url: str = Field(
+        default="",
+        description="Public HTTPS URL Telegram posts the bot's updates to (webhook mode); empty "
+        "means the bot polls. The set-webhook entry point registers it with Telegram.",
+    )
+    bot_webhook_secret: SecretStr | None = Field(
+        default=None,
+        description="Secret Telegram sends in X-Telegram-Bot-Api-Secret-Token with every update "
+        "(1-256 of A-Z a-z 0-9 _ -); the bot refuses a webhook request without it.",
+    )
 
     @model_validator(mode="before")
     @classmethod
