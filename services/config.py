@@ -89,6 +89,13 @@ class Settings(BaseSettings):
         description="Claims of one deadline before it is set aside in uno:deadlines:dead "
         "(leases double per claim up to 30x: with the defaults, about 80 minutes of failures).",
     )
+    worker_metrics_port: int = Field(
+        default=0,
+        ge=0,
+        le=65535,
+        description="Port on which each worker serves Prometheus /metrics (timer lateness, "
+        "fires by outcome); 0 serves none.",
+    )
     stand_in_policy: str = Field(
         default="strong", description="AI policy that decides for a player who is out of time."
     )

@@ -24,6 +24,7 @@ from service_runner import (
     wait_for,
 )
 
+from services.engine.client import EngineClient
 from services.engine.local_server import free_port
 
 
@@ -41,9 +42,13 @@ def test_the_engine_serves_on_the_port_and_with_the_token_it_is_given(
 
 
 @pytest.mark.slow
-def test_the_worker_starts_and_answers_its_liveness_probe(redis_url: str, tmp_path: Path) -> None:
-    port = free_port()
-    env = engine_env(redis_url, port, WORKER_PING_TIMEOUT="2")
+async def test_the_worker_starts_answers_its_probe_and_counts_timer_fires(
+    redis_url: str, tmp_path: Path
+) -> None:
+    port, metrics_port = free_port(), free_port()
+    env = engine_env(
+        redis_url, port, WORKER_PING_TIMEOUT="2", UNO_WORKER_METRICS_PORT=str(metrics_port)
+    )
     # Nobody answers yet: the probe fails, so it can tell a dead worker.
     assert run_role("worker-ping", env).returncode != 0
     with (
@@ -53,6 +58,20 @@ def test_the_worker_starts_and_answers_its_liveness_probe(redis_url: str, tmp_pa
         wait_for(engine_ready(f"http://127.0.0.1:{port}"), 30, "ready", engine_log)
         wait_for(lambda: " ready." in worker_log.read_text(), 60, "ready", worker_log)
         wait_for(lambda: run_role("worker-ping", env).returncode == 0, 60, "pingable", worker_log)
+
+        # A game whose every turn is the worker's: an AI seat, and a player who never moves.
+        async with EngineClient(f"http://127.0.0.1:{port}", TOKEN) as client:
+            game = await client.create_game(-1004, 101, "Ana", turn_seconds=5)
+            await client.add_ai(game.game_id, 101)
+            await client.start(game.game_id, 101)
+
+        def fired() -> bool:
+            text = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=2).text
+            return 'uno_worker_timer_fires_total{outcome="applied"}' in text and (
+                "uno_worker_timer_lateness_seconds_count 0.0" not in text
+            )
+
+        wait_for(fired, 60, "counting timer fires", worker_log)
 
 
 # ------------------------------------------------------------------------------- set-webhook
