@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import psycopg
 import pytest
 import redis
 from service_runner import REPO, TOKEN, engine_env, engine_ready, service, wait_for
@@ -162,3 +163,41 @@ def test_restore_refuses_an_archive_that_is_no_backup(redis_server: RedisServer)
     assert restore.returncode != 0
     assert redis_server.process is not None and redis_server.process.poll() is None
     assert (redis_server.data_dir / "appendonlydir").is_dir()
+
+
+# ------------------------------------------------------------------------------ PostgreSQL
+
+
+def libpq_url(url: str) -> str:
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
+
+
+def pg_dump(url: str) -> bytes:
+    """README "Backups and restore": ``pg_dump -Fc``."""
+    return subprocess.run(
+        ["pg_dump", "-Fc", "--dbname", libpq_url(url)], capture_output=True, check=True
+    ).stdout
+
+
+def pg_restore(url: str, dump: bytes) -> None:
+    """README "Backups and restore": ``pg_restore --clean --if-exists --no-owner``."""
+    subprocess.run(
+        ["pg_restore", "--clean", "--if-exists", "--no-owner", "--dbname", libpq_url(url)],
+        input=dump,
+        capture_output=True,
+        check=True,
+    )
+
+
+def test_the_documented_dump_and_restore_bring_a_database_back(fresh_database: str) -> None:
+    with psycopg.connect(libpq_url(fresh_database), autocommit=True) as db:
+        db.execute("CREATE TABLE results (game_id text PRIMARY KEY, winner bigint NOT NULL)")
+        db.execute("INSERT INTO results VALUES ('g1', 101), ('g2', 102)")
+    dump = pg_dump(fresh_database)
+    with psycopg.connect(libpq_url(fresh_database), autocommit=True) as db:
+        db.execute("DELETE FROM results WHERE game_id = 'g1'")
+        db.execute("INSERT INTO results VALUES ('g3', 103)")
+    pg_restore(fresh_database, dump)
+    with psycopg.connect(libpq_url(fresh_database)) as db:
+        rows = db.execute("SELECT game_id, winner FROM results ORDER BY game_id").fetchall()
+    assert rows == [("g1", 101), ("g2", 102)]
