@@ -14,10 +14,10 @@ from services.config import Settings
 REPO = Path(__file__).resolve().parents[2]
 VERSION: str = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
 
-#: Environment variables the code reads: every Settings field, the logging set-up
-#: (services/logs.py) and the bot's metrics port (the bot's own setting).
+#: Environment variables the code reads: every Settings field and the logging set-up
+#: (services/logs.py).
 SETTINGS_VARIABLES = {f"UNO_{name.upper()}" for name in Settings.model_fields}
-CODE_VARIABLES = SETTINGS_VARIABLES | {"UNO_LOG_FORMAT", "UNO_LOG_LEVEL", "UNO_BOT_METRICS_PORT"}
+CODE_VARIABLES = SETTINGS_VARIABLES | {"UNO_LOG_FORMAT", "UNO_LOG_LEVEL"}
 
 #: Never in a deployment: the engine's scenario endpoints and its development switch.
 FORBIDDEN_VARIABLES = {"UNO_ENABLE_TEST_ENDPOINTS", "UNO_DEV_MODE"}

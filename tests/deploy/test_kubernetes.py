@@ -304,7 +304,7 @@ def test_only_the_right_pods_reach_the_engine_redis_and_postgres(rendered: list[
     outsider = {"app.kubernetes.io/name": "somebody-else"}
     reach = {
         ("uno-engine", 8080): {"uno-bot", "uno-worker"},
-        ("uno-redis", 6379): {"uno-engine", "uno-worker"},
+        ("uno-redis", 6379): {"uno-engine", "uno-worker", "uno-bot"},
         ("uno-postgres", 5432): {"uno-engine", "uno-worker", "uno-bot", "uno-migrate"},
     }
     for (target, port), sources in reach.items():
