@@ -6,7 +6,8 @@
 #   entrypoint.sh worker [celery args...]    the Celery worker: turn timers, AI players
 #   entrypoint.sh worker-ping                exits 0 when this host's worker answers (probe)
 #   entrypoint.sh bot                        the Telegram bot (polling, or webhook by settings)
-#   entrypoint.sh migrate                    brings the PostgreSQL schema up to date, then exits
+#   entrypoint.sh migrate [upgrade|downgrade REV]  the records database's migrations (default:
+#                                            upgrade to the newest), then exits
 #   entrypoint.sh set-webhook                registers (or removes) the bot's webhook, then exits
 #   entrypoint.sh playground                 the local Telegram, to try the bot without a token
 #   entrypoint.sh CMD [ARGS...]              anything else, e.g. a shell
@@ -35,7 +36,8 @@ bot)
     exec python -m services.bot "$@"
     ;;
 migrate)
-    exec python -m services.records.migrate upgrade "$@"
+    [ "$#" -gt 0 ] || set -- upgrade
+    exec python -m services.records.migrate "$@"
     ;;
 set-webhook)
     exec python -m services.deploy.set_webhook "$@"

@@ -243,7 +243,9 @@ def test_the_services_get_the_settings_the_code_reads(rendered: list[Resource]) 
             names = set(config["data"]) | {v["name"] for v in container.get("env", [])}
             assert names & FORBIDDEN_VARIABLES == set(), workload["metadata"]["name"]
             assert names - CODE_VARIABLES - MANIFEST_VARIABLES == set()
-            assert {"UNO_REDIS_URL", "UNO_DATABASE_URL", "UNO_ENGINE_TOKEN"} <= names
+            assert {"UNO_REDIS_URL", "UNO_ENGINE_TOKEN"} <= names
+            if workload["metadata"]["name"] != "uno-engine":
+                assert "UNO_DATABASE_URL" in names
             defined: set[str] = set()
             for variable in container.get("env", []):
                 # Kubernetes expands $(NAME) only for a variable defined earlier in the list.
@@ -305,7 +307,7 @@ def test_only_the_right_pods_reach_the_engine_redis_and_postgres(rendered: list[
     reach = {
         ("uno-engine", 8080): {"uno-bot", "uno-worker"},
         ("uno-redis", 6379): {"uno-engine", "uno-worker", "uno-bot"},
-        ("uno-postgres", 5432): {"uno-engine", "uno-worker", "uno-bot", "uno-migrate"},
+        ("uno-postgres", 5432): {"uno-worker", "uno-bot", "uno-migrate"},
     }
     for (target, port), sources in reach.items():
         may = {
