@@ -35,7 +35,7 @@ BENCH_STAMP := $(BIN)/.installed-bench-$(DEPS_HASH)
 
 PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
 
-.PHONY: help setup setup-bench services lint test pytest play bench lock lock-upgrade clean
+.PHONY: help setup setup-bench services tools lint test pytest play bench lock lock-upgrade clean
 
 help:
 	@echo "make play    ARGS='...'         play a game between AI players in the terminal"
@@ -73,6 +73,10 @@ setup-bench: $(BENCH_STAMP)
 services:
 	bash scripts/ensure-services.sh $(SERVICES)
 
+# Compose, kustomize/kubectl and pg_dump for tests/deploy (installed with apt-get when root).
+tools:
+	bash scripts/ensure-tools.sh
+
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
@@ -80,7 +84,7 @@ lint: setup
 pytest: setup
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-test: setup services lint pytest
+test: setup services tools lint pytest
 
 play: setup
 	$(BIN)/python -m services.worker.ai.play $(ARGS)
