@@ -76,7 +76,7 @@ def engine_env(redis_url: str, port: int, **extra: str) -> dict[str, str]:
     )
 
 
-def engine_ready(url: str) -> Callable[[], bool]:
+def readyz_answers(url: str) -> Callable[[], bool]:
     def ready() -> bool:
         try:
             return httpx.get(f"{url}/readyz", timeout=1).status_code == 200

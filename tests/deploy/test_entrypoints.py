@@ -17,8 +17,8 @@ import pytest
 from service_runner import (
     TOKEN,
     engine_env,
-    engine_ready,
     entry_env,
+    readyz_answers,
     run_role,
     service,
     wait_for,
@@ -34,7 +34,7 @@ def test_the_engine_serves_on_the_port_and_with_the_token_it_is_given(
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with service("engine", engine_env(redis_url, port), tmp_path) as log:
-        wait_for(engine_ready(url), 30, "ready", log)
+        wait_for(readyz_answers(url), 30, "ready", log)
         assert httpx.get(f"{url}/metrics").status_code == 401
         answer = httpx.get(f"{url}/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
         assert answer.status_code == 200
@@ -55,7 +55,7 @@ async def test_the_worker_starts_answers_its_probe_and_counts_timer_fires(
         service("engine", env, tmp_path) as engine_log,
         service("worker", env, tmp_path) as worker_log,
     ):
-        wait_for(engine_ready(f"http://127.0.0.1:{port}"), 30, "ready", engine_log)
+        wait_for(readyz_answers(f"http://127.0.0.1:{port}"), 30, "ready", engine_log)
         wait_for(lambda: " ready." in worker_log.read_text(), 60, "ready", worker_log)
         wait_for(lambda: run_role("worker-ping", env).returncode == 0, 60, "pingable", worker_log)
 
@@ -197,3 +197,32 @@ def test_migrate_brings_an_empty_database_up_to_date_twice(fresh_database: str) 
     assert first.returncode == 0, first.stderr
     again = run_role("migrate", env)
     assert again.returncode == 0, again.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (has_module("services.bot.__main__") and has_module("services.playground")),
+    reason="the bot and the local Telegram are not written yet",
+)
+def test_the_bot_starts_against_the_local_telegram_and_answers_its_probes(
+    local_telegram: Any, redis_url: str, tmp_path: Path
+) -> None:
+    made = local_telegram.control.create_bot(username="uno_deploy_bot", first_name="UNO")
+    port, http_port = free_port(), free_port()
+    env = engine_env(
+        redis_url,
+        port,
+        UNO_TELEGRAM_TOKEN=made["token"],
+        UNO_BOT_API_URL=local_telegram.bot_api_url,
+        UNO_BOT_HTTP_HOST="127.0.0.1",
+        UNO_BOT_HTTP_PORT=str(http_port),
+    )
+    bot_url = f"http://127.0.0.1:{http_port}"
+    with (
+        service("engine", env, tmp_path) as engine_log,
+        service("bot", env, tmp_path) as bot_log,
+    ):
+        wait_for(readyz_answers(f"http://127.0.0.1:{port}"), 30, "ready", engine_log)
+        wait_for(readyz_answers(bot_url), 60, "ready", bot_log)
+        assert httpx.get(f"{bot_url}/healthz").status_code == 200
+        assert "uno_bot_updates_total" in httpx.get(f"{bot_url}/metrics").text

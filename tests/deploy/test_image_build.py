@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from service_runner import TOKEN, engine_ready, wait_for
+from service_runner import TOKEN, readyz_answers, wait_for
 
 from services.engine import local_server
 from services.engine.local_server import free_port
@@ -105,7 +105,7 @@ def test_the_build_steps_give_an_image_whose_engine_starts(tmp_path: Path, redis
             start_new_session=True,
         )
     try:
-        wait_for(engine_ready(f"http://127.0.0.1:{port}"), 60, "ready", log)
+        wait_for(readyz_answers(f"http://127.0.0.1:{port}"), 60, "ready", log)
         where = subprocess.run(
             [
                 "python",

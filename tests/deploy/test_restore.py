@@ -22,8 +22,8 @@ from service_runner import (
     REPO,
     TOKEN,
     engine_env,
-    engine_ready,
     entry_env,
+    readyz_answers,
     run_role,
     service,
     wait_for,
@@ -114,7 +114,7 @@ class Engine:
     log: Path
 
     def wait_ready(self) -> None:
-        wait_for(engine_ready(self.url), 30, "ready", self.log)
+        wait_for(readyz_answers(self.url), 30, "ready", self.log)
 
 
 @pytest.fixture
