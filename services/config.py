@@ -117,6 +117,11 @@ class Settings(BaseSettings):
             "e.g. postgresql+psycopg://postgres@127.0.0.1:5432/uno."
         ),
     )
+    record_results: bool = Field(
+        default=True,
+        description="Whether this worker records finished games, results and ratings from the "
+        "event log into database_url (services/worker/records.py).",
+    )
     telegram_token: SecretStr | None = Field(
         default=None, description="Bot token from @BotFather; only the bot needs it."
     )
