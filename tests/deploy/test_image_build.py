@@ -1,6 +1,7 @@
 """The image's build, without Docker: the build stage's RUN steps of the Dockerfile, run as
 they are written (with a scratch folder for /opt/venv), give an environment from the runtime
-lock alone in which the entry point starts the engine, outside the checkout. This is where a
+lock alone in which the entry point migrates a database and starts the engine, outside the
+checkout. This is where a
 missing runtime pin or a file left out of the package shows up. The Dockerfile's other
 promises (stages, user, entry point) are read off the file."""
 
@@ -52,7 +53,9 @@ def test_the_build_context_leaves_out_the_checkouts_clutter() -> None:
 
 
 @pytest.mark.slow
-def test_the_build_steps_give_an_image_whose_engine_starts(tmp_path: Path, redis_url: str) -> None:
+def test_the_build_steps_give_an_image_that_migrates_and_serves(
+    tmp_path: Path, redis_url: str, fresh_database: str
+) -> None:
     build, _ = stages()
     src, venv = tmp_path / "src", tmp_path / "venv"
     src.mkdir()
@@ -119,5 +122,15 @@ def test_the_build_steps_give_an_image_whose_engine_starts(tmp_path: Path, redis
         )
         assert where.returncode == 0, where.stderr
         assert where.stdout.startswith(str(venv)), "the code came from the checkout"
+        # The migrations travel in the package: the installed copy brings a database up.
+        migrated = subprocess.run(
+            ["sh", str(REPO / "scripts" / "entrypoint.sh"), "migrate"],
+            cwd=app,
+            env={**run_env, "UNO_DATABASE_URL": fresh_database},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert migrated.returncode == 0, migrated.stderr[-3000:]
     finally:
         local_server.stop(process)
