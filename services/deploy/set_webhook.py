@@ -20,7 +20,7 @@ import logging
 import re
 import sys
 
-from telegram import Bot
+from telegram import Bot, Update
 from telegram.error import TelegramError
 
 from services.config import Settings, get_settings
@@ -66,7 +66,13 @@ async def apply(settings: Settings) -> str:
             await bot.delete_webhook(drop_pending_updates=False)
             return "webhook removed: the bot polls"
         url, secret = request
-        await bot.set_webhook(url=url, secret_token=secret, drop_pending_updates=False)
+        # Every kind of update, as the bot asks for when it polls.
+        await bot.set_webhook(
+            url=url,
+            secret_token=secret,
+            allowed_updates=Update.ALL_TYPES,
+            drop_pending_updates=False,
+        )
         return f"webhook set to {url}"
 
 

@@ -145,6 +145,8 @@ def test_set_webhook_registers_the_url_with_its_secret(bot_api: FakeBotApi) -> N
     assert params["url"] == "https://uno.example.org/telegram"
     assert params["secret_token"] == "s3cret_token-1"
     assert str(params.get("drop_pending_updates", "false")).lower() == "false"
+    allowed = params["allowed_updates"]
+    assert "chat_member" in (json.loads(allowed) if isinstance(allowed, str) else allowed)
 
 
 def test_set_webhook_without_a_url_removes_it_so_the_bot_can_poll(bot_api: FakeBotApi) -> None:
