@@ -4,13 +4,11 @@ alone: the same scripts/entrypoint.sh, run as local processes against the test R
 from __future__ import annotations
 
 import importlib.util
-import json
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 
 import httpx
 import pytest
@@ -77,46 +75,35 @@ async def test_the_worker_starts_answers_its_probe_and_counts_timer_fires(
 # ------------------------------------------------------------------------------- set-webhook
 
 
-class FakeBotApi(ThreadingHTTPServer):
-    """Records the Bot API methods called and answers each the way Telegram does."""
+class WebhookReceiver(ThreadingHTTPServer):
+    """Where the local Telegram delivers the bot's updates: keeps each request's headers."""
 
     def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), BotApiHandler)
-        self.calls: list[tuple[str, dict[str, Any]]] = []
+        super().__init__(("127.0.0.1", 0), WebhookHandler)
+        self.deliveries: list[dict[str, str]] = []
 
     @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}/bot"
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/telegram"
 
 
-class BotApiHandler(BaseHTTPRequestHandler):
-    server: FakeBotApi
+class WebhookHandler(BaseHTTPRequestHandler):
+    server: WebhookReceiver
 
     def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
-        if self.headers.get("Content-Type", "").startswith("application/json"):
-            params = json.loads(body or "{}")
-        else:
-            params = dict(parse_qsl(body))
-        method = self.path.rsplit("/", 1)[-1]
-        self.server.calls.append((method, params))
-        result: Any = True
-        if method == "getMe":
-            result = {"id": 1, "is_bot": True, "first_name": "UNO", "username": "uno_test_bot"}
-        payload = json.dumps({"ok": True, "result": result}).encode()
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.server.deliveries.append(dict(self.headers.items()))
         self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
+        self.send_header("Content-Length", "0")
         self.end_headers()
-        self.wfile.write(payload)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
 @pytest.fixture
-def bot_api() -> Iterator[FakeBotApi]:
-    server = FakeBotApi()
+def receiver() -> Iterator[WebhookReceiver]:
+    server = WebhookReceiver()
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server
@@ -124,35 +111,66 @@ def bot_api() -> Iterator[FakeBotApi]:
     server.server_close()
 
 
-def webhook_env(bot_api: FakeBotApi, **settings: str) -> dict[str, str]:
-    return entry_env(UNO_TELEGRAM_TOKEN="123:abc", UNO_BOT_API_URL=bot_api.base_url, **settings)
+@pytest.fixture
+def telegram_bot(local_telegram: Any) -> dict[str, Any]:
+    """A new bot on the local Telegram: ``token`` and ``user``."""
+    made: dict[str, Any] = local_telegram.control.create_bot(
+        username=f"uno_hook_{free_port()}_bot", first_name="UNO"
+    )
+    return made
 
 
-def methods(bot_api: FakeBotApi) -> list[str]:
-    return [method for method, _ in bot_api.calls if method != "getMe"]
+def webhook_env(local_telegram: Any, token: str, **settings: str) -> dict[str, str]:
+    return entry_env(
+        UNO_TELEGRAM_TOKEN=token, UNO_BOT_API_URL=local_telegram.bot_api_url, **settings
+    )
 
 
-def test_set_webhook_registers_the_url_with_its_secret(bot_api: FakeBotApi) -> None:
+def webhook_info(local_telegram: Any, token: str) -> dict[str, Any]:
+    answer = httpx.get(f"{local_telegram.bot_api_url}{token}/getWebhookInfo").json()
+    result: dict[str, Any] = answer["result"]
+    return result
+
+
+def webhook_url(local_telegram: Any, token: str) -> str:
+    url: str = webhook_info(local_telegram, token)["url"]
+    return url
+
+
+def test_set_webhook_registers_the_url_and_telegram_sends_the_secret(
+    local_telegram: Any, telegram_bot: dict[str, Any], receiver: WebhookReceiver
+) -> None:
+    token = telegram_bot["token"]
     env = webhook_env(
-        bot_api,
-        UNO_BOT_WEBHOOK_URL="https://uno.example.org/telegram",
+        local_telegram,
+        token,
+        UNO_BOT_WEBHOOK_URL=receiver.url,
         UNO_BOT_WEBHOOK_SECRET="s3cret_token-1",
     )
     result = run_role("set-webhook", env)
     assert result.returncode == 0, result.stderr
-    assert methods(bot_api) == ["setWebhook"]
-    params = bot_api.calls[-1][1]
-    assert params["url"] == "https://uno.example.org/telegram"
-    assert params["secret_token"] == "s3cret_token-1"
-    assert str(params.get("drop_pending_updates", "false")).lower() == "false"
-    allowed = params["allowed_updates"]
-    assert "chat_member" in (json.loads(allowed) if isinstance(allowed, str) else allowed)
+    assert webhook_url(local_telegram, token) == receiver.url
+    assert "chat_member" in webhook_info(local_telegram, token)["allowed_updates"]
+
+    user = local_telegram.control.create_user("Ana")
+    local_telegram.control.start_bot(user["id"], token)
+    wait_for_delivery = local_telegram.control.wait_until
+    wait_for_delivery(lambda: receiver.deliveries, 30, "an update delivered")
+    header = {k.lower(): v for k, v in receiver.deliveries[0].items()}
+    assert header["x-telegram-bot-api-secret-token"] == "s3cret_token-1"
 
 
-def test_set_webhook_without_a_url_removes_it_so_the_bot_can_poll(bot_api: FakeBotApi) -> None:
-    result = run_role("set-webhook", webhook_env(bot_api))
+def test_set_webhook_without_a_url_removes_it_so_the_bot_can_poll(
+    local_telegram: Any, telegram_bot: dict[str, Any], receiver: WebhookReceiver
+) -> None:
+    token = telegram_bot["token"]
+    hooked = webhook_env(
+        local_telegram, token, UNO_BOT_WEBHOOK_URL=receiver.url, UNO_BOT_WEBHOOK_SECRET="abc"
+    )
+    assert run_role("set-webhook", hooked).returncode == 0
+    result = run_role("set-webhook", webhook_env(local_telegram, token))
     assert result.returncode == 0, result.stderr
-    assert methods(bot_api) == ["deleteWebhook"]
+    assert webhook_url(local_telegram, token) == ""
 
 
 @pytest.mark.parametrize(
@@ -164,16 +182,17 @@ def test_set_webhook_without_a_url_removes_it_so_the_bot_can_poll(bot_api: FakeB
     ],
 )
 def test_set_webhook_refuses_a_webhook_telegram_would_not_secure(
-    bot_api: FakeBotApi, settings: dict[str, str]
+    local_telegram: Any, telegram_bot: dict[str, Any], settings: dict[str, str]
 ) -> None:
-    result = run_role("set-webhook", webhook_env(bot_api, **settings))
+    token = telegram_bot["token"]
+    result = run_role("set-webhook", webhook_env(local_telegram, token, **settings))
     assert result.returncode == 2
     assert "UNO_BOT_WEBHOOK" in result.stderr
-    assert methods(bot_api) == []
+    assert local_telegram.control.calls(token=token) == []
 
 
-def test_set_webhook_without_a_token_says_so(bot_api: FakeBotApi) -> None:
-    env = webhook_env(bot_api)
+def test_set_webhook_without_a_token_says_so(local_telegram: Any) -> None:
+    env = webhook_env(local_telegram, "unused")
     del env["UNO_TELEGRAM_TOKEN"]
     result = run_role("set-webhook", env)
     assert result.returncode == 2
