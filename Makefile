@@ -3,6 +3,8 @@
 #   make play   ARGS='...'        a terminal game between AI players
 #   make test   PYTEST_ARGS='...' setup + services + lint + tests
 #   make bench                    run every bench/*.py script (installs the bench extra)
+#   make lock                     re-pin requirements*.lock after a change to pyproject.toml
+#   make lock-upgrade             move every pin to the newest release the bounds allow
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -16,13 +18,24 @@ PYTEST_ARGS ?=
 # Space-separated: redis postgres rabbitmq (RabbitMQ is opt-in; Celery's broker is Redis).
 SERVICES ?= redis postgres
 
-# The install stamps are keyed on the content of pyproject.toml, so changing the
-# dependencies reinstalls and an unchanged file costs nothing.
-PYPROJECT_HASH := $(shell sha256sum pyproject.toml 2>/dev/null | cut -c1-16)
-DEV_STAMP := $(BIN)/.installed-dev-$(PYPROJECT_HASH)
-BENCH_STAMP := $(BIN)/.installed-bench-$(PYPROJECT_HASH)
+# Exact versions (with hashes) of everything installed: requirements.lock for the image
+# (runtime dependencies), requirements-dev.lock for .venv and CI (runtime + dev extra).
+# Both are written by `make lock` from pyproject.toml, for Python 3.11 on Linux.
+LOCK := requirements.lock
+DEV_LOCK := requirements-dev.lock
+LOCK_ARGS ?=
+LOCK_FLAGS := --python-version 3.11 --python-platform x86_64-unknown-linux-gnu \
+	--generate-hashes --custom-compile-command 'make lock' --quiet
 
-.PHONY: help setup setup-bench services lint test pytest play bench clean
+# The install stamps are keyed on the content of pyproject.toml and the dev lock, so
+# changing either reinstalls and unchanged files cost nothing.
+DEPS_HASH := $(shell cat pyproject.toml $(DEV_LOCK) 2>/dev/null | sha256sum | cut -c1-16)
+DEV_STAMP := $(BIN)/.installed-dev-$(DEPS_HASH)
+BENCH_STAMP := $(BIN)/.installed-bench-$(DEPS_HASH)
+
+PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
+
+.PHONY: help setup setup-bench services tools lint test pytest play bench lock lock-upgrade clean
 
 help:
 	@echo "make play    ARGS='...'         play a game between AI players in the terminal"
@@ -31,18 +44,25 @@ help:
 	@echo "make services                   start Redis/PostgreSQL if they are not running"
 	@echo "make lint                       ruff check + mypy"
 	@echo "make bench                      run the benchmarks in bench/"
+	@echo "make lock    LOCK_ARGS='...'    re-pin the lock files from pyproject.toml"
+	@echo "make lock-upgrade               re-pin everything to the newest allowed releases"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is required (set PYTHON=...)")'
 	$(PYTHON) -m venv $(VENV)
 
+# The lock first (exact versions, hashes checked), then the project itself. The last step
+# installs only what pyproject.toml asks for and the lock does not hold yet (a dependency
+# added since the last `make lock`; tests/deploy/test_lock.py fails until it is re-pinned).
 $(DEV_STAMP): | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PIP) install --require-hashes --no-deps -r $(DEV_LOCK)
+	$(PIP) install --no-deps -e .
+	$(PIP) install -e '.[dev]'
 	@rm -f $(BIN)/.installed-dev-*
 	@touch $@
 
-$(BENCH_STAMP): | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
+$(BENCH_STAMP): $(DEV_STAMP)
+	$(PIP) install -e '.[dev,bench]'
 	@rm -f $(BIN)/.installed-bench-*
 	@touch $@
 
@@ -53,6 +73,10 @@ setup-bench: $(BENCH_STAMP)
 services:
 	bash scripts/ensure-services.sh $(SERVICES)
 
+# Compose, kustomize/kubectl and pg_dump for tests/deploy (installed with apt-get when root).
+tools:
+	bash scripts/ensure-tools.sh
+
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
@@ -61,7 +85,7 @@ lint: setup
 pytest: setup
 	UNO_DEV_MODE=1 $(BIN)/pytest $(PYTEST_ARGS)
 
-test: setup services lint pytest
+test: setup services tools lint pytest
 
 play: setup
 	UNO_DEV_MODE=1 $(BIN)/python -m services.worker.ai.play $(ARGS)
@@ -73,6 +97,16 @@ bench: setup-bench
 		echo "== $$script"; \
 		$(BIN)/python "$$script" $(ARGS); \
 	done
+
+# Re-pin after editing the dependencies in pyproject.toml: pins that still satisfy the new
+# bounds are kept, so the diff shows only what the edit needs. The runtime lock is solved
+# under the dev lock's pins, so the image runs the very versions the tests ran.
+lock: setup
+	$(BIN)/uv pip compile pyproject.toml --extra dev $(LOCK_FLAGS) $(LOCK_ARGS) -o $(DEV_LOCK)
+	$(BIN)/uv pip compile pyproject.toml --constraint $(DEV_LOCK) $(LOCK_FLAGS) -o $(LOCK)
+
+lock-upgrade:
+	$(MAKE) lock LOCK_ARGS=--upgrade
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build *.egg-info

@@ -1,9 +1,15 @@
 #!/bin/sh
-# Container entry point: one image, three services.
-#   entrypoint.sh engine [uvicorn args...]   the engine service on :8080
-#   entrypoint.sh worker [celery args...]    the Celery worker
-#   entrypoint.sh bot                        the Telegram bot
-#   entrypoint.sh migrate [upgrade|downgrade REV]  the records database's migrations (default: upgrade)
+# Container entry point: one image, one role per service. Everything else comes from the
+# environment (services/config.py; README "Configuration").
+#   entrypoint.sh engine [uvicorn args...]   the engine service on $UVICORN_HOST:$UVICORN_PORT
+#                                            (0.0.0.0:8080)
+#   entrypoint.sh worker [celery args...]    the Celery worker: turn timers, AI players
+#   entrypoint.sh worker-ping                exits 0 when this host's worker answers (probe)
+#   entrypoint.sh bot                        the Telegram bot (polling, or webhook by settings)
+#   entrypoint.sh migrate [upgrade|downgrade REV]  the records database's migrations (default:
+#                                            upgrade to the newest), then exits
+#   entrypoint.sh set-webhook                registers (or removes) the bot's webhook, then exits
+#   entrypoint.sh playground                 the local Telegram, to try the bot without a token
 #   entrypoint.sh CMD [ARGS...]              anything else, e.g. a shell
 set -eu
 
@@ -12,10 +18,19 @@ role=${1:-engine}
 
 case "$role" in
 engine)
-    exec uvicorn services.engine.app:app --host 0.0.0.0 --port 8080 --no-access-log "$@"
+    # uvicorn reads UVICORN_* itself; an explicit --port/--host argument would override them.
+    UVICORN_HOST=${UVICORN_HOST:-0.0.0.0}
+    UVICORN_PORT=${UVICORN_PORT:-8080}
+    export UVICORN_HOST UVICORN_PORT
+    exec uvicorn services.engine.app:app --no-access-log "$@"
     ;;
 worker)
     exec celery -A services.worker.app worker --loglevel=INFO "$@"
+    ;;
+worker-ping)
+    # The worker's node name is celery@HOSTNAME (Celery's default): ask that one alone.
+    exec celery -A services.worker.app inspect ping \
+        --destination "celery@${HOSTNAME:-$(hostname)}" --timeout "${WORKER_PING_TIMEOUT:-5}" "$@"
     ;;
 bot)
     exec python -m services.bot "$@"
@@ -23,6 +38,12 @@ bot)
 migrate)
     [ "$#" -gt 0 ] || set -- upgrade
     exec python -m services.records.migrate "$@"
+    ;;
+set-webhook)
+    exec python -m services.deploy.set_webhook "$@"
+    ;;
+playground)
+    exec python -m services.playground "$@"
     ;;
 *)
     exec "$role" "$@"

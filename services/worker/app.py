@@ -36,6 +36,7 @@ class DeadlineDrainerStep(bootsteps.StartStopStep):  # type: ignore[misc]
     def __init__(self, parent: Any, **kwargs: Any) -> None:
         super().__init__(parent, **kwargs)
         self.drainer: Any = None
+        self.metrics_server: Any = None
 
     def start(self, parent: Any) -> None:
         current = get_settings()
@@ -55,11 +56,18 @@ class DeadlineDrainerStep(bootsteps.StartStopStep):  # type: ignore[misc]
             deadline_board(), dispatch, poll_interval=current.worker_poll_interval
         )
         self.drainer.start()
+        if current.worker_metrics_port:
+            from services.worker.metrics import serve
+
+            self.metrics_server = serve(current.worker_metrics_port)
 
     def stop(self, parent: Any) -> None:
         if self.drainer is not None:
             self.drainer.stop()
             self.drainer = None
+        if self.metrics_server is not None:
+            self.metrics_server.shutdown()
+            self.metrics_server = None
 
 
 app.steps["worker"].add(DeadlineDrainerStep)

@@ -45,6 +45,7 @@ from services.engine.client import (
     NotFound,
 )
 from services.worker.celery_app import app
+from services.worker.metrics import record_fire
 from services.worker.stand_in import BadView, choose_action, first_settling_code
 from services.worker.timers import Deadline, DeadlineBoard, DeadlineKind
 
@@ -296,8 +297,10 @@ def fire_deadline(
     except EngineUnavailable as exc:
         # Keep the claim: the drainer claims it again when the lease runs out.
         log.warning("deadline %s (attempt %d) left for later: %s", deadline.member, attempt, exc)
+        record_fire("later", None)
         return "later"
     lateness = deadline_board().release(deadline, outcome.value, due)
+    record_fire(outcome.value, lateness)
     log.info(
         "deadline %s fired: %s (attempt %d, %s s after due)",
         deadline.member,

@@ -1,0 +1,1 @@
+"""Deployment helpers run by the image's entry points (``scripts/entrypoint.sh``)."""

@@ -1,0 +1,186 @@
+"""docker-compose.yml: valid Compose, every service and setting the code expects, tokens
+required, nothing that must never be deployed."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from deployment_facts import (
+    CODE_VARIABLES,
+    FORBIDDEN_VARIABLES,
+    REPO,
+    VERSION,
+    compose_command,
+    entrypoint_roles,
+)
+
+COMPOSE_FILE = REPO / "docker-compose.yml"
+APP_SERVICES = {"migrate", "engine", "worker", "set-webhook", "bot"}
+#: Compose stops with an error while any of these is unset or empty.
+REQUIRED = {"UNO_TELEGRAM_TOKEN", "UNO_ENGINE_TOKEN", "UNO_REDIS_PASSWORD", "POSTGRES_PASSWORD"}
+#: What every service of ours needs to find the others.
+APP_VARIABLES = {
+    "UNO_REDIS_URL",
+    "UNO_ENGINE_URL",
+    "UNO_ENGINE_TOKEN",
+    "UNO_DATABASE_URL",
+    "UNO_LOG_FORMAT",
+}
+BOT_VARIABLES = APP_VARIABLES | {
+    "UNO_TELEGRAM_TOKEN",
+    "UNO_BOT_WEBHOOK_URL",
+    "UNO_BOT_WEBHOOK_SECRET",
+}
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    document: dict[str, Any] = yaml.safe_load(COMPOSE_FILE.read_text())
+    return document
+
+
+def test_the_file_is_valid_against_the_compose_specification() -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "check_jsonschema",
+            "--builtin-schema",
+            "vendor.compose-spec",
+            str(COMPOSE_FILE),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_every_service_is_there(compose: dict[str, Any]) -> None:
+    assert set(compose["services"]) == APP_SERVICES | {"redis", "postgres"}
+
+
+def test_each_app_service_runs_an_entry_point_role_of_the_image(compose: dict[str, Any]) -> None:
+    roles = entrypoint_roles()
+    for name in APP_SERVICES:
+        service = compose["services"][name]
+        assert service["image"] == f"uno-bot:{VERSION}", name
+        assert service["command"][0] in roles, name
+        assert service["read_only"] is True, name
+
+
+def test_the_services_get_the_settings_the_code_reads(compose: dict[str, Any]) -> None:
+    for name in APP_SERVICES:
+        environment = compose["services"][name]["environment"]
+        names = set(environment)
+        unknown = {n for n in names if n.startswith("UNO_")} - CODE_VARIABLES
+        assert unknown == set(), f"{name} sets variables no code reads"
+        wanted = BOT_VARIABLES if name in {"bot", "set-webhook"} else APP_VARIABLES
+        assert wanted <= names, f"{name} lacks {wanted - names}"
+        assert environment["UNO_LOG_FORMAT"] == "json"
+        assert names & FORBIDDEN_VARIABLES == set(), name
+
+
+def test_nothing_sets_the_development_switches() -> None:
+    for path in (COMPOSE_FILE, REPO / ".env.example", REPO / "Dockerfile"):
+        for variable in FORBIDDEN_VARIABLES:
+            assert variable not in path.read_text(), f"{path.name} mentions {variable}"
+
+
+def test_tokens_and_passwords_are_required_and_listed_in_env_example() -> None:
+    text = COMPOSE_FILE.read_text()
+    required = set(re.findall(r"\$\{([A-Z_]+):\?", text))
+    assert required == REQUIRED
+    # No token has a fallback anywhere in the file.
+    assert not re.search(r"\$\{(" + "|".join(REQUIRED) + r"):?-", text)
+    example = (REPO / ".env.example").read_text()
+    listed = set(re.findall(r"(?m)^#?\s*([A-Z_]+)=", example))
+    interpolated = set(re.findall(r"\$\{([A-Z_]+)", text))
+    assert interpolated <= listed, f".env.example lacks {interpolated - listed}"
+    assert not re.search(r"(?m)^(" + "|".join(REQUIRED) + r")=\S", example), (
+        ".env.example must not carry a value for a token or password"
+    )
+    assert (REPO / ".gitignore").read_text().count("\n.env\n") == 1
+
+
+def test_services_start_in_order(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    for name in APP_SERVICES - {"migrate", "set-webhook"}:
+        assert services[name]["depends_on"]["migrate"] == {
+            "condition": "service_completed_successfully"
+        }, name
+    assert services["bot"]["depends_on"]["set-webhook"]["condition"] == (
+        "service_completed_successfully"
+    )
+    assert services["migrate"]["restart"] == services["set-webhook"]["restart"] == "no"
+    redis = " ".join(services["redis"]["command"])
+    assert "--appendonly yes" in redis and "--requirepass" in redis
+
+
+# ---------------------------------------------------------------- with a Compose implementation
+
+
+def filled_env(tmp_path: Path, **values: str) -> Path:
+    """An env file: .env.example with every empty value filled in, then ``values``."""
+    lines = []
+    for line in (REPO / ".env.example").read_text().splitlines():
+        match = re.match(r"^([A-Z_]+)=$", line)
+        if match and match.group(1) in {"UNO_BOT_WEBHOOK_URL", "UNO_BOT_WEBHOOK_SECRET"}:
+            lines.append(line)
+        elif match:
+            lines.append(f"{line}{match.group(1).lower()}0123")
+        else:
+            lines.append(line)
+    env_file = tmp_path / "env"
+    text = "\n".join(lines) + "\n"
+    for name, value in values.items():
+        text = re.sub(rf"(?m)^{name}=.*$", f"{name}={value}", text)
+    env_file.write_text(text)
+    return env_file
+
+
+def render(env_file: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    command = compose_command()
+    if command is None:
+        pytest.skip("no Compose implementation here (docker compose or docker-compose)")
+    # Only the env file: no .env of the checkout, no UNO_* of this process.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("UNO_", "POSTGRES_"))}
+    return subprocess.run(
+        [
+            *command,
+            "--project-directory",
+            str(REPO),
+            "--env-file",
+            str(env_file),
+            "-f",
+            str(COMPOSE_FILE),
+            "config",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
+
+
+def test_compose_renders_with_the_example_filled_in(tmp_path: Path) -> None:
+    result = render(filled_env(tmp_path), tmp_path)
+    assert result.returncode == 0, result.stderr
+    rendered = yaml.safe_load(result.stdout)
+    bot = rendered["services"]["bot"]["environment"]
+    assert bot["UNO_TELEGRAM_TOKEN"] == "uno_telegram_token0123"
+    assert bot["UNO_REDIS_URL"] == "redis://:uno_redis_password0123@redis:6379/0"
+    assert bot["UNO_DATABASE_URL"].startswith("postgresql+psycopg://uno:postgres_password0123@")
+
+
+@pytest.mark.parametrize("missing", sorted(REQUIRED))
+def test_compose_refuses_to_start_without_a_token(tmp_path: Path, missing: str) -> None:
+    result = render(filled_env(tmp_path, **{missing: ""}), tmp_path)
+    assert result.returncode != 0
+    assert missing in result.stderr

@@ -1,0 +1,136 @@
+"""The image's build, without Docker: the build stage's RUN steps of the Dockerfile, run as
+they are written (with a scratch folder for /opt/venv), give an environment from the runtime
+lock alone in which the entry point migrates a database and starts the engine, outside the
+checkout. This is where a
+missing runtime pin or a file left out of the package shows up. The Dockerfile's other
+promises (stages, user, entry point) are read off the file."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from service_runner import TOKEN, readyz_answers, wait_for
+
+from services.engine import local_server
+from services.engine.local_server import free_port
+
+REPO = Path(__file__).resolve().parents[2]
+DOCKERFILE = (REPO / "Dockerfile").read_text()
+
+
+def stages() -> list[str]:
+    """The Dockerfile's stages, each from its FROM line on, continuation lines joined."""
+    joined = re.sub(r"\\\n\s*", " ", DOCKERFILE)
+    return re.split(r"(?m)^(?=FROM )", joined)[1:]
+
+
+def test_the_image_is_multi_stage_and_runs_unprivileged() -> None:
+    build, runtime = stages()
+    assert "--require-hashes" in build and "-r requirements.lock" in build
+    assert "pip check" in build
+    assert re.search(r"(?m)^COPY --from=build /opt/venv /opt/venv$", runtime)
+    user = re.findall(r"(?m)^USER (\S+)$", runtime)
+    assert user and user[-1].split(":")[0] not in {"0", "root"}
+    assert re.search(r'(?m)^ENTRYPOINT \["uno-entrypoint"\]$', runtime)
+    assert "latest" not in DOCKERFILE
+    for forbidden in ("UNO_DEV_MODE", "UNO_ENABLE_TEST_ENDPOINTS"):
+        assert forbidden not in DOCKERFILE
+
+
+def test_the_build_context_leaves_out_the_checkouts_clutter() -> None:
+    lines = [line.strip() for line in (REPO / ".dockerignore").read_text().splitlines()]
+    assert "*" in lines, "the context should hold only what is let in by name"
+    let_in = {line[1:].strip("/") for line in lines if line.startswith("!")}
+    copied = re.findall(r"(?m)^COPY (?!--from)(?:--\S+ )*(.+) \S+$", DOCKERFILE)
+    sources = {part.strip("/") for line in copied for part in line.split()}
+    assert sources and sources <= let_in, sources - let_in
+
+
+@pytest.mark.slow
+def test_the_build_steps_give_an_image_that_migrates_and_serves(
+    tmp_path: Path, redis_url: str, fresh_database: str
+) -> None:
+    build, _ = stages()
+    src, venv = tmp_path / "src", tmp_path / "venv"
+    src.mkdir()
+    for line in re.findall(r"(?m)^COPY (?!--from)(.+)$", build):
+        *sources, _destination = line.split()
+        for source in sources:
+            if (REPO / source).is_dir():
+                shutil.copytree(
+                    REPO / source, src / source, ignore=shutil.ignore_patterns("__pycache__")
+                )
+            else:
+                shutil.copy(REPO / source, src / source)
+    env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "PYTHONPATH"}}
+    for command in re.findall(r"(?m)^RUN (.+)$", build):
+        command = command.replace("/opt/venv", str(venv)).replace(
+            "python -m venv", f"{sys.executable} -m venv"
+        )
+        result = subprocess.run(
+            ["sh", "-c", command], cwd=src, env=env, capture_output=True, text=True, timeout=600
+        )
+        assert result.returncode == 0, f"{command}\n{result.stdout[-2000:]}{result.stderr[-3000:]}"
+
+    installed = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "list", "--format=freeze"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "pytest==" not in installed and "mypy==" not in installed
+
+    app = tmp_path / "app"
+    app.mkdir()
+    port = free_port()
+    run_env = {
+        **{k: v for k, v in env.items() if not k.startswith(("UNO_", "UVICORN_"))},
+        "PATH": f"{venv / 'bin'}{os.pathsep}{env['PATH']}",
+        "UNO_REDIS_URL": redis_url,
+        "UNO_ENGINE_TOKEN": TOKEN,
+        "UVICORN_HOST": "127.0.0.1",
+        "UVICORN_PORT": str(port),
+    }
+    log = tmp_path / "engine.log"
+    with log.open("ab") as out:
+        process = subprocess.Popen(
+            ["sh", str(REPO / "scripts" / "entrypoint.sh"), "engine"],
+            cwd=app,
+            env=run_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        wait_for(readyz_answers(f"http://127.0.0.1:{port}"), 60, "ready", log)
+        where = subprocess.run(
+            [
+                "python",
+                "-c",
+                "import services.worker.tasks, services.deploy.set_webhook as m; print(m.__file__)",
+            ],
+            cwd=app,
+            env=run_env,
+            capture_output=True,
+            text=True,
+        )
+        assert where.returncode == 0, where.stderr
+        assert where.stdout.startswith(str(venv)), "the code came from the checkout"
+        # The migrations travel in the package: the installed copy brings a database up.
+        migrated = subprocess.run(
+            ["sh", str(REPO / "scripts" / "entrypoint.sh"), "migrate"],
+            cwd=app,
+            env={**run_env, "UNO_DATABASE_URL": fresh_database},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert migrated.returncode == 0, migrated.stderr[-3000:]
+    finally:
+        local_server.stop(process)
