@@ -15,7 +15,7 @@ import asyncio
 import logging
 import zlib
 from collections.abc import Awaitable, Callable
-from typing import cast
+from typing import Any, cast
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError, ResponseError
@@ -72,13 +72,8 @@ class LogReader:
                 if "BUSYGROUP" not in str(e):
                     raise
             info = await self.redis.xinfo_stream(key)
-            trimmed = info.get("max-deleted-entry-id")
             for group in await self.redis.xinfo_groups(key):
-                name = group["name"]
-                if (name.decode() if isinstance(name, bytes) else name) != GROUP:
-                    continue
-                last = group["last-delivered-id"]
-                if trimmed is not None and _older(_text(last), _text(trimmed)):
+                if _text(group["name"]) == GROUP and _missed(info, group):
                     gap = True
         return gap
 
@@ -149,6 +144,20 @@ class LogReader:
 
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _missed(stream: dict[str, Any], group: dict[str, Any]) -> bool:
+    """Whether entries the group never read were trimmed from the stream: more unread
+    entries were added than the stream holds, or (when Redis cannot count) the group's
+    position lies before everything the stream still has."""
+    added, read, length = stream.get("entries-added"), group.get("entries-read"), stream["length"]
+    if added is not None and read is not None:
+        return int(added) - int(read) > int(length)
+    last = _text(group["last-delivered-id"])
+    first = stream.get("first-entry")
+    if first is not None:
+        return _older(last, _text(first[0])) and last != "0-0"
+    return _older(last, _text(stream["last-generated-id"]))
 
 
 def _older(a: str, b: str) -> bool:
