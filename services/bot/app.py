@@ -8,6 +8,7 @@ import contextlib
 import logging
 import os
 import socket
+import time
 
 from redis.asyncio import Redis
 from telegram import (
@@ -34,7 +35,9 @@ from services.bot.context import SERVICES_KEY, BotServices, ChatSettings, NoChat
 from services.bot.i18n import gettext
 from services.bot.logreader import LogReader
 from services.bot.memory import Memory
+from services.bot.metrics import RENDER_LAG, UPDATES
 from services.bot.outbox import Outbox
+from services.bot.ratelimit import RedisRateLimiter
 from services.bot.rendering import LogEntry, Renderer
 from services.config import Settings
 from services.engine.client import EngineClient, log_keys
@@ -53,10 +56,11 @@ def build_application(
     token = settings.telegram_token
     if token is None:
         raise SystemExit("UNO_TELEGRAM_TOKEN is not set")
-    name = replica or f"{socket.gethostname()}-{os.getpid()}"
+    name = replica or settings.bot_replica or f"{socket.gethostname()}-{os.getpid()}"
+    redis = Redis.from_url(settings.redis_url)
+    limiter = RedisRateLimiter(redis, token.get_secret_value().split(":")[0])
 
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-        redis = Redis.from_url(settings.redis_url)
         engine = EngineClient.from_settings(settings)
         memory = Memory(redis)
         outbox = Outbox(app.bot)
@@ -69,7 +73,17 @@ def build_application(
         async def deliver(entry: LogEntry) -> None:
             await app.update_queue.put(entry)
 
-        reader = LogReader(redis, log_keys(settings.event_shards), name, deliver)
+        async def rerender_all() -> None:
+            await renderer.rerender_known_games()
+
+        reader = LogReader(
+            redis,
+            log_keys(settings.event_shards),
+            name,
+            deliver,
+            on_gap=rerender_all,
+            claim_idle_ms=settings.bot_claim_idle_ms,
+        )
         app.bot_data[READER_KEY] = (reader, asyncio.create_task(reader.run()))
         await register_commands(app)
 
@@ -90,6 +104,7 @@ def build_application(
         .base_url(settings.bot_api_url)
         .base_file_url(settings.bot_api_file_url)
         .concurrent_updates(64)
+        .rate_limiter(limiter)
         .post_init(post_init)
         .post_shutdown(post_shutdown)
         .build()
@@ -99,6 +114,7 @@ def build_application(
 
 
 def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
+    app.add_handler(TypeHandler(object, count_update), group=-1)
     app.add_handler(TypeHandler(LogEntry, on_log_entry))
     app.add_handler(CommandHandler("new", lobby.new))
     app.add_handler(CommandHandler("start", start))
@@ -122,11 +138,24 @@ async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await lobby.command(update, context)
 
 
+async def count_update(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if isinstance(update, LogEntry):
+        UPDATES.labels("log_entry").inc()
+    elif isinstance(update, Update):
+        kind = next((k for k in _UPDATE_KINDS if getattr(update, k, None) is not None), "other")
+        UPDATES.labels(kind).inc()
+
+
+_UPDATE_KINDS = ("message", "callback_query", "inline_query", "chosen_inline_result")
+
+
 async def on_log_entry(update: LogEntry, context: ContextTypes.DEFAULT_TYPE) -> None:
     uno = services(context)
     await uno.renderer.on_entry(update)
     reader, _ = context.bot_data[READER_KEY]
     await reader.ack(update)
+    written_ms = int(update.entry_id.split("-")[0])
+    RENDER_LAG.observe(max(0.0, time.time() - written_ms / 1000))
 
 
 async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

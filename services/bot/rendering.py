@@ -94,6 +94,15 @@ class Renderer:
             await self.outbox.edit(mem.chat_id, mem.table_message, "🎴 …", None)
         await self.memory.update_game(mem.game_id, table="", tfp="")
 
+    async def rerender_known_games(self) -> None:
+        """After missing part of the log: show every game this bot knows as it is now."""
+        async for key in self.memory.redis.scan_iter(match=Memory.game_key("*"), count=500):
+            game_id = (key.decode() if isinstance(key, bytes) else key).rsplit(":", 1)[1]
+            try:
+                await self.render(game_id, 0)
+            except Exception:
+                log.exception("re-rendering failed", extra={"game_id": game_id})
+
     # -- render by version ------------------------------------------------------------------
 
     async def render(self, game_id: str, version: int) -> None:
