@@ -134,6 +134,11 @@ class LogReader:
                         await self.deliver(entry)
             except asyncio.CancelledError:
                 raise
+            except ResponseError as e:
+                if "NOGROUP" not in str(e):
+                    raise
+                log.warning("the event log's consumer group is gone; creating it again")
+                await self.ensure_group()
             except (RedisError, OSError):
                 log.exception("reading the event log failed; trying again")
                 await asyncio.sleep(1)
