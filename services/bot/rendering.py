@@ -74,7 +74,7 @@ class Renderer:
         try:
             title = (await self.outbox.bot.get_chat(game.chat_id)).title or ""
         except TelegramError:
-            title = ""
+            return None  # not a chat this bot is in: another bot's game
         await self.memory.remember_game(game_id, game.chat_id, game.topic_id, title, "en")
         for seat in game.seats:
             if seat.user_id is not None:
