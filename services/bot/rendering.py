@@ -223,7 +223,7 @@ class Renderer:
         shown = render.private_hand(mem.locale, player.game, player.view, mem.chat_title)
         if player.game.status != "playing":
             shown = render.Rendered(shown.text, None)
-        new_fingerprint = shown.fingerprint()
+        new_fingerprint = shown.fingerprint(versions=False)
         if message_id is not None:
             if new_fingerprint == fingerprint:
                 return
