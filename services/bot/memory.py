@@ -79,10 +79,6 @@ class Memory:
         return f"{PREFIX}lock:{game_id}"
 
     @staticmethod
-    def user_games_key(user_id: int) -> str:
-        return f"{PREFIX}user:{user_id}"
-
-    @staticmethod
     def chat_key(chat_id: int, topic_id: int = 0) -> str:
         return f"{PREFIX}chat:{chat_id}:{topic_id}"
 
@@ -198,22 +194,6 @@ class Memory:
 
     async def drop_hand_message(self, game_id: str, user_id: int) -> None:
         await self.redis.hdel(self.hands_key(game_id), str(user_id))
-
-    # -- a user's games (inline queries without a game tag) -----------------------------------
-
-    async def add_user_game(self, user_id: int, game_id: str) -> None:
-        key = self.user_games_key(user_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.sadd(key, game_id)
-            pipe.expire(key, TTL_SECONDS)
-            await pipe.execute()
-
-    async def user_games(self, user_id: int) -> list[str]:
-        members = await self.redis.smembers(self.user_games_key(user_id))
-        return sorted(_text(m) for m in members)
-
-    async def remove_user_game(self, user_id: int, game_id: str) -> None:
-        await self.redis.srem(self.user_games_key(user_id), game_id)
 
     # -- said once ----------------------------------------------------------------------------
 

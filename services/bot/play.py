@@ -9,6 +9,7 @@ changes when the engine's write reaches the event log (rendering.py).
 from __future__ import annotations
 
 import logging
+import re
 
 from telegram import (
     InlineQueryResultArticle,
@@ -36,6 +37,7 @@ from services.engine.client import (
 log = logging.getLogger(__name__)
 
 INLINE_PAGE = 50
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
 def refusal_text(locale: str, e: EngineError) -> str:
@@ -148,7 +150,7 @@ async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     locale = locale_of(user)
     uno = services(context)
-    games = list(context.args or []) or await uno.memory.user_games(user.id)
+    games = [a for a in (context.args or [])[:1] if _GAME_ID.fullmatch(a)]
     shown = False
     for game_id in games:
         mem = await uno.memory.game(game_id)
@@ -172,7 +174,9 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     locale = locale_of(user)
     uno = services(context)
-    game_id = await _inline_game(context, query.query.strip(), user.id)
+    # "My cards" fills the query with the game's id: a person in several groups gets the
+    # hand of the game whose button they pressed.
+    game_id = query.query.strip() or None
     player = None
     if game_id is not None:
         try:
@@ -213,17 +217,6 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         )
     next_offset = str(offset + INLINE_PAGE) if offset + INLINE_PAGE < len(choices) else ""
     await query.answer(results, cache_time=0, is_personal=True, next_offset=next_offset)
-
-
-async def _inline_game(context: ContextTypes.DEFAULT_TYPE, tag: str, user_id: int) -> str | None:
-    """The game the query is for: the tag "My cards" put in it, else the user's one game."""
-    if tag:
-        return tag
-    uno = services(context)
-    for game_id in await uno.memory.user_games(user_id):
-        if await uno.memory.game(game_id) is not None:
-            return game_id
-    return None
 
 
 async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -76,9 +76,6 @@ class Renderer:
         except TelegramError:
             return None  # not a chat this bot is in: another bot's game
         await self.memory.remember_game(game_id, game.chat_id, game.topic_id, title, "en")
-        for seat in game.seats:
-            if seat.user_id is not None:
-                await self.memory.add_user_game(seat.user_id, game_id)
         return await self.memory.game(game_id)
 
     async def announce(
