@@ -50,6 +50,7 @@ class GameMemory:
     locale: str
     table_message: int | None
     table_fingerprint: str
+    scrolled: int  # messages posted in the chat since the table was (group privacy off)
     recent: list[str]
     frozen: dict[int, int]  # user id → seat, for the players Dumb Fu froze (RULES.md §6)
 
@@ -126,6 +127,7 @@ class Memory:
             locale=fields.get("lang", "en"),
             table_message=int(table) if table else None,
             table_fingerprint=fields.get("tfp", ""),
+            scrolled=int(fields.get("scrolled", "0")),
             recent=json.loads(fields.get("recent", "[]")),
             frozen={
                 int(u): int(s) for u, _, s in (p.partition(":") for p in frozen.split(",") if p)
@@ -139,6 +141,9 @@ class Memory:
             pipe.hset(key, mapping=mapping)
             pipe.expire(key, TTL_SECONDS)
             await pipe.execute()
+
+    async def count_chat_message(self, game_id: str) -> None:
+        await self.redis.hincrby(self.game_key(game_id), "scrolled", 1)
 
     async def forget_game(self, game_id: str, chat_id: int, topic_id: int) -> None:
         key = self.chat_key(chat_id, topic_id)

@@ -245,12 +245,13 @@ async def group_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or not is_group(update.effective_chat):
         return
-    if message.via_bot is not None:
-        return  # a card chosen from the inline hand is a move, not a frozen player talking
     uno = services(context)
     game_id = await uno.memory.chat_game(message.chat_id, topic_of(message))
     if game_id is None:
         return
+    await uno.memory.count_chat_message(game_id)  # it pushes the table up
+    if message.via_bot is not None:
+        return  # a card chosen from the inline hand is a move, not a frozen player talking
     mem = await uno.memory.game(game_id)
     if mem is None or user.id not in mem.frozen:
         return

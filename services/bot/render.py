@@ -561,6 +561,15 @@ MOVE_EVENTS = frozenset(
 )
 
 
+def blocked(locale: str | None, seat: SeatInfo) -> str:
+    return gettext(
+        locale,
+        "{name} has blocked me, so their hand is no longer in our private chat: "
+        "use 🃏 My cards to play.",
+        name=person(seat),
+    )
+
+
 def frozen_penalty(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
     seat = event.get("player")
     name = person(game.seats[seat]) if isinstance(seat, int) and seat < len(game.seats) else "?"

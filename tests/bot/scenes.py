@@ -78,6 +78,7 @@ def deal(
     *,
     ai: list[int] = (),  # type: ignore[assignment]
     topic: int = 0,
+    turn_seconds: int | None = None,
 ) -> Scene:
     """A game in play in ``group`` dealt by ``setup``; seats are the group's people in order
     (``ai`` lists seats an AI plays instead)."""
@@ -92,7 +93,9 @@ def deal(
 
     async def create() -> GameInfo:
         async with stack.engine_client() as engine:
-            return await engine.create_test_game(group.id, seats, setup, topic_id=topic)
+            return await engine.create_test_game(
+                group.id, seats, setup, topic_id=topic, turn_seconds=turn_seconds
+            )
 
     game = asyncio.run(create())
     scene = Scene(stack, group, game, topic or None)

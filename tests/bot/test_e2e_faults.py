@@ -49,6 +49,32 @@ def test_bot_killed_and_restarted_mid_game(stack: Any, make_group: Any) -> None:
     assert len(tables) == 1
 
 
+def test_a_timeout_is_taken_over_by_the_stand_in(stack: Any, make_group: Any) -> None:
+    """RULES.md §7: the turn time passes and the stand-in plays; the table says so."""
+    scene = deal(
+        stack, make_group(2), {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"}, turn_seconds=5
+    )
+    scene.wait_group("is out of time", timeout=40)
+    scene.players.wait_table("P0 moved", lambda m: "P0 3" not in m["text"])
+
+
+def test_the_table_is_posted_again_when_scrolled_away(stack: Any, make_group: Any) -> None:
+    scene = deal(stack, make_group(2), {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"})
+    first = scene.table()
+    for n in range(10):
+        stack.control.send_message(scene.person(1)["id"], scene.group.id, f"chat {n}")
+    scene.open_hand(0)
+    scene.press(0, "p.R1")
+    table = scene.players.wait_table(
+        "a new table", lambda m: m["message_id"] != first["message_id"]
+    )
+    assert "P0 2" in table["text"]
+    old = [
+        m for m in stack.control.messages(scene.group.id) if m["message_id"] == first["message_id"]
+    ]
+    assert old and old[0]["deleted"]
+
+
 def test_engine_down_asks_to_try_again_then_moves_once(stack: Any, make_group: Any) -> None:
     scene = deal(stack, make_group(2), {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"})
     scene.open_hand(0)
