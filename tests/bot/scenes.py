@@ -7,7 +7,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from conftest import Group, Stack
+from bot_stack import Group, Stack
 from telegram_play import Players, callbacks, version_of
 
 from services.bot.callbacks import Callback, Kind

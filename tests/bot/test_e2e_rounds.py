@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import Group, Stack
+from bot_stack import Group, Stack
 from telegram_play import callbacks, choose, version_of
 
 from services.bot.callbacks import Kind
