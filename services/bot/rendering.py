@@ -1,0 +1,275 @@
+"""Rendering a game into its chat from the engine's event log.
+
+Every write to a game (a player's move, a stand-in's, a timer's, a lobby change) is one
+entry of the event log (services/engine/README.md "Events"); the log reader hands each
+entry to ``Renderer.on_entry``. Whoever takes the game's render lock shows the game's
+*current* state (the spectator view, and each private hand from its owner's view) and
+keeps doing so until no newer version has been seen, so a burst of moves becomes one edit
+and a game never shows an older state after a newer one, whichever replica renders it.
+What happened in words (the last moves, a round's scores) comes from the entries' events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from telegram.error import TelegramError
+
+from services.bot import render
+from services.bot.memory import GameMemory, Memory
+from services.bot.outbox import Outbox, Outcome
+from services.engine.client import EngineClient, Forbidden, GameInfo, NotFound, PlayerView
+
+log = logging.getLogger(__name__)
+
+#: A render lock left by a replica that died mid-render is free again after this.
+LOCK_MS = 10_000
+#: After this many messages from people below it, the table is posted again at the bottom
+#: (BOT-UX.md "The group": a new message only when the old one has scrolled away).
+REPOST_AFTER = 15
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One write of one game, read from the event log (PTB's update queue carries it)."""
+
+    stream: str
+    entry_id: str
+    game_id: str
+    version: int
+    events: list[dict[str, Any]]
+
+
+class Renderer:
+    def __init__(
+        self, engine: EngineClient, memory: Memory, outbox: Outbox, *, bot_username: str
+    ) -> None:
+        self.engine = engine
+        self.memory = memory
+        self.outbox = outbox
+        self.bot_username = bot_username
+
+    async def on_entry(self, entry: LogEntry) -> bool:
+        """Render one entry; False when it must stay pending (another render holds the game
+        and has not shown this version yet: if that render dies, the entry is claimed and
+        rendered again, so a version is acknowledged only once it is on screen)."""
+        mem = await self.memory.game(entry.game_id) or await self.adopt(entry.game_id)
+        if mem is None:
+            return True  # gone already
+        public = [e for e in entry.events if "to" not in e]
+        moves = [e for e in public if e.get("type") in render.MOVE_EVENTS]
+        await self.memory.add_moves(entry.game_id, entry.version, moves, render.RECENT_LINES)
+        await self.announce(mem, entry, public)
+        return await self.render(entry.game_id, entry.version)
+
+    async def adopt(self, game_id: str) -> GameMemory | None:
+        """A game this bot has no memory of (its memory was lost, or the game was made
+        through the engine directly): its table is posted in its chat from now on."""
+        try:
+            game = await self.engine.game(game_id)
+        except NotFound:
+            return None
+        if game.status != "playing":
+            # A lobby is always made through /new, which remembers it with its message;
+            # one seen here first is that /new still under way.
+            return None
+        try:
+            title = (await self.outbox.bot.get_chat(game.chat_id)).title or ""
+        except TelegramError:
+            return None  # not a chat this bot is in: another bot's game
+        await self.memory.remember_game(game_id, game.chat_id, game.topic_id, title, "en")
+        return await self.memory.game(game_id)
+
+    async def announce(
+        self, mem: GameMemory, entry: LogEntry, public: list[dict[str, Any]]
+    ) -> None:
+        """Messages of their own, once each: a round's scores, the game's end, a Dumb Fu
+        penalty's reason."""
+        notable = [
+            e
+            for e in public
+            if e.get("type") in ("round_ended", "game_over", "game_ended", "frozen_penalty")
+        ]
+        if not notable:
+            return
+        game = await self.engine.game(entry.game_id)
+        locale = mem.locale
+        for n, event in enumerate(notable):
+            if not await self.memory.first_time(f"{entry.game_id}:{entry.version}:{n}"):
+                continue
+            kind = event["type"]
+            if kind == "round_ended":
+                text = render.round_end(locale, game, event)
+            elif kind == "game_over":
+                text = render.game_over(locale, game, event)
+            elif kind == "game_ended":
+                text = render.game_ended(locale, event)
+            else:
+                text = render.frozen_penalty(locale, game, event)
+            await self.outbox.send(mem.chat_id, text, topic_id=mem.topic_id)
+            if kind == "round_ended":
+                # The score message pushed the table up: the next render posts it anew.
+                await self.retire_table(mem)
+
+    async def tell_blocked(self, mem: GameMemory, game: GameInfo, user_id: int) -> None:
+        """The player blocked the bot: their hand stays reachable through inline mode, and
+        the group is told so once."""
+        if not await self.memory.first_time(f"blocked:{mem.game_id}:{user_id}"):
+            return
+        seat = next((s for s in game.seats if s.user_id == user_id), None)
+        if seat is not None:
+            await self.outbox.send(
+                mem.chat_id, render.blocked(mem.locale, seat), topic_id=mem.topic_id
+            )
+
+    async def retire_table(self, mem: GameMemory) -> None:
+        if mem.table_message is not None:
+            await self.outbox.edit(mem.chat_id, mem.table_message, "🎴 …", None)
+        await self.memory.update_game(mem.game_id, table="", tfp="")
+
+    async def rerender_known_games(self) -> None:
+        """After missing part of the log: show every game this bot knows as it is now."""
+        async for key in self.memory.redis.scan_iter(match=Memory.game_key("*"), count=500):
+            game_id = (key.decode() if isinstance(key, bytes) else key).rsplit(":", 1)[1]
+            try:
+                current = await self.engine.game(game_id)
+                await self.render(game_id, current.version)
+            except NotFound:
+                continue
+            except Exception:
+                log.exception("re-rendering failed", extra={"game_id": game_id})
+
+    # -- render by version ------------------------------------------------------------------
+
+    async def render(self, game_id: str, version: int) -> bool:
+        """Show the game as it is now, unless a render holding the game will; whether
+        ``version`` is (or is sure to be) shown by a render that finished."""
+        if await self.memory.shown_version(game_id) >= version:
+            return True
+        owner = secrets.token_hex(8)
+        if not await self.memory.saw_version(game_id, version, owner, LOCK_MS):
+            # Another render holds the game and will show this version too, unless it dies.
+            return await self.memory.shown_version(game_id) >= version
+        try:
+            while True:
+                shown = await self.render_now(game_id)
+                if await self.memory.done_rendering(game_id, shown, owner, LOCK_MS):
+                    return True
+        except BaseException:
+            await self.memory.drop_lock(game_id, owner)
+            raise
+
+    async def render_now(self, game_id: str) -> int:
+        """Show the game's current state in its chat and in the private hands; the version
+        shown."""
+        mem = await self.memory.game(game_id)
+        if mem is None:
+            return 2**53
+        try:
+            spectator = await self.engine.spectator_view(game_id)
+        except NotFound:
+            await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
+            return 2**53
+        # The private chats have budgets of their own: they need not wait for the group's.
+        await asyncio.gather(self.show_hands(mem, spectator), self.show_table(mem, spectator))
+        game = spectator.game
+        if game.status in ("over", "ended"):
+            await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
+        return game.version
+
+    async def show_table(self, mem: GameMemory, spectator: PlayerView) -> None:
+        game, view = spectator.game, spectator.view
+        if view is None:
+            shown = render.lobby(mem.locale, game)
+            if game.status == "ended":
+                shown = render.Rendered(render.game_ended(mem.locale, {}), None)
+        else:
+            recent = [
+                line
+                for line in (
+                    render.event_line(mem.locale, game, e)
+                    for e in await self.memory.moves(mem.game_id)
+                )
+                if line
+            ]
+            shown = render.table(mem.locale, game, view, recent, bot_username=self.bot_username)
+        fingerprint = shown.fingerprint()
+        frozen = ",".join(
+            f"{game.seats[s.seat].user_id}:{s.seat}"
+            for s in (view.seats if view is not None else [])
+            if s.frozen and game.seats[s.seat].user_id is not None
+        )
+        if (
+            fingerprint == mem.table_fingerprint
+            and mem.table_message is not None
+            and mem.scrolled < REPOST_AFTER
+        ):
+            await self.memory.update_game(mem.game_id, frozen=frozen)
+            return
+        if mem.table_message is not None and mem.scrolled >= REPOST_AFTER:
+            await self.outbox.delete(mem.chat_id, mem.table_message)
+            await self.memory.update_game(mem.game_id, table="", scrolled=0)
+        elif mem.table_message is not None:
+            outcome = await self.outbox.edit(
+                mem.chat_id, mem.table_message, shown.text, shown.markup
+            )
+            if outcome in (Outcome.SHOWN, Outcome.UNCHANGED):
+                await self.memory.update_game(mem.game_id, tfp=fingerprint, frozen=frozen)
+                return
+            if outcome is Outcome.UNREACHABLE:
+                return
+        message = await self.outbox.send(
+            mem.chat_id, shown.text, shown.markup, topic_id=mem.topic_id
+        )
+        if message is not None:
+            await self.memory.update_game(
+                mem.game_id, table=message.message_id, tfp=fingerprint, frozen=frozen, scrolled=0
+            )
+
+    async def show_hands(self, mem: GameMemory, spectator: PlayerView) -> None:
+        if spectator.view is None:
+            return
+        hands = await self.memory.hand_messages(mem.game_id)
+        await asyncio.gather(
+            *(self.show_hand(mem, user, message, shown) for user, (message, shown) in hands.items())
+        )
+
+    async def show_hand(
+        self, mem: GameMemory, user_id: int, message_id: int | None, fingerprint: str = ""
+    ) -> None:
+        """Edit (or post) ``user_id``'s hand message in their private chat."""
+        try:
+            player = await self.engine.view(mem.game_id, user_id)
+        except (Forbidden, NotFound):
+            await self.memory.drop_hand_message(mem.game_id, user_id)
+            return
+        if player.view is None:
+            return
+        shown = render.private_hand(mem.locale, player.game, player.view, mem.chat_title)
+        if player.game.status != "playing":
+            shown = render.Rendered(shown.text, None)
+        new_fingerprint = shown.fingerprint(versions=False)
+        if message_id is not None:
+            if new_fingerprint == fingerprint:
+                return
+            outcome = await self.outbox.edit(user_id, message_id, shown.text, shown.markup)
+            if outcome in (Outcome.SHOWN, Outcome.UNCHANGED):
+                await self.memory.set_hand_message(
+                    mem.game_id, user_id, message_id, new_fingerprint
+                )
+                return
+            if outcome is Outcome.UNREACHABLE:
+                await self.memory.drop_hand_message(mem.game_id, user_id)
+                await self.tell_blocked(mem, player.game, user_id)
+                return
+        message = await self.outbox.send(user_id, shown.text, shown.markup)
+        if message is None:
+            await self.memory.drop_hand_message(mem.game_id, user_id)
+            return
+        await self.memory.set_hand_message(
+            mem.game_id, user_id, message.message_id, new_fingerprint
+        )
