@@ -22,7 +22,8 @@ PYPROJECT_HASH := $(shell sha256sum pyproject.toml 2>/dev/null | cut -c1-16)
 DEV_STAMP := $(BIN)/.installed-dev-$(PYPROJECT_HASH)
 BENCH_STAMP := $(BIN)/.installed-bench-$(PYPROJECT_HASH)
 
-.PHONY: help setup setup-bench services lint test pytest play bench clean
+.PHONY: help setup setup-bench services lint test pytest play bench clean \
+	catalogs catalogs-extract catalogs-update catalog-init
 
 help:
 	@echo "make play    ARGS='...'         play a game between AI players in the terminal"
@@ -31,6 +32,10 @@ help:
 	@echo "make services                   start Redis/PostgreSQL if they are not running"
 	@echo "make lint                       ruff check + mypy"
 	@echo "make bench                      run the benchmarks in bench/"
+	@echo "make catalogs                   compile the bot's translations (part of setup)"
+	@echo "make catalogs-extract           collect the bot's messages into messages.pot"
+	@echo "make catalogs-update            merge messages.pot into every language's .po"
+	@echo "make catalog-init LANG=xx       start the catalog of a new language"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is required (set PYTHON=...)")'
@@ -46,9 +51,36 @@ $(BENCH_STAMP): | $(BIN)/python
 	@rm -f $(BIN)/.installed-bench-*
 	@touch $@
 
-setup: $(DEV_STAMP)
+setup: $(DEV_STAMP) catalogs
 
 setup-bench: $(BENCH_STAMP)
+
+# --------------------------------------------------------------- translations (Babel)
+# English is the source; each other language has locales/<lang>/LC_MESSAGES/messages.po.
+# The compiled .mo files are build output (git ignores them): setup and the Docker image
+# build them from the .po files. Fuzzy entries are left out of the .mo (and fail the tests).
+LOCALES := services/bot/locales
+CATALOG_TEMPLATE := $(LOCALES)/messages.pot
+CATALOG_SOURCES := $(wildcard $(LOCALES)/*/LC_MESSAGES/messages.po)
+
+catalogs: $(CATALOG_SOURCES:.po=.mo)
+
+$(LOCALES)/%/LC_MESSAGES/messages.mo: $(LOCALES)/%/LC_MESSAGES/messages.po | $(DEV_STAMP)
+	$(BIN)/pybabel compile --domain=messages --locale=$* --input-file=$< --output-file=$@
+
+catalogs-extract: $(DEV_STAMP)
+	$(BIN)/pybabel extract --mapping-file=babel.cfg --sort-by-file \
+		--project=uno-bot --version=0.1.0 --copyright-holder="the uno-bot authors" \
+		--output-file=$(CATALOG_TEMPLATE) services/bot
+
+catalogs-update: catalogs-extract
+	$(BIN)/pybabel update --domain=messages --input-file=$(CATALOG_TEMPLATE) \
+		--output-dir=$(LOCALES) --previous --ignore-obsolete
+
+catalog-init: $(DEV_STAMP)
+	@test -n "$(LANG)" || { echo "usage: make catalog-init LANG=xx"; exit 2; }
+	$(BIN)/pybabel init --domain=messages --input-file=$(CATALOG_TEMPLATE) \
+		--output-dir=$(LOCALES) --locale=$(LANG)
 
 services:
 	bash scripts/ensure-services.sh $(SERVICES)
