@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from services.bot.locales.bidi import Phrase
-from services.bot.locales.catalog import pgettext
+from services.bot.locales.catalog import npgettext, pgettext
 
 
 class Term(NamedTuple):
@@ -155,6 +155,16 @@ def house_rule_name(language: str, option: str) -> Phrase:
 
 def uno_call(language: str) -> Phrase:
     return UNO_CALL.in_language(language)
+
+
+def card_count(language: str, n: int) -> Phrase:
+    """ "1 card", "5 cards" in ``language``'s digits and plural form."""
+    return npgettext(language, "count", "{n} card", "{n} cards", n)
+
+
+def point_count(language: str, n: int) -> Phrase:
+    """ "1 point", "500 points"."""
+    return npgettext(language, "count", "{n} point", "{n} points", n)
 
 
 def all_terms() -> list[Term]:
