@@ -33,8 +33,8 @@ help:
 	@echo "make lint                       ruff check + mypy"
 	@echo "make bench                      run the benchmarks in bench/"
 	@echo "make catalogs                   compile the bot's translations (part of setup)"
-	@echo "make catalogs-extract           collect the bot's messages into messages.pot"
-	@echo "make catalogs-update            merge messages.pot into every language's .po"
+	@echo "make catalogs-extract           collect the bot's messages into bot.pot"
+	@echo "make catalogs-update            merge bot.pot into every language's .po"
 	@echo "make catalog-init LANG=xx       start the catalog of a new language"
 
 $(BIN)/python:
@@ -56,17 +56,17 @@ setup: $(DEV_STAMP) catalogs
 setup-bench: $(BENCH_STAMP)
 
 # --------------------------------------------------------------- translations (Babel)
-# English is the source; each other language has locales/<lang>/LC_MESSAGES/messages.po.
+# English is the source; each other language has locales/<lang>/LC_MESSAGES/bot.po.
 # The compiled .mo files are build output (git ignores them): setup and the Docker image
 # build them from the .po files. Fuzzy entries are left out of the .mo (and fail the tests).
 LOCALES := services/bot/locales
-CATALOG_TEMPLATE := $(LOCALES)/messages.pot
-CATALOG_SOURCES := $(wildcard $(LOCALES)/*/LC_MESSAGES/messages.po)
+CATALOG_TEMPLATE := $(LOCALES)/bot.pot
+CATALOG_SOURCES := $(wildcard $(LOCALES)/*/LC_MESSAGES/bot.po)
 
 catalogs: $(CATALOG_SOURCES:.po=.mo)
 
-$(LOCALES)/%/LC_MESSAGES/messages.mo: $(LOCALES)/%/LC_MESSAGES/messages.po | $(DEV_STAMP)
-	$(BIN)/pybabel compile --domain=messages --locale=$* --input-file=$< --output-file=$@
+$(LOCALES)/%/LC_MESSAGES/bot.mo: $(LOCALES)/%/LC_MESSAGES/bot.po | $(DEV_STAMP)
+	$(BIN)/pybabel compile --domain=bot --locale=$* --input-file=$< --output-file=$@
 
 catalogs-extract: $(DEV_STAMP)
 	$(BIN)/pybabel extract --mapping-file=babel.cfg --sort-by-file \
@@ -74,12 +74,12 @@ catalogs-extract: $(DEV_STAMP)
 		--output-file=$(CATALOG_TEMPLATE) services/bot
 
 catalogs-update: catalogs-extract
-	$(BIN)/pybabel update --domain=messages --input-file=$(CATALOG_TEMPLATE) \
+	$(BIN)/pybabel update --domain=bot --input-file=$(CATALOG_TEMPLATE) \
 		--output-dir=$(LOCALES) --previous --ignore-obsolete
 
 catalog-init: $(DEV_STAMP)
 	@test -n "$(LANG)" || { echo "usage: make catalog-init LANG=xx"; exit 2; }
-	$(BIN)/pybabel init --domain=messages --input-file=$(CATALOG_TEMPLATE) \
+	$(BIN)/pybabel init --domain=bot --input-file=$(CATALOG_TEMPLATE) \
 		--output-dir=$(LOCALES) --locale=$(LANG)
 
 services:

@@ -7,6 +7,6 @@
 - ``glossary`` — card, colour, variant and house-rule names, taken from the rule sheets.
 - ``rules_text`` — the ``/rules <variant>`` texts, one file per language and variant.
 
-Catalogs live in ``<language>/LC_MESSAGES/messages.po``; their compiled ``.mo`` files are
+Catalogs live in ``<language>/LC_MESSAGES/bot.po``; their compiled ``.mo`` files are
 built by ``make catalogs`` (part of ``make setup``) and never committed.
 """

@@ -2,7 +2,7 @@
 
 English is the source language: a message's English text is its ``msgid``, so English
 needs no catalog. Persian and Gujarati are read from the compiled catalogs
-``<language>/LC_MESSAGES/messages.mo`` (``make catalogs`` builds them from the ``.po``
+``<language>/LC_MESSAGES/bot.mo`` (``make catalogs`` builds them from the ``.po``
 files; a missing one is an installation error, never a silent fall-back to English).
 
 Messages are ``str.format`` templates with named fields (``"{player} drew {n} cards"``;
@@ -10,7 +10,8 @@ a literal brace is doubled). Every argument is formatted for the language:
 
 - ``str`` → wrapped in a first-strong isolate (user names, card codes: ``bidi.isolate``);
 - ``Phrase`` (a translated message or glossary name, already in the language) → as is;
-- ``int`` / ``float`` → the language's digits and separators (``numerals.format_number``).
+- ``int`` / ``float`` → the language's digits and separators (``numerals.format_number``);
+- anything else → its ``str``, isolated.
 
 Every translation returns a ``Phrase``, so a translated message can be an argument of
 another without being isolated. The functions take the message's position of gettext's own
@@ -30,14 +31,15 @@ from services.bot.locales.bidi import Phrase, isolate
 from services.bot.locales.numerals import format_number
 
 LOCALES_DIR: Final = Path(__file__).resolve().parent
-DOMAIN: Final = "messages"
+DOMAIN: Final = "bot"
 SOURCE_LANGUAGE: Final = "en"
 #: Every language the bot speaks, the source first.
 LANGUAGES: Final = ("en", "fa", "gu")
 #: Language tags Telegram may send that mean a language we speak under another code.
 _ALIASES: Final = {"prs": "fa", "pes": "fa"}
 
-Argument = str | int | float
+#: A message argument: any value reads as its ``str``, isolated, but numbers and ``Phrase``.
+Argument = object
 
 
 class CatalogMissing(RuntimeError):
@@ -79,14 +81,12 @@ def format_arguments(language: str, template: str, arguments: Mapping[str, Argum
     return Phrase(template.format_map({k: _argument(language, v) for k, v in arguments.items()}))
 
 
-def _argument(language: str, value: Argument) -> str:
+def _argument(language: str, value: object) -> str:
     if isinstance(value, Phrase):
         return str(value)
-    if isinstance(value, str):
-        return isolate(value)
-    if isinstance(value, bool):
-        raise TypeError("a bool is no message argument: choose the message instead")
-    return format_number(language, value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return format_number(language, value)
+    return isolate(str(value))
 
 
 def gettext(language: str, message: str, **arguments: Argument) -> Phrase:

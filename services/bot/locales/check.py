@@ -1,7 +1,7 @@
 """What keeps a catalog from shipping: ``python -m services.bot.locales.check`` (also the
 catalog tests).
 
-- the template ``messages.pot`` lists exactly the messages the bot's code marks (run
+- the template ``bot.pot`` lists exactly the messages the bot's code marks (run
   ``make catalogs-update`` after changing a message);
 - every language's catalog translates every message of the template, none of them fuzzy
   or empty, each with exactly the placeholders of the English (a plural form may leave out
@@ -28,7 +28,7 @@ from services.bot.locales.catalog import LANGUAGES, LOCALES_DIR, SOURCE_LANGUAGE
 
 SOURCE_DIR: Final = LOCALES_DIR.parent
 MAPPING_FILE: Final = SOURCE_DIR.parent.parent / "babel.cfg"
-TEMPLATE_PATH: Final = LOCALES_DIR / "messages.pot"
+TEMPLATE_PATH: Final = LOCALES_DIR / "bot.pot"
 
 Key = tuple[str | None, str]
 
@@ -75,10 +75,10 @@ def placeholders(text: str) -> set[str]:
 def template_problems(template: Catalog, extracted: set[Key]) -> list[str]:
     in_template = _keys(template)
     return [
-        f"not in messages.pot (run make catalogs-update): {k}"
+        f"not in bot.pot (run make catalogs-update): {k}"
         for k in sorted(extracted - in_template, key=str)
     ] + [
-        f"in messages.pot but no longer in the code: {k}"
+        f"in bot.pot but no longer in the code: {k}"
         for k in sorted(in_template - extracted, key=str)
     ]
 
