@@ -33,6 +33,8 @@ from telegram.ext import (
 from services.bot import lobby, play
 from services.bot.context import SERVICES_KEY, BotServices, ChatSettings, NoChatSettings, services
 from services.bot.i18n import gettext
+from services.bot.locales import handlers as language_handlers
+from services.bot.locales.catalog import LANGUAGES, SOURCE_LANGUAGE
 from services.bot.logreader import LogReader
 from services.bot.memory import Memory
 from services.bot.metrics import RENDER_LAG, UPDATES
@@ -114,6 +116,7 @@ def build_application(
 
 
 def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
+    app.add_handler(TypeHandler(Update, language_handlers.note_language), group=-2)
     app.add_handler(TypeHandler(object, count_update), group=-1)
     app.add_handler(TypeHandler(LogEntry, on_log_entry))
     app.add_handler(CommandHandler("new", lobby.new))
@@ -122,6 +125,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("kick", lobby.kick))
     app.add_handler(CommandHandler("rules", lobby.rules))
     app.add_handler(CommandHandler("help", lobby.help_command))
+    app.add_handler(CommandHandler("language", language_handlers.language_command))
     app.add_handler(CallbackQueryHandler(play.button))
     app.add_handler(InlineQueryHandler(play.inline_query))
     app.add_handler(ChosenInlineResultHandler(play.chosen_inline_result))
@@ -177,8 +181,13 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
-    """The command menus, per scope (and, once translated, per language)."""
-    locale = None
+    """The command menus, per scope and per language (English for every other one)."""
+    for locale in LANGUAGES:
+        await register_command_menus(app, locale)
+
+
+async def register_command_menus(app: Application, locale: str) -> None:  # type: ignore[type-arg]
+    language_code = None if locale == SOURCE_LANGUAGE else locale
     group = [
         BotCommand("new", gettext(locale, "start a game")),
         BotCommand("join", gettext(locale, "join the game")),
@@ -189,13 +198,19 @@ async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
         BotCommand("back", gettext(locale, "I'm back")),
         BotCommand("rules", gettext(locale, "the rules in short")),
         BotCommand("help", gettext(locale, "how to play")),
+        BotCommand("language", gettext(locale, "the group's language (admins)")),
     ]
     private = [
         BotCommand("start", gettext(locale, "show my hands")),
         BotCommand("help", gettext(locale, "how to play")),
+        BotCommand("language", gettext(locale, "my language")),
     ]
     try:
-        await app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats())
-        await app.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats())
+        await app.bot.set_my_commands(
+            group, scope=BotCommandScopeAllGroupChats(), language_code=language_code
+        )
+        await app.bot.set_my_commands(
+            private, scope=BotCommandScopeAllPrivateChats(), language_code=language_code
+        )
     except Exception:
         log.warning("could not register the command menus", exc_info=True)

@@ -20,6 +20,12 @@ from services.bot.locales.catalog import ngettext as _ngettext
 from services.bot.locales.catalog import pgettext as _pgettext
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogs where it is written; it is translated where it is
+    shown (``gettext(locale, message)``)."""
+    return message
+
+
 def language(locale: str | None) -> str:
     """The language the bot speaks to ``locale``: ``en``, ``fa`` or ``gu``."""
     return negotiate(locale)

@@ -5,6 +5,7 @@ the lobby's buttons (Join, Leave, Add AI, Start, Rules) and commands (/join, /le
 from __future__ import annotations
 
 from telegram import Update
+from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
 from services.bot import render
@@ -19,20 +20,30 @@ from services.bot.context import (
     services,
     topic_of,
 )
-from services.bot.i18n import gettext
+from services.bot.i18n import N_, gettext, language
+from services.bot.locales.bidi import with_direction
+from services.bot.locales.preferences import LanguagePreferences
+from services.bot.locales.rules_text import rules_messages
 from services.engine.client import Conflict, EngineError, Forbidden, IllegalAction, NotFound
 from services.engine.schemas import AiLevel, GameInfo
 
 RULES_SUMMARY = {
-    "classic": "Match the colour, number or symbol; +2, skip, reverse, wilds; call UNO at two "
-    "cards. First to 500.",
-    "flip": "Classic with a light and a dark side; ⤵ flips every card. Dark side: +5, skip "
-    "everyone, wild draw colour. First to 500.",
-    "no_mercy": "Stack draw cards, 7 swaps hands, 0 passes them on, 25 cards knocks you out. "
-    "First to 1000.",
-    "minecraft": "Classic plus the Creeper (wild +3). First to 500.",
-    "minions": "Classic plus Dumb Fu: the next player is frozen until their next turn; moving "
-    "costs 4 cards. First to 500.",
+    "classic": N_(
+        "Match the colour, number or symbol; +2, skip, reverse, wilds; call UNO at two "
+        "cards. First to 500."
+    ),
+    "flip": N_(
+        "Classic with a light and a dark side; ⤵ flips every card. Dark side: +5, skip "
+        "everyone, wild draw colour. First to 500."
+    ),
+    "no_mercy": N_(
+        "Stack draw cards, 7 swaps hands, 0 passes them on, 25 cards knocks you out. First to 1000."
+    ),
+    "minecraft": N_("Classic plus the Creeper (wild +3). First to 500."),
+    "minions": N_(
+        "Classic plus Dumb Fu: the next player is frozen until their next turn; moving "
+        "costs 4 cards. First to 500."
+    ),
 }
 
 
@@ -46,6 +57,7 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     uno = services(context)
     chat_id, topic = message.chat_id, topic_of(message)
+    locale = await LanguagePreferences(uno.memory.redis).chat(chat_id) or locale
     existing = await call_engine(lambda: uno.engine.chat_game(chat_id, topic))
     if existing is not None:
         await message.reply_text(gettext(locale, "A game is already on here: /join it."))
@@ -85,9 +97,13 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
         await query.answer(gettext(locale, "A game is already on here: /join it."))
         return
     title = message.chat.title or ""
-    await uno.memory.remember_game(game.game_id, chat_id, topic, title, "en")
+    # The group's messages speak the chat's language; its first game's creator sets it.
+    chat_language = await LanguagePreferences(uno.memory.redis).adopt_chat(
+        chat_id, language(locale)
+    )
+    await uno.memory.remember_game(game.game_id, chat_id, topic, title, chat_language)
     await uno.memory.add_user_game(user.id, game.game_id)
-    shown = render.lobby("en", game)
+    shown = render.lobby(chat_language, game)
     await uno.outbox.edit(chat_id, message.message_id, shown.text, shown.markup)
     await uno.memory.update_game(game.game_id, table=message.message_id, tfp=shown.fingerprint())
     await query.answer()
@@ -242,9 +258,9 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     variant = args[0].lower().replace("-", "_") if args else "classic"
     if variant not in render.VARIANTS:
         variant = "classic"
-    await message.reply_text(
-        "📖 " + render.variant_name(locale, variant) + "\n" + _rules_text(locale, variant)
-    )
+    speak = language(locale)
+    for text in rules_messages(speak, variant):
+        await message.reply_text(with_direction(speak, text), parse_mode=ParseMode.HTML)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -35,6 +35,8 @@ DOMAIN: Final = "bot"
 SOURCE_LANGUAGE: Final = "en"
 #: Every language the bot speaks, the source first.
 LANGUAGES: Final = ("en", "fa", "gu")
+#: Each language by its own name (what /language lists).
+LANGUAGE_NAMES: Final = {"en": "English", "fa": "فارسی", "gu": "ગુજરાતી"}
 #: Language tags Telegram may send that mean a language we speak under another code.
 _ALIASES: Final = {"prs": "fa", "pes": "fa"}
 
