@@ -18,6 +18,7 @@ from services.bot.locales.catalog import gettext as _gettext
 from services.bot.locales.catalog import negotiate
 from services.bot.locales.catalog import ngettext as _ngettext
 from services.bot.locales.catalog import pgettext as _pgettext
+from services.bot.locales.numerals import format_number
 
 
 def N_(message: str) -> str:
@@ -29,6 +30,11 @@ def N_(message: str) -> str:
 def language(locale: str | None) -> str:
     """The language the bot speaks to ``locale``: ``en``, ``fa`` or ``gu``."""
     return negotiate(locale)
+
+
+def number(locale: str | None, value: int | float) -> str:
+    """``value`` in the digits and separators of ``locale``'s language (۱٬۲۵۰ in Persian)."""
+    return format_number(negotiate(locale), value)
 
 
 def gettext(locale: str | None, message: str, /, **values: object) -> str:
