@@ -13,7 +13,8 @@ a literal brace is doubled). Every argument is formatted for the language:
 - ``int`` / ``float`` → the language's digits and separators (``numerals.format_number``);
 - anything else → its ``str``, isolated.
 
-Every translation returns a ``Phrase``, so a translated message can be an argument of
+The language, message and count are positional-only, so any name is free for a field
+(``{language}``, ``{message}``). Every translation returns a ``Phrase``, so a translated message can be an argument of
 another without being isolated. The functions take the message's position of gettext's own
 (``gettext(language, message)``, ``ngettext(language, singular, plural, n)``,
 ``pgettext(language, context, message)``); ``babel.cfg`` tells the extractor so.
@@ -91,19 +92,19 @@ def _argument(language: str, value: object) -> str:
     return isolate(str(value))
 
 
-def gettext(language: str, message: str, **arguments: Argument) -> Phrase:
+def gettext(language: str, message: str, /, **arguments: Argument) -> Phrase:
     """``message`` in ``language``, its fields filled in."""
     return format_arguments(language, translations(language).gettext(message), arguments)
 
 
-def ngettext(language: str, singular: str, plural: str, n: int, **arguments: Argument) -> Phrase:
+def ngettext(language: str, singular: str, plural: str, n: int, /, **arguments: Argument) -> Phrase:
     """The form of ``singular``/``plural`` that ``language`` uses for ``n`` (its plural
     rule is in the catalog's header); ``{n}`` is ``n`` in the language's digits."""
     template = translations(language).ngettext(singular, plural, n)
     return format_arguments(language, template, {"n": n, **arguments})
 
 
-def pgettext(language: str, context: str, message: str, **arguments: Argument) -> Phrase:
+def pgettext(language: str, context: str, message: str, /, **arguments: Argument) -> Phrase:
     """``message`` in ``language`` as meant in ``context`` (the same English word can
     need two translations: a card's "Skip" and a button's "Skip")."""
     template = translations(language).pgettext(context, message)
@@ -111,7 +112,7 @@ def pgettext(language: str, context: str, message: str, **arguments: Argument) -
 
 
 def npgettext(
-    language: str, context: str, singular: str, plural: str, n: int, **arguments: Argument
+    language: str, context: str, singular: str, plural: str, n: int, /, **arguments: Argument
 ) -> Phrase:
     """``ngettext`` within ``context``."""
     template = translations(language).npgettext(context, singular, plural, n)

@@ -219,3 +219,14 @@ def test_plural_forms_follow_cldr() -> None:
     assert [card_count("en", n) for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
     assert [card_count("gu", n) for n in (0, 1, 2)] == ["0 કાર્ડ", "1 કાર્ડ", "2 કાર્ડ્સ"]
     assert [card_count("fa", n) for n in (1, 7)] == ["۱ کارت", "۷ کارت"]
+
+
+def test_any_field_name_is_free() -> None:
+    from services.bot.locales.catalog import gettext, ngettext
+
+    assert gettext("en", "{language} {message}", language="fa", message="m") == (
+        "\u2068fa\u2069 \u2068m\u2069"
+    )
+    assert (
+        ngettext("en", "{n} {language}", "{n} {language}s", 2, language="x") == "2 \u2068x\u2069s"
+    )
