@@ -13,11 +13,11 @@ a literal brace is doubled). Every argument is formatted for the language:
 - ``int`` / ``float`` → the language's digits and separators (``numerals.format_number``);
 - anything else → its ``str``, isolated.
 
-The language, message and count are positional-only, so any name is free for a field
-(``{language}``, ``{message}``). Every translation returns a ``Phrase``, so a translated message can be an argument of
-another without being isolated. The functions take the message's position of gettext's own
-(``gettext(language, message)``, ``ngettext(language, singular, plural, n)``,
-``pgettext(language, context, message)``); ``babel.cfg`` tells the extractor so.
+The functions take the message where gettext's own do (``gettext(language, message)``,
+``ngettext(language, singular, plural, n)``, ``pgettext(language, context, message)``;
+``babel.cfg`` tells the extractor so), positional-only, so any name is free for a field
+(``{language}``, ``{message}``). Every translation returns a ``Phrase``, so a translated
+message can be an argument of another without being isolated.
 """
 
 from __future__ import annotations
