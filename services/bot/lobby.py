@@ -22,6 +22,7 @@ from services.bot.context import (
 )
 from services.bot.i18n import N_, gettext, language
 from services.bot.locales.bidi import with_direction
+from services.bot.locales.handlers import reply_language
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.locales.rules_text import rules_messages
 from services.engine.client import Conflict, EngineError, Forbidden, IllegalAction, NotFound
@@ -192,7 +193,7 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or not message.text:
         return
-    locale = locale_of(user)
+    locale = await reply_language(update, context)
     what = message.text.split()[0].lstrip("/").split("@")[0]
     if not is_group(update.effective_chat):
         return
@@ -229,7 +230,7 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or not is_group(update.effective_chat):
         return
-    locale = locale_of(user)
+    locale = await reply_language(update, context)
     target = message.reply_to_message.from_user if message.reply_to_message else None
     if target is None:
         await message.reply_text(gettext(locale, "Reply to a message of the player to kick."))
@@ -253,7 +254,7 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = update.effective_message
     if message is None:
         return
-    locale = locale_of(update.effective_user)
+    locale = await reply_language(update, context)
     args = context.args or []
     variant = args[0].lower().replace("-", "_") if args else "classic"
     if variant not in render.VARIANTS:
@@ -267,7 +268,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     message = update.effective_message
     if message is None:
         return
-    locale = locale_of(update.effective_user)
+    locale = await reply_language(update, context)
     await message.reply_text(
         gettext(
             locale,

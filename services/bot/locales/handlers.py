@@ -36,6 +36,17 @@ async def note_language(update: object, context: ContextTypes.DEFAULT_TYPE) -> N
         await preferences(context).note_update(user.id, user.language_code)
 
 
+async def reply_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    """The language of a reply, as the place it is posted in speaks: a group's own (else the
+    sender's), the sender's in a private chat."""
+    own = locale_of(update.effective_user)
+    chat = update.effective_chat
+    if not is_group(chat):
+        return language(own)
+    assert chat is not None
+    return await preferences(context).chat(chat.id) or language(own)
+
+
 def wanted_language(args: list[str] | None) -> str | None:
     """The language ``/language <arg>`` asks for (``auto`` included); None: no or no known
     argument."""
@@ -79,7 +90,7 @@ async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     if not await is_chat_admin(context, chat.id, user.id):
         await message.reply_text(
-            gettext(locale_of(user), "Only a chat admin can change the chat's language.")
+            gettext(current, "Only a chat admin can change the chat's language.")
         )
         return
     await prefs.set_chat(chat.id, wanted)

@@ -99,6 +99,12 @@ async def test_language_per_person_and_per_chat(
         assert in_group(2) == "این گروه از حالا به زبان \u2068فارسی\u2069 بازی می\u200cکنه."
         control.send_message(maryam["id"], group["id"], "/language")
         assert in_group(3).startswith("زبان این گروه: ")
+        # Whoever asks, the group's replies speak the group's language.
+        control.send_message(admin["id"], group["id"], "/help")
+        assert in_group(4).startswith("🎴 اونو تو گروه شما.")
+        control.send_message(admin["id"], group["id"], "/rules flip")
+        rules = in_group(5)
+        assert "اونو فلیپ" in rules.split("\n")[0] and "سوپر پَرش" in rules
 
     async with running_bot(local_telegram, redis_url, token) as app:
         await asyncio.to_thread(script)
