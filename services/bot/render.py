@@ -100,7 +100,8 @@ def lobby(locale: str | None, game: GameInfo) -> Rendered:
         + " · "
         + gettext(locale, "the host starts the game")
     )
-    g, v = game.game_id, game.version
+    # Lobby buttons hold no version: joining or starting means the same on any lobby edit.
+    g, v = game.game_id, 0
     markup = InlineKeyboardMarkup(
         [
             [

@@ -48,7 +48,10 @@ class Seat:
 
 
 class Players:
-    def __init__(self, control: Any, token: str, chat_id: int, bot_username: str) -> None:
+    def __init__(
+        self, control: Any, token: str, chat_id: int, bot_username: str, bot_id: int
+    ) -> None:
+        self.bot_id = bot_id
         self.control = control
         self.token = token
         self.chat_id = chat_id
@@ -88,6 +91,10 @@ class Players:
         )
         assert answer["answered"], f"the bot did not answer {cb}"
         return answer
+
+    def press_hand(self, user_id: int, message: dict[str, Any], cb: Callback) -> dict[str, Any]:
+        """Press a button of the hand in the user's private chat (named by the bot's id)."""
+        return self.press(user_id, message, cb, chat_id=self.bot_id)
 
     # -- a player's private chat --------------------------------------------------------------
 
