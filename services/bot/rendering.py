@@ -76,7 +76,8 @@ class Renderer:
             title = (await self.outbox.bot.get_chat(game.chat_id)).title or ""
         except TelegramError:
             title = ""
-        await self.memory.remember_game(game_id, game.chat_id, game.topic_id, title, "en")
+        chat_language = await LanguagePreferences(self.memory.redis).chat(game.chat_id) or "en"
+        await self.memory.remember_game(game_id, game.chat_id, game.topic_id, title, chat_language)
         for seat in game.seats:
             if seat.user_id is not None:
                 await self.memory.add_user_game(seat.user_id, game_id)
