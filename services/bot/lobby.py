@@ -119,7 +119,9 @@ async def lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: C
         await query.answer(_rules_text(locale, info.variant), show_alert=True)
         return
     chat_id = query.message.chat.id if query.message is not None else 0
-    answer = await lobby_command(context, cb.game_id, cb.arg, user.id, display_name(user), chat_id)
+    answer = await lobby_command(
+        context, cb.game_id, cb.arg, user.id, display_name(user), chat_id, locale=locale
+    )
     await query.answer(answer)
 
 
