@@ -26,6 +26,7 @@ def test_the_group_speaks_its_creators_language_and_each_hand_its_owners(stack: 
     def group_message(what: str, text: str) -> dict[str, Any]:
         found: dict[str, Any] = control.wait_until(
             lambda: next((m for m in reversed(players.bot_messages()) if text in m["text"]), None),
+            timeout=30,
             what=what,
         )
         return found
@@ -40,6 +41,7 @@ def test_the_group_speaks_its_creators_language_and_each_hand_its_owners(stack: 
                 ),
                 None,
             ),
+            timeout=30,
             what=f"{person['first_name']}'s hand",
         )
         return found

@@ -76,11 +76,14 @@ async def test_language_per_person_and_per_chat(
     def private(count: int) -> str:
         return wait(
             lambda: last_text(control.private_messages(maryam["id"], token), count),
+            timeout=30,
             what=f"private reply {count}",
         )
 
     def in_group(count: int) -> str:
-        return wait(lambda: last_text(control.messages(group["id"]), count), what="group reply")
+        return wait(
+            lambda: last_text(control.messages(group["id"]), count), timeout=30, what="group reply"
+        )
 
     def script() -> None:
         # Her app speaks Persian: so does the bot, unasked.
