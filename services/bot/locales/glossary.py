@@ -128,10 +128,11 @@ def symbol_name(language: str, symbol: str, variant: str = "classic") -> Phrase:
     return term.in_language(language)
 
 
-def face_name(language: str, code: str, variant: str = "classic") -> Phrase:
+def face_name(language: str, code: str, variant: str = "classic", side: str = "light") -> Phrase:
     """The full name of one card face: ``R7`` "Red 7", ``BS`` "Blue Skip", ``W+4`` "Wild
-    Draw Four"; a Flip card's code ``R5/PSE`` names its light face (pass the face in play)."""
-    face = code.split("/", 1)[0]
+    Draw Four"; of a Flip card (``R5/PSE``), the face of ``side`` ("light" or "dark")."""
+    faces = code.split("/", 1)
+    face = faces[1] if side == "dark" and len(faces) == 2 else faces[0]
     if face.startswith("W"):
         return symbol_name(language, face, variant)
     if len(face) < 2:

@@ -119,3 +119,22 @@ def test_face_names() -> None:
 def test_unknown_codes_are_refused(code: str) -> None:
     with pytest.raises(UnknownCard):
         face_name("en", code)
+
+
+def test_a_flip_card_is_named_by_the_side_in_play() -> None:
+    assert face_name("en", "R5/PSE", "flip", "dark") == "Pink Skip Everyone"
+    assert face_name("fa", "W+2/W", "flip", "dark") == "آزاد"
+    assert face_name("gu", "W+2/W", "flip", "light") == "વાઇલ્ડ ડ્રો ટુ"
+
+
+def test_inline_results_name_the_card_in_the_players_words() -> None:
+    from services.bot.play import _titled
+    from services.bot.render import Choice
+
+    skip = Choice("p.RS", "▶ 🟥 ⊘", "RS")
+    assert _titled("fa-IR", skip, "classic", "light") == "▶ 🟥 ⊘ · پَرش قرمز"
+    assert _titled("en", skip, "classic", "light") == "▶ 🟥 ⊘ · Red Skip"
+    banana = Choice("p.W+4", "▶ 🌈 +4", "W+4")
+    assert _titled("fa", banana, "minions", "light") == "▶ 🌈 +4 · موز وحشی"
+    draw = Choice("d", "📥 Draw")
+    assert _titled("fa", draw, "classic", "light") == "📥 Draw"
