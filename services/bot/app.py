@@ -31,7 +31,14 @@ from telegram.ext import (
 )
 
 from services.bot import lobby, play
-from services.bot.context import SERVICES_KEY, BotServices, ChatSettings, NoChatSettings, services
+from services.bot.context import (
+    SERVICES_KEY,
+    BotServices,
+    ChatSettings,
+    NoChatSettings,
+    locale_of,
+    services,
+)
 from services.bot.i18n import gettext
 from services.bot.locales import handlers as language_handlers
 from services.bot.locales.catalog import LANGUAGES, SOURCE_LANGUAGE
@@ -182,7 +189,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         # Already answered, or Telegram unreachable: nothing more to do.
         with contextlib.suppress(Exception):
             await update.callback_query.answer(
-                gettext(None, "Something went wrong. Please try again.")
+                gettext(locale_of(update.effective_user), "Something went wrong. Please try again.")
             )
 
 
