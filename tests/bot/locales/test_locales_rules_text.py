@@ -91,3 +91,13 @@ def test_emoji_count_twice() -> None:
 def test_an_unknown_variant_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown variant"):
         rules_messages("en", "speed")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_classic_names_every_house_rule_as_the_glossary_does(language: str) -> None:
+    from services.bot.locales.glossary import house_rule_name
+    from services.engine.rules.variant import HouseRule
+
+    text = rules_path(language, "classic").read_text(encoding="utf-8").casefold()
+    missing = [r for r in HouseRule if house_rule_name(language, r.value).casefold() not in text]
+    assert missing == []
