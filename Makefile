@@ -89,13 +89,14 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# Development mode (UNO_DEV_MODE): the development engine token is accepted. Never in images.
 pytest: setup
-	$(BIN)/pytest $(PYTEST_ARGS)
+	UNO_DEV_MODE=1 $(BIN)/pytest $(PYTEST_ARGS)
 
 test: setup services lint pytest
 
 play: setup
-	$(BIN)/python -m services.worker.ai.play $(ARGS)
+	UNO_DEV_MODE=1 $(BIN)/python -m services.worker.ai.play $(ARGS)
 
 bench: setup-bench
 	@shopt -s nullglob; scripts=(bench/*.py); \

@@ -102,11 +102,12 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
     chat_language = await LanguagePreferences(uno.memory.redis).adopt_chat(
         chat_id, language(locale)
     )
-    await uno.memory.remember_game(game.game_id, chat_id, topic, title, chat_language)
+    # The question becomes the lobby, and then the table: one message all game long.
+    await uno.memory.remember_game(
+        game.game_id, chat_id, topic, title, chat_language, table_message=message.message_id
+    )
     await uno.memory.add_user_game(user.id, game.game_id)
-    shown = render.lobby(chat_language, game)
-    await uno.outbox.edit(chat_id, message.message_id, shown.text, shown.markup)
-    await uno.memory.update_game(game.game_id, table=message.message_id, tfp=shown.fingerprint())
+    await uno.renderer.render(game.game_id, game.version)
     await query.answer()
 
 

@@ -70,7 +70,9 @@ class Renderer:
             game = await self.engine.game(game_id)
         except NotFound:
             return None
-        if game.status not in ("lobby", "playing"):
+        if game.status != "playing":
+            # A lobby is always made through /new, which remembers it with its message;
+            # one seen here first is that /new still under way.
             return None
         try:
             title = (await self.outbox.bot.get_chat(game.chat_id)).title or ""

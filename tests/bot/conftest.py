@@ -117,7 +117,8 @@ def stack(local_telegram: Any, tmp_path_factory: pytest.TempPathFactory) -> Iter
     log_dir = tmp_path_factory.mktemp("bot-e2e")
     control = local_telegram.control
     control.set_limits(False)
-    made = control.create_bot(username="uno_e2e_bot", first_name="UNO")
+    # Group privacy off: a frozen Minions player talking is noticed (RULES.md §6).
+    made = control.create_bot(username="uno_e2e_bot", first_name="UNO", privacy_mode=False)
     engine = start_engine(TEST_REDIS_URL, log_dir)
     worker = start_worker(TEST_REDIS_URL, engine.env["UNO_ENGINE_URL"], log_dir)
     bot_user = made["user"]

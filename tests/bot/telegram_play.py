@@ -61,7 +61,7 @@ class Players:
 
     def bot_messages(self, thread_id: int | None = None) -> list[dict[str, Any]]:
         return [
-            m
+            plain(m)
             for m in self.control.messages(self.chat_id, thread_id=thread_id)
             if m.get("from", {}).get("username") == self.bot_username and not m.get("deleted")
         ]
@@ -77,7 +77,11 @@ class Players:
             table = self.table(thread_id)
             return table if table is not None and predicate(table) else None
 
-        found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
+        try:
+            found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
+        except AssertionError as e:
+            last = self.table(thread_id)
+            raise AssertionError(f"{e}; the table: {last and last['text']!r}") from None
         return found
 
     def press(
@@ -100,7 +104,7 @@ class Players:
 
     def hand(self, user_id: int) -> dict[str, Any] | None:
         hands = [
-            m
+            plain(m)
             for m in self.control.private_messages(user_id, self.token)
             if m.get("from", {}).get("is_bot") and m.get("text", "").startswith("UNO ")
         ]
@@ -113,8 +117,18 @@ class Players:
             hand = self.hand(user_id)
             return hand if hand is not None and predicate(hand) else None
 
-        found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
+        try:
+            found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
+        except AssertionError as e:
+            last = self.hand(user_id)
+            raise AssertionError(f"{e}; the hand: {last!r}") from None
         return found
+
+
+def plain(message: dict[str, Any]) -> dict[str, Any]:
+    """The message with the bidi isolates around names taken out of its text."""
+    text = message.get("text", "").replace("\u2068", "").replace("\u2069", "")
+    return {**message, "text": text}
 
 
 def version_of(message: dict[str, Any]) -> int:

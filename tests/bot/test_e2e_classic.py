@@ -11,6 +11,31 @@ from telegram_play import callbacks, choose, version_of
 from services.bot.callbacks import Kind
 
 
+def owes(hand_text: str) -> bool:
+    """Whether the hand's line says its player owes a decision."""
+    return any(
+        words in hand_text
+        for words in ("your turn", "choose", "drew a card", "makes you take", "swap", "name a")
+    )
+
+
+def round_over(players: Any) -> bool:
+    return "Round 1 goes to" in "".join(m["text"] for m in players.bot_messages())
+
+
+def wait_for_a_turn(players: Any, group: Group) -> None:
+    def ready() -> bool:
+        hands = [players.hand(p["id"]) or {} for p in group.people]
+        return round_over(players) or any(owes(h.get("text", "")) for h in hands)
+
+    try:
+        players.control.wait_until(ready, timeout=30, what="someone's turn")
+    except AssertionError as e:
+        texts = [(players.hand(p["id"]) or {}).get("text") for p in group.people]
+        table = players.table()
+        raise AssertionError(f"{e}; hands {texts}; table {table and table['text']}") from None
+
+
 def open_lobby(stack: Stack, group: Group, variant: str = "classic") -> dict[str, Any]:
     control, host = stack.control, group.people[0]
     control.send_message(host["id"], group.id, "/new")
@@ -52,9 +77,7 @@ def test_a_classic_round_to_its_end(stack: Stack, make_group: Any) -> None:
         for person in group.people:
             hand = players.hand(person["id"])
             assert hand is not None
-            if "your turn" not in hand["text"] and not any(
-                w in hand["text"] for w in ("choose", "drew a card", "makes you take", "swap")
-            ):
+            if not owes(hand["text"]):
                 continue
             cb = choose(callbacks(hand))
             if cb is None:
@@ -72,17 +95,7 @@ def test_a_classic_round_to_its_end(stack: Stack, make_group: Any) -> None:
                 what=f"the hand to move past version {cb.version}",
             )
         if not acted:
-            control.wait_until(
-                lambda: (
-                    any(
-                        "your turn" in (players.hand(p["id"]) or {}).get("text", "")
-                        for p in group.people
-                    )
-                    or "Round 1 goes to" in "".join(m["text"] for m in players.bot_messages())
-                ),
-                timeout=30,
-                what="someone's turn",
-            )
+            wait_for_a_turn(players, group)
         assert moves < 400
     texts = [m["text"] for m in players.bot_messages()]
     assert any("Round 1 goes to" in t for t in texts)
