@@ -15,6 +15,7 @@ import pytest
 
 if TYPE_CHECKING:
     from services.playground.server import LocalTelegram
+
 # Development mode for everything the tests build from the environment (README
 # "Configuration"); a test of production behaviour sets ``dev_mode=False`` itself.
 os.environ.setdefault("UNO_DEV_MODE", "1")

@@ -25,8 +25,15 @@ from services.bot.locales.bidi import with_direction
 from services.bot.locales.handlers import reply_language
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.locales.rules_text import rules_messages
-from services.engine.client import Conflict, EngineError, Forbidden, IllegalAction, NotFound
-from services.engine.schemas import AiLevel, GameInfo
+from services.engine.client import (
+    AiLevel,
+    Conflict,
+    EngineError,
+    Forbidden,
+    GameInfo,
+    IllegalAction,
+    NotFound,
+)
 
 RULES_SUMMARY = {
     "classic": N_(

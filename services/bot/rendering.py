@@ -24,8 +24,7 @@ from services.bot.locales.bidi import with_direction
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.memory import GameMemory, Memory
 from services.bot.outbox import Outbox, Outcome
-from services.engine.client import EngineClient, Forbidden, NotFound
-from services.engine.schemas import PlayerView
+from services.engine.client import EngineClient, Forbidden, NotFound, PlayerView
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from services.bot.locales.bidi import (
 from services.bot.locales.catalog import LANGUAGES
 from services.engine.rules import Applied, Options, apply, legal_actions, new_game, view
 from services.engine.rules.state import GameState
-from services.engine.schemas import EngineView, GameInfo, SeatInfo
+from services.engine.client import EngineView, GameInfo, SeatInfo
 
 GOLDEN = Path(__file__).parent / "golden"
 PLAYERS = ["alice", "Bob!", "مریم"]
