@@ -32,9 +32,9 @@ from services.bot.locales.bidi import (
     with_direction,
 )
 from services.bot.locales.catalog import LANGUAGES
+from services.engine.client import EngineView, GameInfo, SeatInfo
 from services.engine.rules import Applied, Options, apply, legal_actions, new_game, view
 from services.engine.rules.state import GameState
-from services.engine.client import EngineView, GameInfo, SeatInfo
 
 GOLDEN = Path(__file__).parent / "golden"
 PLAYERS = ["alice", "Bob!", "مریم"]
