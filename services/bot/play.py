@@ -9,6 +9,7 @@ changes when the engine's write reaches the event log (rendering.py).
 from __future__ import annotations
 
 import logging
+import re
 
 from telegram import (
     InlineQueryResultArticle,
@@ -37,6 +38,7 @@ from services.engine.client import (
 log = logging.getLogger(__name__)
 
 INLINE_PAGE = 50
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
 def refusal_text(locale: str, e: EngineError) -> str:
@@ -149,7 +151,7 @@ async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     locale = locale_of(user)
     uno = services(context)
-    games = list(context.args or []) or await uno.memory.user_games(user.id)
+    games = [a for a in (context.args or [])[:1] if _GAME_ID.fullmatch(a)]
     shown = False
     for game_id in games:
         mem = await uno.memory.game(game_id)
@@ -173,7 +175,9 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     locale = locale_of(user)
     uno = services(context)
-    game_id = await _inline_game(context, query.query.strip(), user.id)
+    # "My cards" fills the query with the game's id: a person in several groups gets the
+    # hand of the game whose button they pressed.
+    game_id = query.query.strip() or None
     player = None
     if game_id is not None:
         try:
@@ -228,17 +232,6 @@ def _titled(locale: str, choice: render.Choice, variant: str, side: str | None) 
     return f"{choice.label} · {name}"
 
 
-async def _inline_game(context: ContextTypes.DEFAULT_TYPE, tag: str, user_id: int) -> str | None:
-    """The game the query is for: the tag "My cards" put in it, else the user's one game."""
-    if tag:
-        return tag
-    uno = services(context)
-    for game_id in await uno.memory.user_games(user_id):
-        if await uno.memory.game(game_id) is not None:
-            return game_id
-    return None
-
-
 async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A card chosen from the inline hand: the move, applied once (its action id is the
     same whichever way it arrives)."""
@@ -265,12 +258,13 @@ async def group_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or not is_group(update.effective_chat):
         return
-    if message.via_bot is not None:
-        return  # a card chosen from the inline hand is a move, not a frozen player talking
     uno = services(context)
     game_id = await uno.memory.chat_game(message.chat_id, topic_of(message))
     if game_id is None:
         return
+    await uno.memory.count_chat_message(game_id)  # it pushes the table up
+    if message.via_bot is not None:
+        return  # a card chosen from the inline hand is a move, not a frozen player talking
     mem = await uno.memory.game(game_id)
     if mem is None or user.id not in mem.frozen:
         return
