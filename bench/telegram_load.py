@@ -31,10 +31,10 @@ import asyncio
 import os
 import random
 import re
+import signal
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -182,12 +182,23 @@ def owing(engine: httpx.Client, game: Game) -> tuple[int, int, list[str]] | None
     return user, mine["version"], mine["legal"]
 
 
-def pick(legal: list[str], rng: random.Random) -> str:
+def pick(legal: list[str], rng: random.Random) -> str | None:
     """A random play or decision; draw (or keep) when there is none."""
     plays = [c for c in legal if c.startswith(("p.", "c.", "s.", "a"))]
     if plays:
         return rng.choice(plays)
-    return next((c for c in legal if c in ("d", "k")), legal[0])
+    return next((c for c in legal if c in ("d", "k")), legal[0] if legal else None)
+
+
+def wait_for_tables(control: TelegramControl, games: list[Game]) -> None:
+    """Until every game's table is posted (the bot takes each game up when it starts)."""
+    end = time.monotonic() + 120
+    for game in games:
+        while time.monotonic() < end:
+            msgs = control.messages(game.chat_id)
+            if any(m.get("text", "").startswith("🎴 UNO") for m in msgs):
+                break
+            time.sleep(0.05)
 
 
 def open_private_hands(control: TelegramControl, games: list[Game], bot_username: str) -> None:
@@ -213,6 +224,8 @@ def play_one(
         return
     user, version, legal = found
     code = pick(legal, rng)
+    if code is None:
+        return
     if mode == "inline":
         answer = control.inline_query(user, game.game_id, chat_id=game.chat_id, timeout=30)
         ids = [r["id"] for r in answer["results"] if r["id"].startswith("a|")]
@@ -252,11 +265,10 @@ def run(args: argparse.Namespace, n_games: int) -> dict[str, Any]:
         bot_info = {"token": bot["token"], "id": bot["user"]["id"]}
         start_bot(services, args.redis, bot["token"], log_dir)
         games = make_games(control, services.engine_url, bot["token"], n_games)
+        wait_for_tables(control, games)
         if args.hands == "private":
             open_private_hands(control, games, bot["user"]["username"])
-        else:
-            time.sleep(2)
-        time.sleep(2)
+        time.sleep(2)  # the set-up's last calls land before the window opens
         engine = httpx.Client(
             base_url=services.engine_url, headers={"Authorization": f"Bearer {TOKEN}"}
         )
@@ -269,21 +281,25 @@ def run(args: argparse.Namespace, n_games: int) -> dict[str, Any]:
         stop = time.monotonic() + args.seconds
         rng = random.Random(7)
 
+        errors: list[str] = []
+
         def player(game: Game, offset: float) -> None:
             next_move = time.monotonic() + offset
-            local = threading.local()
-            local.control = TelegramControl(services.telegram_url, timeout=60)
+            own_control = TelegramControl(services.telegram_url, timeout=60)
+            own_engine = httpx.Client(
+                base_url=services.engine_url, headers={"Authorization": f"Bearer {TOKEN}"}
+            )
             while True:
                 time.sleep(max(0.0, next_move - time.monotonic()))
                 if time.monotonic() > stop:
                     return
                 try:
-                    play_one(local.control, engine_for(services), game, args.hands, bot_info, rng)
+                    play_one(own_control, own_engine, game, args.hands, bot_info, rng)
                 except Exception as e:  # a bench player carries on
-                    print("player error:", e, file=sys.stderr)
+                    errors.append(str(e))
                 next_move += args.pace
 
-        with ThreadPoolExecutor(max_workers=min(len(games), 64)) as pool:
+        with ThreadPoolExecutor(max_workers=len(games)) as pool:
             for i, game in enumerate(games):
                 pool.submit(player, game, args.pace * i / len(games))
         cpu_bot = cpu_seconds(services.bot.pid) - cpu_bot
@@ -312,6 +328,8 @@ def run(args: argparse.Namespace, n_games: int) -> dict[str, Any]:
         bot_keys = list(r.scan_iter(match="bot:*", count=1000))
         bot_bytes = sum(r.memory_usage(k) or 0 for k in bot_keys if not k.startswith(b"bot:rate:"))
         rss_growth = rss_bytes(services.bot.pid) - rss_before
+        if errors:
+            print(f"{len(errors)} player errors, e.g. {errors[0]}", file=sys.stderr)
         qs = statistics.quantiles(latencies, n=100) if len(latencies) >= 2 else [0.0] * 99
         return {
             "games": n_games,
@@ -332,18 +350,6 @@ def run(args: argparse.Namespace, n_games: int) -> dict[str, Any]:
         services.stop()
 
 
-_ENGINES: dict[int, httpx.Client] = {}
-
-
-def engine_for(services: Services) -> httpx.Client:
-    key = threading.get_ident()
-    if key not in _ENGINES:
-        _ENGINES[key] = httpx.Client(
-            base_url=services.engine_url, headers={"Authorization": f"Bearer {TOKEN}"}
-        )
-    return _ENGINES[key]
-
-
 def show(rows: list[dict[str, Any]], hands: str) -> None:
     print(f"\nhands: {hands}")
     head = (
@@ -362,6 +368,8 @@ def show(rows: list[dict[str, Any]], hands: str) -> None:
 
 
 def main() -> None:
+    # A SIGTERM stops the services this bench started, as Ctrl-C does.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=60)

@@ -39,9 +39,8 @@ from services.bot.context import (
     locale_of,
     services,
 )
-from services.bot.i18n import gettext
+from services.bot.i18n import available_locales, gettext
 from services.bot.locales import handlers as language_handlers
-from services.bot.locales.catalog import LANGUAGES, SOURCE_LANGUAGE
 from services.bot.logreader import LogReader
 from services.bot.memory import Memory
 from services.bot.metrics import RENDER_LAG, UPDATES
@@ -194,13 +193,15 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
-    """The command menus, per scope and per language (English for every other one)."""
-    for locale in LANGUAGES:
-        await register_command_menus(app, locale)
+    """The command menus, per scope and per language with a catalog."""
+    for locale in [None, *available_locales()]:
+        try:
+            await register_menus(app, locale)
+        except Exception:
+            log.warning("could not register the command menus (%s)", locale, exc_info=True)
 
 
-async def register_command_menus(app: Application, locale: str) -> None:  # type: ignore[type-arg]
-    language_code = None if locale == SOURCE_LANGUAGE else locale
+async def register_menus(app: Application, locale: str | None) -> None:  # type: ignore[type-arg]
     group = [
         BotCommand("new", gettext(locale, "start a game")),
         BotCommand("join", gettext(locale, "join the game")),
@@ -218,12 +219,7 @@ async def register_command_menus(app: Application, locale: str) -> None:  # type
         BotCommand("help", gettext(locale, "how to play")),
         BotCommand("language", gettext(locale, "my language")),
     ]
-    try:
-        await app.bot.set_my_commands(
-            group, scope=BotCommandScopeAllGroupChats(), language_code=language_code
-        )
-        await app.bot.set_my_commands(
-            private, scope=BotCommandScopeAllPrivateChats(), language_code=language_code
-        )
-    except Exception:
-        log.warning("could not register the command menus", exc_info=True)
+    await app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(), language_code=locale)
+    await app.bot.set_my_commands(
+        private, scope=BotCommandScopeAllPrivateChats(), language_code=locale
+    )

@@ -14,8 +14,8 @@ each function's first argument) and merges them into every language.
 
 from __future__ import annotations
 
+from services.bot.locales.catalog import LANGUAGES, SOURCE_LANGUAGE, negotiate
 from services.bot.locales.catalog import gettext as _gettext
-from services.bot.locales.catalog import negotiate
 from services.bot.locales.catalog import ngettext as _ngettext
 from services.bot.locales.catalog import pgettext as _pgettext
 from services.bot.locales.numerals import format_number
@@ -30,6 +30,11 @@ def N_(message: str) -> str:
 def language(locale: str | None) -> str:
     """The language the bot speaks to ``locale``: ``en``, ``fa`` or ``gu``."""
     return negotiate(locale)
+
+
+def available_locales() -> list[str]:
+    """The languages with a catalog (English, the source, needs none)."""
+    return [code for code in LANGUAGES if code != SOURCE_LANGUAGE]
 
 
 def number(locale: str | None, value: int | float) -> str:

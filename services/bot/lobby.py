@@ -267,8 +267,9 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if variant not in render.VARIANTS:
         variant = "classic"
     speak = language(locale)
-    for text in rules_messages(speak, variant):
-        await message.reply_text(with_direction(speak, text), parse_mode=ParseMode.HTML)
+    for n, text in enumerate(rules_messages(speak, variant)):
+        shown = f"📖 {text}" if n == 0 else text
+        await message.reply_text(with_direction(speak, shown), parse_mode=ParseMode.HTML)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 LOCK_MS = 15_000
 #: After this many messages from people below it, the table is posted again at the bottom
 #: (BOT-UX.md "The group": a new message only when the old one has scrolled away).
-REPOST_AFTER = 10
+REPOST_AFTER = 15
 
 
 @dataclass(frozen=True, slots=True)

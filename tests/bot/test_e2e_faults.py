@@ -61,7 +61,7 @@ def test_a_timeout_is_taken_over_by_the_stand_in(stack: Any, make_group: Any) ->
 def test_the_table_is_posted_again_when_scrolled_away(stack: Any, make_group: Any) -> None:
     scene = deal(stack, make_group(2), {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"})
     first = scene.table()
-    for n in range(10):
+    for n in range(15):
         stack.control.send_message(scene.person(1)["id"], scene.group.id, f"chat {n}")
     scene.open_hand(0)
     scene.press(0, "p.R1")
