@@ -35,7 +35,8 @@ BENCH_STAMP := $(BIN)/.installed-bench-$(DEPS_HASH)
 
 PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
 
-.PHONY: help setup setup-bench services tools lint test pytest play bench lock lock-upgrade clean
+.PHONY: help setup setup-bench services tools lint test pytest play bench lock lock-upgrade clean \
+	catalogs catalogs-extract catalogs-update catalog-init
 
 help:
 	@echo "make play    ARGS='...'         play a game between AI players in the terminal"
@@ -46,6 +47,10 @@ help:
 	@echo "make bench                      run the benchmarks in bench/"
 	@echo "make lock    LOCK_ARGS='...'    re-pin the lock files from pyproject.toml"
 	@echo "make lock-upgrade               re-pin everything to the newest allowed releases"
+	@echo "make catalogs                   compile the bot's translations (part of setup)"
+	@echo "make catalogs-extract           collect the bot's messages into bot.pot"
+	@echo "make catalogs-update            merge bot.pot into every language's .po"
+	@echo "make catalog-init LANG=xx       start the catalog of a new language"
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is required (set PYTHON=...)")'
@@ -66,9 +71,36 @@ $(BENCH_STAMP): $(DEV_STAMP)
 	@rm -f $(BIN)/.installed-bench-*
 	@touch $@
 
-setup: $(DEV_STAMP)
+setup: $(DEV_STAMP) catalogs
 
 setup-bench: $(BENCH_STAMP)
+
+# --------------------------------------------------------------- translations (Babel)
+# English is the source; each other language has locales/<lang>/LC_MESSAGES/bot.po.
+# The compiled .mo files are build output (git ignores them): setup and the Docker image
+# build them from the .po files. Fuzzy entries are left out of the .mo (and fail the tests).
+LOCALES := services/bot/locales
+CATALOG_TEMPLATE := $(LOCALES)/bot.pot
+CATALOG_SOURCES := $(wildcard $(LOCALES)/*/LC_MESSAGES/bot.po)
+
+catalogs: $(CATALOG_SOURCES:.po=.mo)
+
+$(LOCALES)/%/LC_MESSAGES/bot.mo: $(LOCALES)/%/LC_MESSAGES/bot.po | $(DEV_STAMP)
+	$(BIN)/pybabel compile --domain=bot --locale=$* --input-file=$< --output-file=$@
+
+catalogs-extract: $(DEV_STAMP)
+	$(BIN)/pybabel extract --mapping-file=babel.cfg --sort-by-file \
+		--project=uno-bot --version=0.1.0 --copyright-holder="the uno-bot authors" \
+		--output-file=$(CATALOG_TEMPLATE) services/bot
+
+catalogs-update: catalogs-extract
+	$(BIN)/pybabel update --domain=bot --input-file=$(CATALOG_TEMPLATE) \
+		--output-dir=$(LOCALES) --previous --ignore-obsolete
+
+catalog-init: $(DEV_STAMP)
+	@test -n "$(LANG)" || { echo "usage: make catalog-init LANG=xx"; exit 2; }
+	$(BIN)/pybabel init --domain=bot --input-file=$(CATALOG_TEMPLATE) \
+		--output-dir=$(LOCALES) --locale=$(LANG)
 
 services:
 	bash scripts/ensure-services.sh $(SERVICES)

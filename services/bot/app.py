@@ -31,8 +31,16 @@ from telegram.ext import (
 )
 
 from services.bot import lobby, play
-from services.bot.context import SERVICES_KEY, BotServices, ChatSettings, NoChatSettings, services
+from services.bot.context import (
+    SERVICES_KEY,
+    BotServices,
+    ChatSettings,
+    NoChatSettings,
+    locale_of,
+    services,
+)
 from services.bot.i18n import available_locales, gettext
+from services.bot.locales import handlers as language_handlers
 from services.bot.logreader import LogReader
 from services.bot.memory import Memory
 from services.bot.metrics import RENDER_LAG, UPDATES
@@ -120,6 +128,7 @@ def build_application(
 
 
 def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
+    app.add_handler(TypeHandler(Update, language_handlers.note_language), group=-2)
     app.add_handler(TypeHandler(object, count_update), group=-1)
     app.add_handler(TypeHandler(LogEntry, on_log_entry))
     app.add_handler(CommandHandler("new", lobby.new))
@@ -128,6 +137,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("kick", lobby.kick))
     app.add_handler(CommandHandler("rules", lobby.rules))
     app.add_handler(CommandHandler("help", lobby.help_command))
+    app.add_handler(CommandHandler("language", language_handlers.language_command))
     app.add_handler(CallbackQueryHandler(play.button))
     app.add_handler(InlineQueryHandler(play.inline_query))
     app.add_handler(ChosenInlineResultHandler(play.chosen_inline_result))
@@ -179,7 +189,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         # Already answered, or Telegram unreachable: nothing more to do.
         with contextlib.suppress(Exception):
             await update.callback_query.answer(
-                gettext(None, "Something went wrong. Please try again.")
+                gettext(locale_of(update.effective_user), "Something went wrong. Please try again.")
             )
 
 
@@ -203,10 +213,12 @@ async def register_menus(app: Application, locale: str | None) -> None:  # type:
         BotCommand("back", gettext(locale, "I'm back")),
         BotCommand("rules", gettext(locale, "the rules in short")),
         BotCommand("help", gettext(locale, "how to play")),
+        BotCommand("language", gettext(locale, "the group's language (admins)")),
     ]
     private = [
         BotCommand("start", gettext(locale, "show my hands")),
         BotCommand("help", gettext(locale, "how to play")),
+        BotCommand("language", gettext(locale, "my language")),
     ]
     await app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(), language_code=locale)
     await app.bot.set_my_commands(

@@ -15,6 +15,7 @@ from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
+from services.bot.locales.preferences import chosen_language
 from services.bot.memory import Memory
 from services.bot.outbox import Outbox
 from services.bot.rendering import Renderer
@@ -91,7 +92,11 @@ def display_name(user: User) -> str:
 
 
 def locale_of(user: User | None) -> str:
-    return (user.language_code if user is not None else None) or "en"
+    """What ``user`` alone reads is in this language: their /language choice, else their
+    Telegram app's (services/bot/locales/preferences.py)."""
+    if user is None:
+        return "en"
+    return chosen_language(user.id) or user.language_code or "en"
 
 
 def topic_of(message: Message | None) -> int:

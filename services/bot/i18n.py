@@ -1,48 +1,57 @@
 """Every word a user reads goes through here: ``gettext`` and ``ngettext`` for a locale.
 
-Catalogs are Babel/gettext ``.mo`` files under ``services/bot/locales/<lang>/LC_MESSAGES/
-bot.mo`` (domain ``bot``). English is the source language and needs none; a locale without a
-catalog falls back to English. Translators extract the strings with
-``pybabel extract -k gettext:2 -k ngettext:2,3 -o bot.pot services/bot`` (the locale is each
-function's first argument).
+The door to ``services.bot.locales``. ``locale`` is whatever the caller knows — a Telegram
+``language_code`` (``fa-IR``), a stored choice, or None — and is narrowed to a language the
+bot speaks (``language``; English when it speaks none of the user's). Messages are
+``{name}``-field templates; each value is formatted for the language: text is wrapped in
+Unicode isolates so right-to-left messages stay in order, numbers get the language's digits
+(Persian ۰–۹), and a translated phrase passed into another message goes in as it is.
+
+Catalogs: ``services/bot/locales/<lang>/LC_MESSAGES/bot.po`` (domain ``bot``), compiled by
+``make catalogs``; ``make catalogs-update`` extracts the messages (``babel.cfg``: the locale is
+each function's first argument) and merges them into every language.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-from typing import Any
-
-from babel.support import NullTranslations, Translations
-
-LOCALES_DIR = Path(__file__).with_name("locales")
-DOMAIN = "bot"
-DEFAULT_LOCALE = "en"
+from services.bot.locales.catalog import LANGUAGES, SOURCE_LANGUAGE, negotiate
+from services.bot.locales.catalog import gettext as _gettext
+from services.bot.locales.catalog import ngettext as _ngettext
+from services.bot.locales.catalog import pgettext as _pgettext
+from services.bot.locales.numerals import format_number
 
 
-@cache
-def translations(locale: str | None) -> NullTranslations:
-    """The catalog of ``locale`` (``"fa"``, ``"gu-IN"`` ...), or English."""
-    lang = (locale or DEFAULT_LOCALE).replace("-", "_").split("_")[0].lower()
-    if lang == DEFAULT_LOCALE or not (LOCALES_DIR / lang).is_dir():
-        return NullTranslations()
-    return Translations.load(str(LOCALES_DIR), [lang], DOMAIN)
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogs where it is written; it is translated where it is
+    shown (``gettext(locale, message)``)."""
+    return message
+
+
+def language(locale: str | None) -> str:
+    """The language the bot speaks to ``locale``: ``en``, ``fa`` or ``gu``."""
+    return negotiate(locale)
 
 
 def available_locales() -> list[str]:
     """The languages with a catalog (English, the source, needs none)."""
-    if not LOCALES_DIR.is_dir():
-        return []
-    return sorted(p.name for p in LOCALES_DIR.iterdir() if (p / "LC_MESSAGES").is_dir())
+    return [code for code in LANGUAGES if code != SOURCE_LANGUAGE]
 
 
-def gettext(locale: str | None, message: str, /, **values: Any) -> str:
+def number(locale: str | None, value: int | float) -> str:
+    """``value`` in the digits and separators of ``locale``'s language (۱٬۲۵۰ in Persian)."""
+    return format_number(negotiate(locale), value)
+
+
+def gettext(locale: str | None, message: str, /, **values: object) -> str:
     """``message`` in ``locale``, with ``{name}`` fields filled from ``values``."""
-    text = translations(locale).gettext(message)
-    return text.format(**values) if values else text
+    return _gettext(negotiate(locale), message, **values)
 
 
-def ngettext(locale: str | None, singular: str, plural: str, n: int, /, **values: Any) -> str:
+def ngettext(locale: str | None, singular: str, plural: str, n: int, /, **values: object) -> str:
     """The form of ``singular``/``plural`` for ``n`` in ``locale``; ``{n}`` is filled too."""
-    text = translations(locale).ngettext(singular, plural, n)
-    return text.format(n=n, **values)
+    return _ngettext(negotiate(locale), singular, plural, n, **values)
+
+
+def pgettext(locale: str | None, context: str, message: str, /, **values: object) -> str:
+    """``message`` as meant in ``context`` (glossary entries: ``card``, ``colour`` …)."""
+    return _pgettext(negotiate(locale), context, message, **values)

@@ -5,6 +5,7 @@ the lobby's buttons (Join, Leave, Add AI, Start, Rules) and commands (/join, /le
 from __future__ import annotations
 
 from telegram import Update
+from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
 from services.bot import render
@@ -19,7 +20,11 @@ from services.bot.context import (
     services,
     topic_of,
 )
-from services.bot.i18n import gettext
+from services.bot.i18n import N_, gettext, language
+from services.bot.locales.bidi import with_direction
+from services.bot.locales.handlers import reply_language
+from services.bot.locales.preferences import LanguagePreferences
+from services.bot.locales.rules_text import rules_messages
 from services.engine.client import (
     AiLevel,
     Conflict,
@@ -31,15 +36,22 @@ from services.engine.client import (
 )
 
 RULES_SUMMARY = {
-    "classic": "Match the colour, number or symbol; +2, skip, reverse, wilds; call UNO at two "
-    "cards. First to 500.",
-    "flip": "Classic with a light and a dark side; ⤵ flips every card. Dark side: +5, skip "
-    "everyone, wild draw colour. First to 500.",
-    "no_mercy": "Stack draw cards, 7 swaps hands, 0 passes them on, 25 cards knocks you out. "
-    "First to 1000.",
-    "minecraft": "Classic plus the Creeper (wild +3). First to 500.",
-    "minions": "Classic plus Dumb Fu: the next player is frozen until their next turn; moving "
-    "costs 4 cards. First to 500.",
+    "classic": N_(
+        "Match the colour, number or symbol; +2, skip, reverse, wilds; call UNO at two "
+        "cards. First to 500."
+    ),
+    "flip": N_(
+        "Classic with a light and a dark side; ⤵ flips every card. Dark side: +5, skip "
+        "everyone, wild draw colour. First to 500."
+    ),
+    "no_mercy": N_(
+        "Stack draw cards, 7 swaps hands, 0 passes them on, 25 cards knocks you out. First to 1000."
+    ),
+    "minecraft": N_("Classic plus the Creeper (wild +3). First to 500."),
+    "minions": N_(
+        "Classic plus Dumb Fu: the next player is frozen until their next turn; moving "
+        "costs 4 cards. First to 500."
+    ),
 }
 
 
@@ -53,6 +65,7 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     uno = services(context)
     chat_id, topic = message.chat_id, topic_of(message)
+    locale = await LanguagePreferences(uno.memory.redis).chat(chat_id) or locale
     existing = await call_engine(lambda: uno.engine.chat_game(chat_id, topic))
     if existing is not None:
         await message.reply_text(gettext(locale, "A game is already on here: /join it."))
@@ -92,9 +105,13 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
         await query.answer(gettext(locale, "A game is already on here: /join it."))
         return
     title = message.chat.title or ""
+    # The group's messages speak the chat's language; its first game's creator sets it.
+    chat_language = await LanguagePreferences(uno.memory.redis).adopt_chat(
+        chat_id, language(locale)
+    )
     # The question becomes the lobby, and then the table: one message all game long.
     await uno.memory.remember_game(
-        game.game_id, chat_id, topic, title, "en", table_message=message.message_id
+        game.game_id, chat_id, topic, title, chat_language, table_message=message.message_id
     )
     await uno.renderer.render(game.game_id, game.version)
     await query.answer()
@@ -109,7 +126,9 @@ async def lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: C
         await query.answer(_rules_text(locale, info.variant), show_alert=True)
         return
     chat_id = query.message.chat.id if query.message is not None else 0
-    answer = await lobby_command(context, cb.game_id, cb.arg, user.id, display_name(user), chat_id)
+    answer = await lobby_command(
+        context, cb.game_id, cb.arg, user.id, display_name(user), chat_id, locale=locale
+    )
     await query.answer(answer)
 
 
@@ -181,7 +200,7 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or not message.text:
         return
-    locale = locale_of(user)
+    locale = await reply_language(update, context)
     what = message.text.split()[0].lstrip("/").split("@")[0]
     if not is_group(update.effective_chat):
         return
@@ -218,7 +237,7 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or not is_group(update.effective_chat):
         return
-    locale = locale_of(user)
+    locale = await reply_language(update, context)
     target = message.reply_to_message.from_user if message.reply_to_message else None
     if target is None:
         await message.reply_text(gettext(locale, "Reply to a message of the player to kick."))
@@ -242,21 +261,22 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = update.effective_message
     if message is None:
         return
-    locale = locale_of(update.effective_user)
+    locale = await reply_language(update, context)
     args = context.args or []
     variant = args[0].lower().replace("-", "_") if args else "classic"
     if variant not in render.VARIANTS:
         variant = "classic"
-    await message.reply_text(
-        "📖 " + render.variant_name(locale, variant) + "\n" + _rules_text(locale, variant)
-    )
+    speak = language(locale)
+    for n, text in enumerate(rules_messages(speak, variant)):
+        shown = f"📖 {text}" if n == 0 else text
+        await message.reply_text(with_direction(speak, shown), parse_mode=ParseMode.HTML)
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message = update.effective_message
     if message is None:
         return
-    locale = locale_of(update.effective_user)
+    locale = await reply_language(update, context)
     await message.reply_text(
         gettext(
             locale,

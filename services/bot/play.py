@@ -25,8 +25,9 @@ from services.bot import render
 from services.bot.callbacks import BadCallback, Callback, Kind, action_id
 from services.bot.cards import face_label
 from services.bot.context import EngineDown, call_engine, is_group, locale_of, services, topic_of
-from services.bot.i18n import gettext
+from services.bot.i18n import gettext, language
 from services.bot.lobby import choose_variant, lobby_button
+from services.bot.locales.glossary import UnknownCard, face_name
 from services.engine.client import (
     Conflict,
     EngineError,
@@ -238,7 +239,7 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         results.append(
             InlineQueryResultArticle(
                 id=result_id,
-                title=choice.label,
+                title=_titled(locale, choice, game.variant, view.side),
                 description=(
                     gettext(locale, "can't be played now")
                     if choice.code is None
@@ -249,6 +250,18 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         )
     next_offset = str(offset + INLINE_PAGE) if offset + INLINE_PAGE < len(choices) else ""
     await query.answer(results, cache_time=0, is_personal=True, next_offset=next_offset)
+
+
+def _titled(locale: str, choice: render.Choice, variant: str, side: str | None) -> str:
+    """An inline result's title: the card's symbols, then its name in the rule sheets' words
+    ("▶ 🟥 ⊘ · پَرش قرمز")."""
+    if choice.card is None:
+        return choice.label
+    try:
+        name = face_name(language(locale), choice.card, variant, side or "light")
+    except UnknownCard:
+        return choice.label
+    return f"{choice.label} · {name}"
 
 
 async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -18,7 +18,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from services.bot.callbacks import Callback, Kind
 from services.bot.cards import COLOR_SQUARES, color_name, face_label
-from services.bot.i18n import gettext, ngettext
+from services.bot.i18n import gettext, ngettext, number
 from services.engine.client import EngineView, GameInfo, SeatInfo
 
 VARIANTS = ("classic", "flip", "no_mercy", "minecraft", "minions")
@@ -152,7 +152,7 @@ def _seat_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
     for seat_view in view.seats:
         info = game.seats[seat_view.seat] if seat_view.seat < len(game.seats) else None
         name = person(info) if info else html.escape(seat_view.name)
-        text = f"{'🤖 ' if info and info.ai else ''}{name} {seat_view.cards}"
+        text = f"{'🤖 ' if info and info.ai else ''}{name} {number(locale, seat_view.cards)}"
         if seat_view.cards == 1 or seat_view.declared_uno:
             text += " 🔔"
         if seat_view.knocked_out:
@@ -162,7 +162,7 @@ def _seat_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
         if info and (info.away or info.left):
             text += " 💤"
         if game.status != "lobby" and seat_view.score:
-            text += f" ({seat_view.score})"
+            text += f" ({number(locale, seat_view.score)})"
         parts.append(text)
     return "   " + " · ".join(parts)
 
@@ -180,7 +180,8 @@ def _owing_text(locale: str | None, game: GameInfo, view: EngineView) -> str:
         "choose_swap": gettext(locale, "to choose whom to swap hands with"),
         "choose_roulette_color": gettext(locale, "to name a colour for the roulette"),
     }
-    return f"▶ {who} · {kinds.get(pending.kind, pending.kind)} · ⏱ {game.turn_seconds}s"
+    seconds = gettext(locale, "{seconds}s", seconds=game.turn_seconds)
+    return f"▶ {who} · {kinds.get(pending.kind, pending.kind)} · ⏱ {seconds}"
 
 
 def table(
@@ -506,7 +507,10 @@ def round_end(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
     for seat, name in enumerate(names):
         got = points[seat] if seat < len(points) else 0
         total = scores[seat] if seat < len(scores) else 0
-        lines.append(f"   {name}: {total}" + (f"  (+{got})" if seat == winner else ""))
+        lines.append(
+            f"   {name}: {number(locale, total)}"
+            + (f"  (+{number(locale, got)})" if seat == winner else "")
+        )
     return "\n".join(lines)
 
 
@@ -523,7 +527,7 @@ def game_over(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
         )
     ]
     for seat, name in enumerate(names):
-        lines.append(f"   {name}: {scores[seat] if seat < len(scores) else 0}")
+        lines.append(f"   {name}: {number(locale, scores[seat] if seat < len(scores) else 0)}")
     return "\n".join(lines)
 
 

@@ -20,6 +20,8 @@ from typing import Any
 from telegram.error import TelegramError
 
 from services.bot import render
+from services.bot.locales.bidi import with_direction
+from services.bot.locales.preferences import LanguagePreferences
 from services.bot.memory import GameMemory, Memory
 from services.bot.outbox import Outbox, Outcome
 from services.engine.client import EngineClient, Forbidden, GameInfo, NotFound, PlayerView
@@ -81,7 +83,8 @@ class Renderer:
             title = (await self.outbox.bot.get_chat(game.chat_id)).title or ""
         except TelegramError:
             return None  # not a chat this bot is in: another bot's game
-        await self.memory.remember_game(game_id, game.chat_id, game.topic_id, title, "en")
+        chat_language = await LanguagePreferences(self.memory.redis).chat(game.chat_id) or "en"
+        await self.memory.remember_game(game_id, game.chat_id, game.topic_id, title, chat_language)
         return await self.memory.game(game_id)
 
     async def announce(
@@ -110,7 +113,7 @@ class Renderer:
                 text = render.game_ended(locale, event)
             else:
                 text = render.frozen_penalty(locale, game, event)
-            await self.outbox.send(mem.chat_id, text, topic_id=mem.topic_id)
+            await self.outbox.send(mem.chat_id, with_direction(locale, text), topic_id=mem.topic_id)
             if kind == "round_ended":
                 # The score message pushed the table up: the next render posts it anew.
                 await self.retire_table(mem)
@@ -197,6 +200,7 @@ class Renderer:
                 if line
             ]
             shown = render.table(mem.locale, game, view, recent, bot_username=self.bot_username)
+        shown = render.Rendered(with_direction(mem.locale, shown.text), shown.markup)
         fingerprint = shown.fingerprint()
         frozen = ",".join(
             f"{game.seats[s.seat].user_id}:{s.seat}"
@@ -249,7 +253,10 @@ class Renderer:
             return
         if player.view is None:
             return
-        shown = render.private_hand(mem.locale, player.game, player.view, mem.chat_title)
+        # The hand speaks its owner's language, not the group's.
+        locale = await LanguagePreferences(self.memory.redis).person(user_id, fallback=mem.locale)
+        shown = render.private_hand(locale, player.game, player.view, mem.chat_title)
+        shown = render.Rendered(with_direction(locale, shown.text), shown.markup)
         if player.game.status != "playing":
             shown = render.Rendered(shown.text, None)
         new_fingerprint = shown.fingerprint(versions=False)

@@ -1,0 +1,105 @@
+"""The chat side of languages: ``/language`` and remembering each person's app language.
+
+``/language`` in a private chat sets the language of what that person alone reads (``fa``,
+``gu``, ``en``; ``auto`` follows their Telegram app again). In a group, a chat admin sets
+the language of the group's messages, the game in play included.
+"""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from services.bot.context import is_chat_admin, is_group, locale_of, services, topic_of
+from services.bot.i18n import gettext, language
+from services.bot.locales.catalog import LANGUAGE_NAMES
+from services.bot.locales.preferences import LanguagePreferences
+from services.bot.memory import Memory
+
+AUTO = "auto"
+#: What /language accepts for each language: its code and its own name.
+_ANSWERS = {
+    **{code: code for code in LANGUAGE_NAMES},
+    **{name.casefold(): code for code, name in LANGUAGE_NAMES.items()},
+    AUTO: AUTO,
+}
+
+
+def preferences(context: ContextTypes.DEFAULT_TYPE) -> LanguagePreferences:
+    return LanguagePreferences(services(context).memory.redis)
+
+
+async def note_language(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Before any handler: remember the sender's app language, load their own choice."""
+    if isinstance(update, Update) and update.effective_user is not None:
+        user = update.effective_user
+        await preferences(context).note_update(user.id, user.language_code)
+
+
+async def reply_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:
+    """The language of a reply, as the place it is posted in speaks: a group's own (else the
+    sender's), the sender's in a private chat."""
+    own = locale_of(update.effective_user)
+    chat = update.effective_chat
+    if not is_group(chat):
+        return language(own)
+    assert chat is not None
+    return await preferences(context).chat(chat.id) or language(own)
+
+
+def wanted_language(args: list[str] | None) -> str | None:
+    """The language ``/language <arg>`` asks for (``auto`` included); None: no or no known
+    argument."""
+    return _ANSWERS.get(args[0].casefold()) if args else None
+
+
+async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or user is None or chat is None:
+        return
+    prefs = preferences(context)
+    wanted = wanted_language(context.args)
+    if not is_group(chat):
+        if wanted is None:
+            current = language(locale_of(user))
+            await message.reply_text(
+                gettext(
+                    current,
+                    "Your language: {language}. Change it with /language en, /language fa "
+                    "or /language gu; /language auto follows your Telegram app.",
+                    language=LANGUAGE_NAMES[current],
+                )
+            )
+            return
+        await prefs.set_choice(user.id, None if wanted == AUTO else wanted)
+        now = language(locale_of(user))
+        await message.reply_text(
+            gettext(now, "I'll speak {language} with you.", language=LANGUAGE_NAMES[now])
+        )
+        return
+    current = await prefs.chat(chat.id) or language(locale_of(user))
+    if wanted is None or wanted == AUTO:
+        await message.reply_text(
+            gettext(
+                current,
+                "This chat's language: {language}. A chat admin changes it with /language en, "
+                "/language fa or /language gu.",
+                language=LANGUAGE_NAMES[current],
+            )
+        )
+        return
+    if not await is_chat_admin(context, chat.id, user.id):
+        await message.reply_text(
+            gettext(current, "Only a chat admin can change the chat's language.")
+        )
+        return
+    await prefs.set_chat(chat.id, wanted)
+    memory = services(context).memory
+    game_id = await memory.redis.get(Memory.chat_key(chat.id, topic_of(message)))
+    if game_id:
+        await memory.update_game(
+            game_id.decode() if isinstance(game_id, bytes) else str(game_id), lang=wanted
+        )
+    await message.reply_text(
+        gettext(wanted, "This chat now plays in {language}.", language=LANGUAGE_NAMES[wanted])
+    )

@@ -1,0 +1,68 @@
+"""Language per chat and per person through the real services and the local Telegram: a
+Persian host's group plays in Persian, while a Gujarati player's toasts and private hand
+are in Gujarati. (Beside the other end-to-end tests: they share the session's services, and
+tests that empty the test Redis must not run while those are up.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import Stack
+from telegram_play import callbacks
+
+from services.bot.callbacks import Kind
+
+
+def test_the_group_speaks_its_creators_language_and_each_hand_its_owners(stack: Stack) -> None:
+    control = stack.control
+    host = control.create_user("مریم", language_code="fa")
+    guest = control.create_user("Dev", language_code="gu-IN")
+    chat = control.create_group(
+        "Friday UNO", [host["id"], guest["id"]], admins=[host["id"]], bots=[stack.token]
+    )
+    for person in (host, guest):
+        control.start_bot(person["id"], stack.token)
+    players = stack.players(int(chat["id"]))
+
+    def group_message(what: str, text: str) -> dict[str, Any]:
+        found: dict[str, Any] = control.wait_until(
+            lambda: next((m for m in reversed(players.bot_messages()) if text in m["text"]), None),
+            timeout=30,
+            what=what,
+        )
+        return found
+
+    def private_hand(person: dict[str, Any], text: str) -> dict[str, Any]:
+        found: dict[str, Any] = control.wait_until(
+            lambda: next(
+                (
+                    m
+                    for m in control.private_messages(person["id"], stack.token)
+                    if m["from"].get("is_bot") and text in m["text"]
+                ),
+                None,
+            ),
+            timeout=30,
+            what=f"{person['first_name']}'s hand",
+        )
+        return found
+
+    control.send_message(host["id"], chat["id"], "/new")
+    question = group_message("the variant question", "کدوم اونو رو بازی کنیم؟")
+    classic = next(cb for cb in callbacks(question) if cb.arg == "classic")
+    players.press(host["id"], question, classic)
+    lobby = group_message("the lobby", "اونو کلاسیک · منتظر بازیکن\u200cها")
+    buttons = {cb.arg: cb for cb in callbacks(lobby)}
+    assert players.press(guest["id"], lobby, buttons["join"])["text"] == "તમે ગેમમાં છો!"
+    players.press(host["id"], lobby, buttons["ai.strong"])
+    group_message("the AI seat", "AI")
+    players.press(host["id"], lobby, buttons["start"])
+    table = group_message("the table", "دور ۱")
+    assert "ستون کارت\u200cکِشی" in table["text"]
+    hand_button = next(cb for cb in callbacks(table) if cb.kind is Kind.HAND)
+    for person in (host, guest):
+        players.press(person["id"], table, hand_button)
+    persian = private_hand(host, "اونو کلاسیک در «")
+    gujarati = private_hand(guest, "”માં યુનો ક્લાસિક")
+    assert "کارت تو دستتونه" in persian["text"]
+    assert "તમારી પાસે" in gujarati["text"]
