@@ -1,6 +1,7 @@
 # Developer entry points. Everything runs from the project's own virtualenv in .venv.
 #
-#   make play   ARGS='...'        a terminal game between AI players
+#   make play   ARGS='...'        the whole stack and the playground page (Ctrl-C stops it)
+#   make play-terminal ARGS='...' a terminal game between AI players
 #   make test   PYTEST_ARGS='...' setup + services + lint + tests
 #   make bench                    run every bench/*.py script (installs the bench extra)
 
@@ -22,10 +23,11 @@ PYPROJECT_HASH := $(shell sha256sum pyproject.toml 2>/dev/null | cut -c1-16)
 DEV_STAMP := $(BIN)/.installed-dev-$(PYPROJECT_HASH)
 BENCH_STAMP := $(BIN)/.installed-bench-$(PYPROJECT_HASH)
 
-.PHONY: help setup setup-bench services lint test pytest play bench clean
+.PHONY: help setup setup-bench services browser lint test pytest play play-terminal bench clean
 
 help:
-	@echo "make play    ARGS='...'         play a game between AI players in the terminal"
+	@echo "make play    ARGS='...'         start everything and the playground page; Ctrl-C stops it"
+	@echo "make play-terminal ARGS='...'   play a game between AI players in the terminal"
 	@echo "make test    PYTEST_ARGS='...'  install, start Redis/PostgreSQL, lint, type-check, test"
 	@echo "make setup                      create .venv and install the project with the dev extra"
 	@echo "make services                   start Redis/PostgreSQL if they are not running"
@@ -53,6 +55,10 @@ setup-bench: $(BENCH_STAMP)
 services:
 	bash scripts/ensure-services.sh $(SERVICES)
 
+# The headless Chromium (Debian's package) that the playground page's test drives.
+browser:
+	bash scripts/ensure-browser.sh
+
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
@@ -60,10 +66,13 @@ lint: setup
 pytest: setup
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-test: setup services lint pytest
+test: setup services browser lint pytest
 
 play: setup
-	$(BIN)/python -m services.worker.ai.play $(ARGS)
+	@$(BIN)/python -m services.playground.stack $(ARGS)
+
+play-terminal: setup
+	@$(BIN)/python -m services.worker.ai.play $(ARGS)
 
 bench: setup-bench
 	@shopt -s nullglob; scripts=(bench/*.py); \

@@ -1,0 +1,1 @@
+"""The local Telegram and the playground page."""
