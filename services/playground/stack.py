@@ -24,6 +24,7 @@ import contextlib
 import ctypes
 import fcntl
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -37,7 +38,7 @@ from typing import IO
 
 import httpx
 
-from services.config import DEV_ENGINE_TOKEN
+from services.config import DEV_ENGINE_TOKEN, get_settings
 from services.engine import local_server
 from services.engine.local_server import REPO, uvicorn_command
 from services.playground.ports import next_free_port
@@ -148,9 +149,11 @@ class StackState:
                 self.info_path.unlink(missing_ok=True)
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
-    def write_info(self, **info: object) -> None:
+    def write_info(self, children: Sequence[Child], **info: object) -> None:
+        """Record the running stack (its page, its processes) for a second run to find."""
+        pids = {c.name: c.process.pid for c in children if c.process is not None}
         temporary = self.info_path.with_suffix(".tmp")
-        temporary.write_text(json.dumps({"pid": os.getpid(), **info}))
+        temporary.write_text(json.dumps({"pid": os.getpid(), "children": pids, **info}))
         temporary.replace(self.info_path)
 
     def read_info(self) -> dict[str, object]:
@@ -290,11 +293,12 @@ def bot_polling(telegram_url: str, token: str) -> Callable[[], bool]:
 def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
     """Start everything, print the address, watch until Ctrl-C or a child fails."""
     stack = Stack(state, out)
-    real_token = os.environ.get("UNO_TELEGRAM_TOKEN")
+    settings = get_settings()
+    real_token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
     stack.say("Starting UNO (Ctrl-C stops everything) ...")
     try:
         state.prepare()
-        choice = find_redis(os.environ.get("UNO_REDIS_URL"))
+        choice = find_redis(settings.redis_url)
         start_redis(stack, choice)
         taken = frozenset({choice.port or 0})
         engine_port = next_free_port(args.engine_port, avoid=taken)
@@ -352,11 +356,11 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
 
         elapsed = time.monotonic() - stack.started_at
         if real_token:
-            state.write_info(page_url=None, telegram="real")
+            state.write_info(stack.children, page_url=None, telegram="real")
             stack.say(f"\nUNO is running against Telegram (ready in {elapsed:.1f} s).")
         else:
             page = f"{telegram_url}/"
-            state.write_info(page_url=page, engine_url=engine_url)
+            state.write_info(stack.children, page_url=page, engine_url=engine_url)
             stack.say(f"\nUNO playground: {page}   (ready in {elapsed:.1f} s)")
         stack.say(f"Logs in {state.logs}/. Press Ctrl-C to stop everything.")
         stack.watch()
@@ -443,4 +447,5 @@ if __name__ == "__main__":
     from services.logs import configure_logging
 
     configure_logging("playground")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # the readiness polls
     sys.exit(main())

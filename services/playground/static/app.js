@@ -1,0 +1,594 @@
+// The playground page: a Telegram-like client of the local Telegram's control API.
+//
+// People you play as are users of the local Telegram; the page shows what each of them sees
+// (the group and their private chat with the bot), sends their messages, presses the bot's
+// buttons as them and opens their hand through inline mode. It holds no game logic: the bot
+// does everything, exactly as it would in Telegram.
+"use strict";
+
+const STORE_KEY = "uno-playground";
+const POLL_MS = 700;
+
+// ------------------------------------------------------------------------- control API
+
+async function request(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = { detail: text }; }
+  if (!response.ok) {
+    const detail = data && (data.detail || data.error || data.description);
+    const error = new Error(`${method} ${path}: ${response.status} ${JSON.stringify(detail)}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+const api = {
+  playground: () => request("GET", "/control/playground"),
+  createUser: (first_name, language_code) =>
+    request("POST", "/control/users", { first_name, language_code }),
+  createGroup: (title, members, bots) =>
+    request("POST", "/control/groups", { title, members, bots, supergroup: true }),
+  addMember: (chat_id, user_id) =>
+    request("POST", `/control/chats/${chat_id}/members`, { user_id }),
+  startBot: (user_id, token) => request("POST", "/control/start", { user_id, token }),
+  sendMessage: (user_id, chat_id, text) =>
+    request("POST", "/control/messages", { user_id, chat_id, text }),
+  pressButton: (user_id, chat_id, message_id, callback_data) =>
+    request("POST", "/control/press", { user_id, chat_id, message_id, callback_data }),
+  inlineQuery: (user_id, query, chat_id, offset) =>
+    request("POST", "/control/inline-query", { user_id, query, chat_id, offset }),
+  chooseInlineResult: (user_id, query_id, result_id, chat_id) =>
+    request("POST", "/control/choose-inline-result", { user_id, query_id, result_id, chat_id }),
+  messages: (chat_id) => request("GET", `/control/chats/${chat_id}/messages`),
+  privateMessages: (user_id, token) =>
+    request("GET", `/control/users/${user_id}/private/${encodeURIComponent(token)}`),
+};
+
+// ------------------------------------------------------------------------- state
+
+/** What the page remembers between reloads, for one run of the local Telegram. */
+let saved = { botToken: null, people: [], current: null, groupId: null, open: "group", seen: {} };
+let bot = null; // { token, user: User }
+let inline = null; // { query, queryId, results, nextOffset, chatId }
+const rendered = new Map(); // message key -> { signature, element }
+let renderedChat = null;
+let polling = false;
+
+function save() { localStorage.setItem(STORE_KEY, JSON.stringify(saved)); }
+
+function load() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORE_KEY) || "null");
+    if (data && typeof data === "object") saved = { ...saved, ...data };
+  } catch { /* a broken entry starts afresh */ }
+}
+
+const me = () => saved.people.find((p) => p.id === saved.current) || saved.people[0];
+
+/** The chat open now: its id, title and whether it is the private chat with the bot. */
+function openChat() {
+  if (saved.open === "private") {
+    return { id: me().id, private: true, title: bot.user.first_name, subtitle: "bot" };
+  }
+  return {
+    id: saved.groupId,
+    private: false,
+    title: saved.groupTitle || "UNO group",
+    subtitle: `${saved.people.length} ${saved.people.length === 1 ? "person" : "people"} and @${bot.user.username}`,
+  };
+}
+
+async function fetchMessages(chat) {
+  return chat.private ? api.privateMessages(chat.id, bot.token) : api.messages(chat.id);
+}
+
+// ------------------------------------------------------------------------- set-up
+
+async function addPerson(firstName, languageCode) {
+  const user = await api.createUser(firstName, languageCode);
+  saved.people.push({ id: user.id, first_name: user.first_name, language_code: languageCode });
+  if (saved.groupId !== null) await api.addMember(saved.groupId, user.id);
+  await api.startBot(user.id, bot.token);
+  saved.current = user.id;
+  save();
+  return user;
+}
+
+/** A fresh world for a new run of the local Telegram: one person, one group with the bot. */
+async function setUpWorld() {
+  saved = { botToken: bot.token, people: [], current: null, groupId: null, open: "group", seen: {} };
+  const user = await api.createUser("You", "en");
+  saved.people.push({ id: user.id, first_name: user.first_name, language_code: "en" });
+  saved.current = user.id;
+  const group = await api.createGroup("UNO night", [user.id], [bot.token]);
+  saved.groupId = group.id;
+  saved.groupTitle = group.title;
+  await api.startBot(user.id, bot.token);
+  save();
+}
+
+// ------------------------------------------------------------------------- rendering helpers
+
+const $ = (selector) => document.querySelector(selector);
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const PALETTE = ["#e17076", "#7bc862", "#65aadd", "#a695e7", "#ee7aae", "#6ec9cb", "#faa774"];
+
+function avatar(user) {
+  const name = (user && (user.first_name || user.title)) || "?";
+  const id = Math.abs(Number(user && user.id) || 0);
+  return el("span", { class: "avatar", style: `background:${PALETTE[id % PALETTE.length]}` },
+    Array.from(name)[0].toUpperCase());
+}
+
+function displayName(user) {
+  return [user.first_name, user.last_name].filter(Boolean).join(" ") || user.username || "?";
+}
+
+/** Telegram's entities (offsets in UTF-16 units, as JavaScript strings count) as elements. */
+function renderText(text, entities) {
+  const sorted = [...(entities || [])].sort((a, b) => a.offset - b.offset || b.length - a.length);
+  function build(start, end, list) {
+    const fragment = document.createDocumentFragment();
+    let position = start;
+    let index = 0;
+    while (index < list.length) {
+      const entity = list[index];
+      const entityEnd = entity.offset + entity.length;
+      if (entity.offset > position) fragment.append(text.slice(position, entity.offset));
+      const inner = [];
+      index += 1;
+      while (index < list.length && list[index].offset < entityEnd) {
+        inner.push(list[index]);
+        index += 1;
+      }
+      const node = wrap(entity);
+      node.append(build(entity.offset, entityEnd, inner));
+      fragment.append(node);
+      position = Math.max(position, entityEnd);
+    }
+    if (position < end) fragment.append(text.slice(position, end));
+    return fragment;
+  }
+  return build(0, text.length, sorted);
+}
+
+function wrap(entity) {
+  switch (entity.type) {
+    case "bold": return el("b");
+    case "italic": return el("i");
+    case "underline": return el("u");
+    case "strikethrough": return el("s");
+    case "code": return el("code");
+    case "pre": return el("pre");
+    case "spoiler": return el("span", { class: "spoiler" });
+    case "blockquote": case "expandable_blockquote": return el("blockquote");
+    case "text_link": return el("a", { href: entity.url, target: "_blank", rel: "noopener" });
+    case "text_mention": return el("a", { class: "mention", title: `user ${entity.user && entity.user.id}` });
+    case "mention": case "bot_command": case "hashtag": return el("a", { class: entity.type });
+    default: return el("span", { class: entity.type });
+  }
+}
+
+let toastTimer = null;
+function toast(text) {
+  const box = $("#toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 2500);
+}
+
+function alertBox(text) {
+  $("#alert-text").textContent = text;
+  $("#alert-dialog").showModal();
+}
+
+function setStatus(text) { $("#status").textContent = text; }
+
+// ------------------------------------------------------------------------- sidebar
+
+function renderPeople() {
+  const box = $("#people");
+  box.replaceChildren(...saved.people.map((person) => el("button", {
+    class: `person${person.id === me().id ? " current" : ""}`,
+    title: `Play as ${person.first_name}`,
+    "data-person": person.id,
+    onclick: () => switchPerson(person.id),
+  }, avatar(person), el("span", { dir: "auto" }, person.first_name))));
+}
+
+function renderChats(previews) {
+  const chats = [
+    { key: "group", title: saved.groupTitle || "UNO group", user: { id: saved.groupId, title: saved.groupTitle } },
+    { key: "private", title: `${bot.user.first_name} (@${bot.user.username})`, user: bot.user },
+  ];
+  $("#chats").replaceChildren(...chats.map((chat) => {
+    const preview = previews[chat.key] || { text: "", unread: 0 };
+    return el("button", {
+      class: `chat-item${saved.open === chat.key ? " open" : ""}`,
+      role: "listitem",
+      "data-chat": chat.key,
+      onclick: () => switchChat(chat.key),
+    },
+    avatar(chat.user),
+    el("div", {},
+      el("div", { dir: "auto" }, chat.title),
+      el("div", { class: "preview muted", dir: "auto" }, preview.text)),
+    preview.unread ? el("span", { class: "badge hot" }, preview.unread) : null);
+  }));
+}
+
+function previewOf(messages, key) {
+  const live = messages.filter((m) => !m.deleted);
+  const last = live[live.length - 1];
+  const seenKey = `${me().id}:${key}`;
+  const seen = saved.seen[seenKey] || 0;
+  return {
+    text: last ? `${last.from ? displayName(last.from) + ": " : ""}${last.text || ""}` : "",
+    unread: live.filter((m) => m.message_id > seen && (!m.from || m.from.id !== me().id)).length,
+  };
+}
+
+// ------------------------------------------------------------------------- messages
+
+function messageSignature(message) {
+  return JSON.stringify([message.text, message.entities, message.reply_markup, message.edit_date,
+    message.deleted, me().id]);
+}
+
+function renderMessage(message, chat) {
+  const own = message.from && message.from.id === me().id;
+  const fromBot = message.from && message.from.is_bot;
+  const bubble = el("div", { class: "bubble" });
+  if (!chat.private && !own && message.from) {
+    bubble.append(el("div", { class: "from", dir: "auto", style: `color:${PALETTE[Math.abs(message.from.id) % PALETTE.length]}` },
+      displayName(message.from)));
+  }
+  if (message.reply_to_message) {
+    const quoted = message.reply_to_message;
+    bubble.append(el("blockquote", { class: "muted", dir: "auto" },
+      `${quoted.from ? displayName(quoted.from) : ""}: ${(quoted.text || "").slice(0, 80)}`));
+  }
+  bubble.append(el("div", { class: "text", dir: "auto" },
+    renderText(message.text || message.caption || "", message.entities || message.caption_entities)));
+  const time = new Date((message.edit_date || message.date) * 1000);
+  bubble.append(el("div", { class: "meta" },
+    message.via_bot ? el("span", { class: "via" }, `via @${message.via_bot.username} · `) : null,
+    message.edit_date ? "edited " : "",
+    time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })));
+  const wrapBox = el("div", { class: "bubble-wrap" }, bubble);
+  const markup = message.reply_markup && message.reply_markup.inline_keyboard;
+  if (markup && markup.length) wrapBox.append(renderKeyboard(markup, message, chat));
+  return el("div", {
+    class: `msg${own ? " own" : ""}${fromBot ? " bot" : ""}`,
+    "data-message-id": message.message_id,
+  }, message.from ? avatar(message.from) : null, wrapBox);
+}
+
+function renderKeyboard(rows, message, chat) {
+  return el("div", { class: "keyboard" }, rows.map((row) => el("div", { class: "row" },
+    row.map((button) => el("button", {
+      type: "button",
+      dir: "auto",
+      title: button.text,
+      onclick: (event) => pressButton(event.currentTarget, button, message, chat),
+    }, button.text)))));
+}
+
+async function pressButton(node, button, message, chat) {
+  if (button.callback_data !== undefined) {
+    node.classList.add("busy");
+    try {
+      const answer = await api.pressButton(me().id, chat.id, message.message_id, button.callback_data);
+      if (answer.url) openLink(answer.url);
+      else if (answer.text && answer.show_alert) alertBox(answer.text);
+      else if (answer.text) toast(answer.text);
+    } catch (error) {
+      toast(error.message);
+    } finally {
+      node.classList.remove("busy");
+    }
+    poll();
+  } else if (button.switch_inline_query_current_chat !== undefined) {
+    startInline(button.switch_inline_query_current_chat);
+  } else if (button.switch_inline_query !== undefined) {
+    if (chat.private) await switchChat("group");
+    startInline(button.switch_inline_query);
+  } else if (button.url) {
+    openLink(button.url);
+  } else {
+    toast("This button does not work in the playground.");
+  }
+}
+
+/** A t.me link to the bot's /start opens the private chat and starts it; others open. */
+async function openLink(url) {
+  const match = /^https?:\/\/t\.me\/([A-Za-z0-9_]+)(?:\?start=([\w-]+))?/.exec(url);
+  if (match && bot && match[1].toLowerCase() === bot.user.username.toLowerCase()) {
+    await switchChat("private");
+    await api.sendMessage(me().id, me().id, match[2] ? `/start ${match[2]}` : "/start");
+    poll();
+    return;
+  }
+  window.open(url, "_blank", "noopener");
+}
+
+async function renderMessages(chat, messages) {
+  const box = $("#messages");
+  const chatKey = `${me().id}:${chat.private ? "private" : "group"}`;
+  if (renderedChat !== chatKey) {
+    rendered.clear();
+    box.replaceChildren();
+    renderedChat = chatKey;
+  }
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  let added = false;
+  for (const message of messages) {
+    const key = message.message_id;
+    const signature = messageSignature(message);
+    const known = rendered.get(key);
+    if (known && known.signature === signature) continue;
+    if (message.deleted) {
+      if (known) known.element.remove();
+      rendered.set(key, { signature, element: null });
+      continue;
+    }
+    const element = renderMessage(message, chat);
+    if (known && known.element) known.element.replaceWith(element);
+    else { box.append(element); added = true; }
+    rendered.set(key, { signature, element });
+  }
+  if (atBottom || added) box.scrollTop = box.scrollHeight;
+  const live = messages.filter((m) => !m.deleted);
+  if (live.length) saved.seen[chatKey] = live[live.length - 1].message_id;
+}
+
+// ------------------------------------------------------------------------- inline mode
+
+function startInline(query) {
+  const input = $("#text");
+  input.value = `@${bot.user.username} ${query}`;
+  input.focus();
+  runInline();
+}
+
+let inlineTimer = null;
+function onInput() {
+  const text = $("#text").value;
+  $("#commands").hidden = !(text === "/");
+  if (text === "/") renderCommands();
+  clearTimeout(inlineTimer);
+  if (inlineQueryText(text) === null) { closeInline(); return; }
+  inlineTimer = setTimeout(runInline, 250);
+}
+
+function inlineQueryText(text) {
+  const prefix = `@${bot.user.username}`;
+  if (!text.toLowerCase().startsWith(prefix.toLowerCase())) return null;
+  const rest = text.slice(prefix.length);
+  if (rest && !rest.startsWith(" ")) return null;
+  return rest.trim();
+}
+
+async function runInline(offset = "") {
+  const query = inlineQueryText($("#text").value);
+  if (query === null) return;
+  const chat = openChat();
+  $("#inline-results").hidden = false;
+  $("#inline-title").textContent = offset ? "loading more…" : "loading…";
+  try {
+    const answer = await api.inlineQuery(me().id, query, chat.private ? null : chat.id, offset);
+    if (!offset || !inline || inline.query !== query) {
+      inline = { query, results: [], chatId: chat.id };
+    }
+    inline.queryId = answer.query_id;
+    inline.results = inline.results.concat((answer.results || []).map((r) => ({ ...r, queryId: answer.query_id })));
+    inline.nextOffset = answer.next_offset || "";
+    inline.button = answer.button || null;
+    renderInline(answer.answered);
+  } catch (error) {
+    $("#inline-title").textContent = error.message;
+  }
+}
+
+function renderInline(answered) {
+  $("#inline-title").textContent = answered ? `@${bot.user.username}` : `@${bot.user.username} did not answer`;
+  const buttonBox = $("#inline-button");
+  buttonBox.replaceChildren();
+  if (inline.button) {
+    buttonBox.append(el("button", {
+      type: "button",
+      onclick: () => openLink(`https://t.me/${bot.user.username}?start=${inline.button.start_parameter || ""}`),
+    }, inline.button.text));
+  }
+  $("#inline-list").replaceChildren(...inline.results.map((result) => el("button", {
+    type: "button",
+    class: "inline-result",
+    role: "listitem",
+    "data-result-id": result.id,
+    onclick: () => chooseInline(result),
+  },
+  result.thumbnail_url || result.thumb_url
+    ? el("img", { src: result.thumbnail_url || result.thumb_url, alt: "" })
+    : el("span", { class: "thumb" }, "🃏"),
+  el("div", {},
+    el("div", { class: "title", dir: "auto" }, result.title || result.id),
+    result.description ? el("div", { class: "description", dir: "auto" }, result.description) : null))));
+  $("#inline-more").hidden = !inline.nextOffset;
+}
+
+async function chooseInline(result) {
+  const chat = openChat();
+  closeInline();
+  $("#text").value = "";
+  try {
+    await api.chooseInlineResult(me().id, result.queryId, result.id, chat.id);
+  } catch (error) {
+    toast(error.message);
+  }
+  poll();
+}
+
+function closeInline() {
+  inline = null;
+  $("#inline-results").hidden = true;
+}
+
+// ------------------------------------------------------------------------- commands
+
+const COMMANDS = [
+  ["new", "start a new game here"],
+  ["join", "join the game"],
+  ["start", "deal the cards (host)"],
+  ["leave", "leave the game"],
+  ["back", "come back after being away"],
+  ["settings", "the chat's game settings"],
+  ["rules", "the rules of a variant"],
+  ["language", "choose your language"],
+  ["end", "end the game (host)"],
+  ["help", "how to play"],
+];
+
+function renderCommands() {
+  $("#commands").replaceChildren(...COMMANDS.map(([name, text]) => el("button", {
+    type: "button",
+    onclick: () => { $("#text").value = `/${name}`; $("#commands").hidden = true; send(); },
+  }, `/${name}`, el("span", { class: "muted" }, text))));
+}
+
+// ------------------------------------------------------------------------- actions
+
+async function send(event) {
+  if (event) event.preventDefault();
+  const input = $("#text");
+  const text = input.value.trim();
+  if (!text) return;
+  if (inlineQueryText(text) !== null) { runInline(); return; }
+  const chat = openChat();
+  input.value = "";
+  $("#commands").hidden = true;
+  try {
+    await api.sendMessage(me().id, chat.id, text);
+  } catch (error) {
+    toast(error.message);
+  }
+  poll();
+}
+
+async function switchPerson(id) {
+  saved.current = id;
+  save();
+  closeInline();
+  renderPeople();
+  await poll();
+}
+
+async function switchChat(key) {
+  saved.open = key;
+  save();
+  closeInline();
+  await poll();
+}
+
+async function askPerson() {
+  const dialog = $("#person-dialog");
+  $("#person-form").reset();
+  dialog.showModal();
+  dialog.addEventListener("close", async () => {
+    if (dialog.returnValue !== "ok") return;
+    const form = new FormData($("#person-form"));
+    try {
+      await addPerson(String(form.get("first_name")).trim(), String(form.get("language_code")));
+      renderPeople();
+      await poll();
+    } catch (error) {
+      toast(error.message);
+    }
+  }, { once: true });
+}
+
+// ------------------------------------------------------------------------- the loop
+
+async function poll() {
+  if (polling || !bot) return;
+  polling = true;
+  try {
+    const chat = openChat();
+    const [group, direct] = await Promise.all([
+      api.messages(saved.groupId),
+      api.privateMessages(me().id, bot.token),
+    ]);
+    const messages = chat.private ? direct : group;
+    $("#chat-title").textContent = chat.title;
+    $("#chat-subtitle").textContent = chat.subtitle;
+    await renderMessages(chat, messages);
+    renderChats({ group: previewOf(group, "group"), private: previewOf(direct, "private") });
+    save();
+    setStatus(`playing as ${me().first_name} · ${new Date().toLocaleTimeString()}`);
+  } catch (error) {
+    setStatus(`lost touch with the local Telegram: ${error.message}`);
+    if (error.status === 404) await restart();
+  } finally {
+    polling = false;
+  }
+}
+
+/** The local Telegram was restarted (its world is gone): set up a fresh one. */
+async function restart() {
+  rendered.clear();
+  renderedChat = null;
+  await boot();
+}
+
+async function boot() {
+  load();
+  const info = await api.playground();
+  bot = info.bot;
+  if (saved.botToken !== bot.token || !saved.people.length || saved.groupId === null) {
+    await setUpWorld();
+  }
+  renderPeople();
+  await poll();
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  $("#composer").addEventListener("submit", send);
+  $("#text").addEventListener("input", onInput);
+  $("#menu").addEventListener("click", () => {
+    const box = $("#commands");
+    box.hidden = !box.hidden;
+    if (!box.hidden) renderCommands();
+  });
+  $("#inline-close").addEventListener("click", () => { closeInline(); $("#text").value = ""; });
+  $("#inline-more").addEventListener("click", () => runInline(inline ? inline.nextOffset : ""));
+  $("#add-person").addEventListener("click", askPerson);
+  $("#invite").addEventListener("click", askPerson);
+  try {
+    await boot();
+  } catch (error) {
+    setStatus(`cannot reach the local Telegram: ${error.message}`);
+  }
+  setInterval(poll, POLL_MS);
+});
