@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Make sure the headless browser that the playground page's test drives is installed:
 # Debian's `chromium` (Playwright is pointed at /usr/bin/chromium; its own browser download
-# is not used) and a font with Persian glyphs for the right-to-left checks.
+# is not used), a font with Persian glyphs for the right-to-left checks, and the colour
+# emoji font the bot's cards are drawn with (🟥 7, 🌈 +4).
 #
 #   scripts/ensure-browser.sh
 #
@@ -18,9 +19,9 @@ die() {
 
 missing=()
 [ -x "$CHROMIUM" ] || missing+=(chromium)
-if command -v fc-list >/dev/null 2>&1 && ! fc-list 2>/dev/null | grep -qi 'DejaVu Sans'; then
-    missing+=(fonts-dejavu-core)
-fi
+fonts=$(fc-list 2>/dev/null || true)
+grep -qi 'DejaVu Sans' <<<"$fonts" || missing+=(fonts-dejavu-core)
+grep -qi 'Noto Color Emoji' <<<"$fonts" || missing+=(fonts-noto-color-emoji)
 
 if [ ${#missing[@]} -eq 0 ]; then
     log "chromium: $CHROMIUM"

@@ -50,6 +50,9 @@ START_TIMEOUT = 60.0
 STOP_GRACE = 10.0
 #: The bot's username in the local Telegram.
 BOT_USERNAME = "uno_playground_bot"
+#: The first person the page plays as, and the group they play in.
+FIRST_PERSON = "You"
+GROUP_TITLE = "UNO night"
 
 _PR_SET_PDEATHSIG = 1
 
@@ -290,6 +293,21 @@ def bot_polling(telegram_url: str, token: str) -> Callable[[], bool]:
     return check
 
 
+def set_up_world(telegram_url: str) -> dict[str, object]:
+    """The playground's bot, a first person ("You") who has started it, and a group where
+    they play together; the page finds them all through the control API. Returns the bot
+    (``{"token", "user"}``)."""
+    from services.playground.control import TelegramControl
+
+    control = TelegramControl(telegram_url)
+    made: dict[str, object] = control.create_bot(BOT_USERNAME, "UNO")
+    token = str(made["token"])
+    you = control.create_user(FIRST_PERSON)
+    control.create_group(GROUP_TITLE, [you["id"]], admins=[you["id"]], bots=[token])
+    control.start_bot(you["id"], token)
+    return made
+
+
 def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
     """Start everything, print the address, watch until Ctrl-C or a child fails."""
     stack = Stack(state, out)
@@ -339,9 +357,7 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
             bot_env = env
             bot_ready: Callable[[], bool] = lambda: "polling" in bot.log_tail(200).lower()  # noqa: E731
         else:
-            from services.playground.control import TelegramControl
-
-            made = TelegramControl(telegram_url).create_bot(BOT_USERNAME, "UNO")
+            made = set_up_world(telegram_url)
             bot_env = {
                 **env,
                 "UNO_TELEGRAM_TOKEN": str(made["token"]),

@@ -7,7 +7,7 @@
 "use strict";
 
 const STORE_KEY = "uno-playground";
-const POLL_MS = 700;
+const POLL_MS = 2000; // the live feed redraws at once; this only backs it up
 
 // ------------------------------------------------------------------------- control API
 
@@ -30,36 +30,35 @@ async function request(method, path, body) {
 }
 
 const api = {
-  playground: () => request("GET", "/control/playground"),
+  state: () => request("GET", "/control/state"),
   createUser: (first_name, language_code) =>
     request("POST", "/control/users", { first_name, language_code }),
-  createGroup: (title, members, bots) =>
-    request("POST", "/control/groups", { title, members, bots, supergroup: true }),
   addMember: (chat_id, user_id) =>
     request("POST", `/control/chats/${chat_id}/members`, { user_id }),
-  startBot: (user_id, token) => request("POST", "/control/start", { user_id, token }),
   sendMessage: (user_id, chat_id, text) =>
     request("POST", "/control/messages", { user_id, chat_id, text }),
   pressButton: (user_id, chat_id, message_id, callback_data) =>
-    request("POST", "/control/press", { user_id, chat_id, message_id, callback_data }),
+    request("POST", "/control/presses", { user_id, chat_id, message_id, callback_data }),
   inlineQuery: (user_id, query, chat_id, offset) =>
-    request("POST", "/control/inline-query", { user_id, query, chat_id, offset }),
+    request("POST", "/control/inline_queries", { user_id, query: `@${bot.username} ${query}`, chat_id, offset }),
   chooseInlineResult: (user_id, query_id, result_id, chat_id) =>
-    request("POST", "/control/choose-inline-result", { user_id, query_id, result_id, chat_id }),
+    request("POST", "/control/inline_choices", { user_id, query_id, result_id, chat_id }),
   messages: (chat_id) => request("GET", `/control/chats/${chat_id}/messages`),
-  privateMessages: (user_id, token) =>
-    request("GET", `/control/users/${user_id}/private/${encodeURIComponent(token)}`),
+  privateMessages: (user_id, bot_id) => request("GET", `/control/private/${user_id}/${bot_id}/messages`),
 };
 
 // ------------------------------------------------------------------------- state
 
-/** What the page remembers between reloads, for one run of the local Telegram. */
-let saved = { botToken: null, people: [], current: null, groupId: null, open: "group", seen: {} };
-let bot = null; // { token, user: User }
-let inline = null; // { query, queryId, results, nextOffset, chatId }
-const rendered = new Map(); // message key -> { signature, element }
+// The world (people, the group, the bot) lives in the local Telegram, which `make play`
+// sets up; the page remembers only whom you play as, which chat is open and what was read.
+let saved = { current: null, open: "group", seen: {} };
+let world = { people: [], group: null }; // from /control/state
+let bot = null; // the bot's User
+let inline = null; // { query, queryId, results, nextOffset, button }
+const rendered = new Map(); // message id -> { signature, element }
 let renderedChat = null;
 let polling = false;
+let pollAgain = false;
 
 function save() { localStorage.setItem(STORE_KEY, JSON.stringify(saved)); }
 
@@ -70,48 +69,49 @@ function load() {
   } catch { /* a broken entry starts afresh */ }
 }
 
-const me = () => saved.people.find((p) => p.id === saved.current) || saved.people[0];
+const me = () => world.people.find((p) => p.id === saved.current) || world.people[0];
 
-/** The chat open now: its id, title and whether it is the private chat with the bot. */
+/** The chat open now: the id the control API names it by (a private chat is named by the
+ * bot's id), its title and whether it is the private chat with the bot. */
 function openChat() {
-  if (saved.open === "private") {
-    return { id: me().id, private: true, title: bot.user.first_name, subtitle: "bot" };
+  if (saved.open === "private" || !world.group) {
+    return { id: bot.id, private: true, title: bot.first_name, subtitle: `@${bot.username} · bot` };
   }
+  const people = world.group.members.filter((id) => world.people.some((p) => p.id === id)).length;
   return {
-    id: saved.groupId,
+    id: world.group.id,
     private: false,
-    title: saved.groupTitle || "UNO group",
-    subtitle: `${saved.people.length} ${saved.people.length === 1 ? "person" : "people"} and @${bot.user.username}`,
+    title: world.group.title,
+    subtitle: `${people} ${people === 1 ? "person" : "people"} and @${bot.username}`,
   };
 }
 
-async function fetchMessages(chat) {
-  return chat.private ? api.privateMessages(chat.id, bot.token) : api.messages(chat.id);
+/** Read the world: the playground's bot, its people, and the group they play in. */
+async function loadWorld() {
+  const state = await api.state();
+  bot = state.bots.find((b) => b.username === "uno_playground_bot") || state.bots[0] || null;
+  if (!bot) throw new Error("the local Telegram has no bot yet");
+  world.people = state.users;
+  const groups = state.chats.filter((c) => c.type !== "private" && memberIds(c).includes(bot.id));
+  world.group = groups[0] ? { ...groups[0], members: memberIds(groups[0]) } : null;
+}
+
+function memberIds(chat) {
+  const members = chat.members || {};
+  return Array.isArray(members) ? members.map(Number) : Object.keys(members).map(Number);
 }
 
 // ------------------------------------------------------------------------- set-up
 
+/** Another person to play as: a new user, in the group, who has started the bot. */
 async function addPerson(firstName, languageCode) {
   const user = await api.createUser(firstName, languageCode);
-  saved.people.push({ id: user.id, first_name: user.first_name, language_code: languageCode });
-  if (saved.groupId !== null) await api.addMember(saved.groupId, user.id);
-  await api.startBot(user.id, bot.token);
+  if (world.group) await api.addMember(world.group.id, user.id);
+  await api.sendMessage(user.id, bot.id, "/start");
   saved.current = user.id;
   save();
+  await loadWorld();
   return user;
-}
-
-/** A fresh world for a new run of the local Telegram: one person, one group with the bot. */
-async function setUpWorld() {
-  saved = { botToken: bot.token, people: [], current: null, groupId: null, open: "group", seen: {} };
-  const user = await api.createUser("You", "en");
-  saved.people.push({ id: user.id, first_name: user.first_name, language_code: "en" });
-  saved.current = user.id;
-  const group = await api.createGroup("UNO night", [user.id], [bot.token]);
-  saved.groupId = group.id;
-  saved.groupTitle = group.title;
-  await api.startBot(user.id, bot.token);
-  save();
 }
 
 // ------------------------------------------------------------------------- rendering helpers
@@ -211,7 +211,7 @@ function setStatus(text) { $("#status").textContent = text; }
 
 function renderPeople() {
   const box = $("#people");
-  box.replaceChildren(...saved.people.map((person) => el("button", {
+  box.replaceChildren(...world.people.map((person) => el("button", {
     class: `person${person.id === me().id ? " current" : ""}`,
     title: `Play as ${person.first_name}`,
     "data-person": person.id,
@@ -221,9 +221,9 @@ function renderPeople() {
 
 function renderChats(previews) {
   const chats = [
-    { key: "group", title: saved.groupTitle || "UNO group", user: { id: saved.groupId, title: saved.groupTitle } },
-    { key: "private", title: `${bot.user.first_name} (@${bot.user.username})`, user: bot.user },
-  ];
+    world.group ? { key: "group", title: world.group.title, user: world.group } : null,
+    { key: "private", title: `${bot.first_name} (@${bot.username})`, user: bot },
+  ].filter(Boolean);
   $("#chats").replaceChildren(...chats.map((chat) => {
     const preview = previews[chat.key] || { text: "", unread: 0 };
     return el("button", {
@@ -258,7 +258,24 @@ function messageSignature(message) {
     message.deleted, me().id]);
 }
 
+/** The grey centred line Telegram shows for a change in the chat, or null. */
+function serviceText(message) {
+  const who = message.from ? displayName(message.from) : "";
+  if (message.group_chat_created || message.supergroup_chat_created) return `${who} created the group`;
+  if (message.new_chat_members) {
+    const names = message.new_chat_members.map(displayName).join(", ");
+    return message.new_chat_members.some((u) => u.id === (message.from && message.from.id))
+      ? `${names} joined the group` : `${who} added ${names}`;
+  }
+  if (message.left_chat_member) return `${displayName(message.left_chat_member)} left the group`;
+  if (message.pinned_message) return `${who} pinned a message`;
+  if (message.new_chat_title) return `${who} renamed the group to “${message.new_chat_title}”`;
+  return null;
+}
+
 function renderMessage(message, chat) {
+  const service = serviceText(message);
+  if (service !== null) return el("div", { class: "service", dir: "auto" }, service);
   const own = message.from && message.from.id === me().id;
   const fromBot = message.from && message.from.is_bot;
   const bubble = el("div", { class: "bubble" });
@@ -326,9 +343,9 @@ async function pressButton(node, button, message, chat) {
 /** A t.me link to the bot's /start opens the private chat and starts it; others open. */
 async function openLink(url) {
   const match = /^https?:\/\/t\.me\/([A-Za-z0-9_]+)(?:\?start=([\w-]+))?/.exec(url);
-  if (match && bot && match[1].toLowerCase() === bot.user.username.toLowerCase()) {
+  if (match && bot && match[1].toLowerCase() === bot.username.toLowerCase()) {
     await switchChat("private");
-    await api.sendMessage(me().id, me().id, match[2] ? `/start ${match[2]}` : "/start");
+    await api.sendMessage(me().id, bot.id, match[2] ? `/start ${match[2]}` : "/start");
     poll();
     return;
   }
@@ -369,7 +386,7 @@ async function renderMessages(chat, messages) {
 
 function startInline(query) {
   const input = $("#text");
-  input.value = `@${bot.user.username} ${query}`;
+  input.value = `@${bot.username} ${query}`;
   input.focus();
   runInline();
 }
@@ -385,7 +402,7 @@ function onInput() {
 }
 
 function inlineQueryText(text) {
-  const prefix = `@${bot.user.username}`;
+  const prefix = `@${bot.username}`;
   if (!text.toLowerCase().startsWith(prefix.toLowerCase())) return null;
   const rest = text.slice(prefix.length);
   if (rest && !rest.startsWith(" ")) return null;
@@ -414,13 +431,13 @@ async function runInline(offset = "") {
 }
 
 function renderInline(answered) {
-  $("#inline-title").textContent = answered ? `@${bot.user.username}` : `@${bot.user.username} did not answer`;
+  $("#inline-title").textContent = answered ? `@${bot.username}` : `@${bot.username} did not answer`;
   const buttonBox = $("#inline-button");
   buttonBox.replaceChildren();
   if (inline.button) {
     buttonBox.append(el("button", {
       type: "button",
-      onclick: () => openLink(`https://t.me/${bot.user.username}?start=${inline.button.start_parameter || ""}`),
+      onclick: () => openLink(`https://t.me/${bot.username}?start=${inline.button.start_parameter || ""}`),
     }, inline.button.text));
   }
   $("#inline-list").replaceChildren(...inline.results.map((result) => el("button", {
@@ -432,7 +449,7 @@ function renderInline(answered) {
   },
   result.thumbnail_url || result.thumb_url
     ? el("img", { src: result.thumbnail_url || result.thumb_url, alt: "" })
-    : el("span", { class: "thumb" }, "🃏"),
+    : null,
   el("div", {},
     el("div", { class: "title", dir: "auto" }, result.title || result.id),
     result.description ? el("div", { class: "description", dir: "auto" }, result.description) : null))));
@@ -532,45 +549,55 @@ async function askPerson() {
 // ------------------------------------------------------------------------- the loop
 
 async function poll() {
-  if (polling || !bot) return;
+  if (!bot) return;
+  if (polling) { pollAgain = true; return; }
   polling = true;
   try {
     const chat = openChat();
     const [group, direct] = await Promise.all([
-      api.messages(saved.groupId),
-      api.privateMessages(me().id, bot.token),
+      world.group ? api.messages(world.group.id) : Promise.resolve([]),
+      api.privateMessages(me().id, bot.id),
     ]);
-    const messages = chat.private ? direct : group;
     $("#chat-title").textContent = chat.title;
     $("#chat-subtitle").textContent = chat.subtitle;
-    await renderMessages(chat, messages);
+    await renderMessages(chat, chat.private ? direct : group);
     renderChats({ group: previewOf(group, "group"), private: previewOf(direct, "private") });
     save();
-    setStatus(`playing as ${me().first_name} · ${new Date().toLocaleTimeString()}`);
+    setStatus(`playing as ${me().first_name}`);
   } catch (error) {
     setStatus(`lost touch with the local Telegram: ${error.message}`);
-    if (error.status === 404) await restart();
+    if (error.status === 404) await boot().catch(() => {});
   } finally {
     polling = false;
   }
+  if (pollAgain) { pollAgain = false; poll(); }
 }
 
-/** The local Telegram was restarted (its world is gone): set up a fresh one. */
-async function restart() {
-  rendered.clear();
-  renderedChat = null;
-  await boot();
-}
-
+/** Read the world and draw it; `make play` set it up (the bot, a first person, a group). */
 async function boot() {
   load();
-  const info = await api.playground();
-  bot = info.bot;
-  if (saved.botToken !== bot.token || !saved.people.length || saved.groupId === null) {
-    await setUpWorld();
-  }
+  await loadWorld();
+  if (!world.people.some((p) => p.id === saved.current)) saved.current = world.people.length ? world.people[0].id : null;
+  if (!me()) await addPerson("You", "en");
+  rendered.clear();
+  renderedChat = null;
   renderPeople();
   await poll();
+}
+
+/** The live feed: any change in the world redraws what is open (a slow poll backs it up). */
+function listen() {
+  const feed = new EventSource("/control/feed");
+  let timer = null;
+  feed.onmessage = (event) => {
+    let change = {};
+    try { change = JSON.parse(event.data); } catch { /* a comment line */ }
+    if (change.kind === "reset") { boot().catch(() => {}); return; }
+    if (change.kind === "member" || change.kind === "user" || change.kind === "chat") loadWorld().then(renderPeople).catch(() => {});
+    clearTimeout(timer);
+    timer = setTimeout(poll, 60);
+  };
+  feed.onerror = () => setStatus("live feed interrupted; retrying…");
 }
 
 document.addEventListener("DOMContentLoaded", async () => {
@@ -584,11 +611,11 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("#inline-close").addEventListener("click", () => { closeInline(); $("#text").value = ""; });
   $("#inline-more").addEventListener("click", () => runInline(inline ? inline.nextOffset : ""));
   $("#add-person").addEventListener("click", askPerson);
-  $("#invite").addEventListener("click", askPerson);
   try {
     await boot();
   } catch (error) {
     setStatus(`cannot reach the local Telegram: ${error.message}`);
   }
-  setInterval(poll, POLL_MS);
+  listen();
+  setInterval(() => (bot ? poll() : boot().catch(() => {})), POLL_MS);
 });
