@@ -1,4 +1,4 @@
-"""Shared fixtures: where the test Redis and PostgreSQL live.
+"""Shared fixtures: where the test Redis and PostgreSQL live, and the local Telegram.
 
 `make test` starts both (scripts/ensure-services.sh). Point the tests elsewhere with
 UNO_TEST_REDIS_URL and UNO_TEST_DATABASE_URL. Area-specific fixtures live in
@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from services.playground.server import LocalTelegram
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 TEST_DATABASE_URL = os.environ.get(
@@ -47,3 +51,16 @@ def database_url() -> str:
                 f"test PostgreSQL at {plain_url} is unreachable ({exc}); run `make services`"
             )
     return TEST_DATABASE_URL
+
+
+@pytest.fixture(scope="session")
+def local_telegram() -> Iterator[LocalTelegram]:
+    """The local Telegram (services/playground), served in this process on a free port for the
+    whole session: ``.url``, ``.bot_api_url`` (python-telegram-bot's ``base_url``) and
+    ``.control`` (a ``TelegramControl``). Ids are unique per run, so a test that creates its
+    own users, groups and bots needs no reset."""
+    from services.playground.server import start_in_thread
+
+    server = start_in_thread()
+    yield server
+    server.stop()

@@ -1,1 +1,2 @@
-"""The local Telegram and the playground page."""
+"""A local Telegram: a Bot API server kept in memory, with a control API for tests, the
+playground page and the benchmarks (see README.md)."""

@@ -1,0 +1,55 @@
+"""``python -m services.playground [--host H] [--port P]``: the local Telegram as a process.
+
+Prints ``local telegram listening on http://HOST:PORT`` once it accepts connections
+(``--port 0`` picks a free port).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import socket
+import sys
+
+import uvicorn
+
+from services.logs import configure_logging
+from services.playground.app import create_app
+
+log = logging.getLogger("services.playground")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m services.playground", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8081)
+    parser.add_argument("--no-limits", action="store_true", help="start with flood limits off")
+    args = parser.parse_args(argv)
+    configure_logging("playground")
+    app = create_app()
+    if args.no_limits:
+        app.state.world.limits.configure(False)
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((args.host, args.port))
+    host, port = sock.getsockname()[:2]
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", ws="none")
+    server = uvicorn.Server(config)
+
+    async def serve() -> None:
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started and not task.done():
+            await asyncio.sleep(0.01)
+        if server.started:
+            print(f"local telegram listening on http://{host}:{port}", flush=True)
+        await task
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve())
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

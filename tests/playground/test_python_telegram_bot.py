@@ -1,0 +1,211 @@
+"""python-telegram-bot 22 plays the scripted conversation against the local Telegram, by long
+polling and by webhook; every object it gets must parse."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Any
+
+import uvicorn
+from conversation_script import Cast, cast, play
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from telegram import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+    ReplyParameters,
+    Update,
+)
+from telegram.constants import ParseMode
+from telegram.error import RetryAfter
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ChosenInlineResultHandler,
+    CommandHandler,
+    ContextTypes,
+    InlineQueryHandler,
+    MessageHandler,
+    filters,
+)
+
+from services.playground.server import LocalTelegram
+from services.playground.webhooks import SECRET_HEADER
+
+JOIN = InlineKeyboardMarkup([[InlineKeyboardButton("Join", callback_data="join")]])
+
+
+def build_bot(token: str, bot_api_url: str) -> Application:  # type: ignore[type-arg]
+    """The script's bot, in python-telegram-bot's idiom."""
+    state: dict[str, Any] = {"players": [], "lobby": None}
+    app = ApplicationBuilder().token(token).base_url(bot_api_url).build()
+
+    async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_user and update.effective_message
+        await update.effective_message.reply_text(f"Hello {update.effective_user.first_name}")
+
+    async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.effective_message
+        assert message is not None
+        if state["lobby"] is not None:
+            await message.reply_text(
+                "A game is already open", reply_parameters=ReplyParameters(message.message_id)
+            )
+            return
+        state["lobby"] = await context.bot.send_message(
+            message.chat_id,
+            "<b>Lobby</b>: nobody yet",
+            parse_mode=ParseMode.HTML,
+            reply_markup=JOIN,
+        )
+
+    async def join(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        assert query is not None and query.message is not None
+        name = query.from_user.first_name
+        if name in state["players"]:
+            await query.answer("You are already in", show_alert=True)
+            return
+        state["players"].append(name)
+        await query.answer("Welcome to the game")
+        await query.edit_message_text(
+            "<b>Lobby</b>: " + ", ".join(state["players"]),
+            parse_mode=ParseMode.HTML,
+            reply_markup=JOIN,
+        )
+
+    async def inline(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.inline_query is not None
+        results = [
+            InlineQueryResultArticle(f"r{n}", f"red {n}", InputTextMessageContent(f"red {n}"))
+            for n in (5, 7)
+        ]
+        await update.inline_query.answer(results, cache_time=0, is_personal=True)
+
+    async def chosen(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        result = update.chosen_inline_result
+        assert result is not None and state["lobby"] is not None
+        title = {"r5": "red 5", "r7": "red 7"}[result.result_id]
+        await context.bot.send_message(
+            state["lobby"].chat_id, f"{result.from_user.first_name} played {title}"
+        )
+
+    async def flood(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_chat is not None
+        for text in ("1", "2", "3"):
+            while True:
+                try:
+                    await context.bot.send_message(update.effective_chat.id, text)
+                    break
+                except RetryAfter as exc:
+                    wait = exc.retry_after
+                    seconds = wait.total_seconds() if isinstance(wait, timedelta) else wait
+                    await asyncio.sleep(float(seconds))
+
+    async def edited(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.edited_message
+        assert message is not None
+        await context.bot.send_message(message.chat_id, f"You edited: {message.text}")
+
+    async def clear(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if state["lobby"] is not None:
+            await state["lobby"].delete()
+
+    app.add_handler(CommandHandler("start", start, filters.ChatType.PRIVATE))
+    app.add_handler(CommandHandler("new", new, filters.ChatType.GROUPS))
+    app.add_handler(CommandHandler("flood", flood, filters.ChatType.PRIVATE))
+    app.add_handler(CommandHandler("clear", clear, filters.ChatType.GROUPS))
+    app.add_handler(CallbackQueryHandler(join, pattern="^join$"))
+    app.add_handler(InlineQueryHandler(inline))
+    app.add_handler(ChosenInlineResultHandler(chosen))
+    app.add_handler(MessageHandler(filters.UpdateType.EDITED_MESSAGE, edited))
+    return app
+
+
+@asynccontextmanager
+async def polling(app: Application) -> AsyncIterator[None]:  # type: ignore[type-arg]
+    errors: list[object] = []
+
+    async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        errors.append(context.error)
+
+    app.add_error_handler(on_error)
+    await app.initialize()
+    await app.start()
+    assert app.updater is not None
+    await app.updater.start_polling(poll_interval=0.0, timeout=2, allowed_updates=Update.ALL_TYPES)
+    try:
+        yield
+    finally:
+        await app.updater.stop()
+        await app.stop()
+        await app.shutdown()
+    assert errors == []
+
+
+async def test_conversation_by_long_polling(local_telegram: LocalTelegram) -> None:
+    c: Cast = cast(local_telegram.control, "ptb")
+    app = build_bot(c.token, local_telegram.bot_api_url)
+    async with polling(app):
+        await asyncio.to_thread(play, local_telegram.control, c)
+
+
+@asynccontextmanager
+async def webhook_receiver(app: Application, secret: str) -> AsyncIterator[str]:  # type: ignore[type-arg]
+    """PTB's custom-webhook pattern: a small web server that feeds ``app.update_queue``;
+    yields the webhook URL. Updates without the secret header are refused."""
+    seen_secrets: list[str | None] = []
+
+    async def receive(request: Request) -> Response:
+        seen_secrets.append(request.headers.get(SECRET_HEADER))
+        if request.headers.get(SECRET_HEADER) != secret:
+            return Response(status_code=403)
+        await app.update_queue.put(Update.de_json(await request.json(), app.bot))
+        return Response()
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            Starlette(routes=[Route("/hook", receive, methods=["POST"])]),
+            log_level="warning",
+            lifespan="off",
+        )
+    )
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started:
+        await asyncio.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/hook"
+    finally:
+        server.should_exit = True
+        await task
+    assert seen_secrets and set(seen_secrets) == {secret}
+
+
+async def test_conversation_by_webhook(local_telegram: LocalTelegram) -> None:
+    c = cast(local_telegram.control, "ptbhook")
+    app = build_bot(c.token, local_telegram.bot_api_url)
+    await app.initialize()
+    await app.start()
+    try:
+        async with webhook_receiver(app, "s3cret-token") as url:
+            assert await app.bot.set_webhook(
+                url, secret_token="s3cret-token", allowed_updates=Update.ALL_TYPES
+            )
+            info = await app.bot.get_webhook_info()
+            assert info.url == url
+            await asyncio.to_thread(play, local_telegram.control, c)
+            assert await app.bot.delete_webhook()
+    finally:
+        await app.stop()
+        await app.shutdown()
