@@ -185,7 +185,9 @@ class BotApi:
             raise bad_request(errors.MESSAGE_TEXT_EMPTY)
         if utf16_length(text) > MAX_TEXT_LENGTH:
             raise bad_request(errors.MESSAGE_TOO_LONG)
-        return text, merge_entities(formatting, detected_entities(text))
+        return text, self.world.complete_mentions(
+            merge_entities(formatting, detected_entities(text))
+        )
 
     def flood(self, bot: Bot, chat: Chat) -> None:
         retry_after = self.world.limits.take(bot.id, chat.id, chat.is_private, time.monotonic())
