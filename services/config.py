@@ -111,6 +111,38 @@ class Settings(BaseSettings):
         default="",
         description="Celery broker URL; empty means the same Redis as redis_url.",
     )
+    # -- the bot (services/bot/README.md) --
+    bot_webhook_url: str = Field(
+        default="",
+        description="Public HTTPS URL Telegram posts updates to; empty: the bot polls. "
+        "setWebhook is a deploy step (python -m services.bot set-webhook), not done by replicas.",
+    )
+    bot_webhook_secret: SecretStr | None = Field(
+        default=None,
+        description="Secret Telegram sends in X-Telegram-Bot-Api-Secret-Token; required "
+        "with a webhook.",
+    )
+    bot_http_host: str = Field(
+        default="0.0.0.0", description="Where the bot's HTTP server (webhook, probes) listens."
+    )
+    bot_http_port: int = Field(
+        default=8081,
+        ge=0,
+        le=65535,
+        description="Port of the bot's HTTP server: /telegram (webhook), /healthz, /readyz, "
+        "/metrics; 0 picks a free one.",
+    )
+    bot_replica: str = Field(
+        default="",
+        description="This replica's name in the event log's consumer group; default "
+        "hostname-pid.",
+    )
+    bot_claim_idle_ms: int = Field(
+        default=10_000,
+        gt=0,
+        description="An event log entry another replica took and has not acknowledged within "
+        "this is rendered by this one.",
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -1,0 +1,83 @@
+"""``python -m services.bot``: the Telegram bot.
+
+Polls by default; with ``UNO_BOT_WEBHOOK_URL`` set it takes updates on ``POST /telegram``
+instead (web.py). Either way the same HTTP server answers the probes and ``/metrics``.
+``python -m services.bot set-webhook`` registers the webhook with Telegram: a deploy step,
+run once, not by every replica.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import uvicorn
+from telegram import Bot, Update
+
+from services.bot.app import build_application
+from services.bot.web import web_app
+from services.config import Settings, get_settings
+from services.logs import configure_logging
+
+log = logging.getLogger("services.bot")
+
+
+async def serve(settings: Settings) -> None:
+    webhook = bool(settings.bot_webhook_url)
+    secret = settings.bot_webhook_secret.get_secret_value() if settings.bot_webhook_secret else None
+    if webhook and not secret:
+        raise SystemExit("UNO_BOT_WEBHOOK_SECRET is required with a webhook")
+    application = build_application(settings)
+    config = uvicorn.Config(
+        web_app(application, secret if webhook else None),
+        host=settings.bot_http_host,
+        port=settings.bot_http_port,
+        log_level="warning",
+        access_log=False,
+    )
+    server = uvicorn.Server(config)
+    async with application:
+        await application.start()
+        if not webhook:
+            assert application.updater is not None
+            await application.updater.start_polling(
+                allowed_updates=Update.ALL_TYPES, poll_interval=0.0, timeout=10
+            )
+        log.info(
+            "bot @%s running (%s)", application.bot.username, "webhook" if webhook else "polling"
+        )
+        await server.serve()  # until SIGTERM or SIGINT
+        if not webhook and application.updater is not None:
+            await application.updater.stop()
+        await application.stop()
+
+
+async def set_webhook(settings: Settings) -> None:
+    if settings.telegram_token is None or not settings.bot_webhook_url:
+        raise SystemExit("UNO_TELEGRAM_TOKEN and UNO_BOT_WEBHOOK_URL are required")
+    secret = settings.bot_webhook_secret
+    async with Bot(
+        settings.telegram_token.get_secret_value(),
+        base_url=settings.bot_api_url,
+        base_file_url=settings.bot_api_file_url,
+    ) as bot:
+        await bot.set_webhook(
+            settings.bot_webhook_url,
+            secret_token=secret.get_secret_value() if secret else None,
+            allowed_updates=Update.ALL_TYPES,
+        )
+    log.info("webhook set to %s", settings.bot_webhook_url)
+
+
+def main() -> None:
+    configure_logging("bot")
+    settings = get_settings()
+    if sys.argv[1:] == ["set-webhook"]:
+        asyncio.run(set_webhook(settings))
+    else:
+        asyncio.run(serve(settings))
+
+
+if __name__ == "__main__":
+    main()

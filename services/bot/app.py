@@ -1,0 +1,201 @@
+"""The bot's ``Application``: its handlers, the log reader feeding PTB's update queue, and
+the services every handler reaches through the context (context.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import time
+
+from redis.asyncio import Redis
+from telegram import (
+    BotCommand,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    Update,
+)
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ChosenInlineResultHandler,
+    CommandHandler,
+    ContextTypes,
+    InlineQueryHandler,
+    MessageHandler,
+    TypeHandler,
+    filters,
+)
+
+from services.bot import lobby, play
+from services.bot.context import SERVICES_KEY, BotServices, ChatSettings, NoChatSettings, services
+from services.bot.i18n import gettext
+from services.bot.logreader import LogReader
+from services.bot.memory import Memory
+from services.bot.metrics import RENDER_LAG, UPDATES
+from services.bot.outbox import Outbox
+from services.bot.ratelimit import RedisRateLimiter
+from services.bot.rendering import LogEntry, Renderer
+from services.config import Settings
+from services.engine.client import EngineClient, log_keys
+
+log = logging.getLogger(__name__)
+
+READER_KEY = "uno_reader"
+
+
+def build_application(
+    settings: Settings,
+    *,
+    chat_settings: ChatSettings | None = None,
+    replica: str | None = None,
+) -> Application:  # type: ignore[type-arg]
+    token = settings.telegram_token
+    if token is None:
+        raise SystemExit("UNO_TELEGRAM_TOKEN is not set")
+    name = replica or settings.bot_replica or f"{socket.gethostname()}-{os.getpid()}"
+    redis = Redis.from_url(settings.redis_url)
+    limiter = RedisRateLimiter(redis, token.get_secret_value().split(":")[0])
+
+    async def post_init(app: Application) -> None:  # type: ignore[type-arg]
+        engine = EngineClient.from_settings(settings)
+        memory = Memory(redis)
+        outbox = Outbox(app.bot)
+        username = app.bot.username
+        renderer = Renderer(engine, memory, outbox, bot_username=username)
+        app.bot_data[SERVICES_KEY] = BotServices(
+            settings, engine, memory, outbox, renderer, chat_settings or NoChatSettings(), username
+        )
+
+        async def deliver(entry: LogEntry) -> None:
+            await app.update_queue.put(entry)
+
+        async def rerender_all() -> None:
+            await renderer.rerender_known_games()
+
+        reader = LogReader(
+            redis,
+            log_keys(settings.event_shards),
+            name,
+            deliver,
+            on_gap=rerender_all,
+            claim_idle_ms=settings.bot_claim_idle_ms,
+        )
+        app.bot_data[READER_KEY] = (reader, asyncio.create_task(reader.run()))
+        await register_commands(app)
+
+    async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+        found = app.bot_data.get(READER_KEY)
+        if found is not None:
+            reader, task = found
+            reader.stop()
+            task.cancel()
+        uno = app.bot_data.get(SERVICES_KEY)
+        if isinstance(uno, BotServices):
+            await uno.engine.aclose()
+            await uno.memory.redis.aclose()
+
+    app = (
+        ApplicationBuilder()
+        .token(token.get_secret_value())
+        .base_url(settings.bot_api_url)
+        .base_file_url(settings.bot_api_file_url)
+        .concurrent_updates(64)
+        .rate_limiter(limiter)
+        .post_init(post_init)
+        .post_shutdown(post_shutdown)
+        .build()
+    )
+    add_handlers(app)
+    return app
+
+
+def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
+    app.add_handler(TypeHandler(object, count_update), group=-1)
+    app.add_handler(TypeHandler(LogEntry, on_log_entry))
+    app.add_handler(CommandHandler("new", lobby.new))
+    app.add_handler(CommandHandler("start", start))
+    app.add_handler(CommandHandler(["join", "leave", "end", "back"], lobby.command))
+    app.add_handler(CommandHandler("kick", lobby.kick))
+    app.add_handler(CommandHandler("rules", lobby.rules))
+    app.add_handler(CommandHandler("help", lobby.help_command))
+    app.add_handler(CallbackQueryHandler(play.button))
+    app.add_handler(InlineQueryHandler(play.inline_query))
+    app.add_handler(ChosenInlineResultHandler(play.chosen_inline_result))
+    app.add_handler(MessageHandler(filters.ChatType.GROUPS & ~filters.COMMAND, play.group_message))
+    app.add_error_handler(on_error)
+
+
+async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start deals in a group and opens the hand in the private chat."""
+    chat = update.effective_chat
+    if chat is not None and chat.type == chat.PRIVATE:
+        await play.private_start(update, context)
+    else:
+        await lobby.command(update, context)
+
+
+async def count_update(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if isinstance(update, LogEntry):
+        UPDATES.labels("log_entry").inc()
+    elif isinstance(update, Update):
+        kind = next((k for k in _UPDATE_KINDS if getattr(update, k, None) is not None), "other")
+        UPDATES.labels(kind).inc()
+
+
+_UPDATE_KINDS = ("message", "callback_query", "inline_query", "chosen_inline_result")
+
+
+async def on_log_entry(update: LogEntry, context: ContextTypes.DEFAULT_TYPE) -> None:
+    uno = services(context)
+    await uno.renderer.on_entry(update)
+    reader, _ = context.bot_data[READER_KEY]
+    await reader.ack(update)
+    written_ms = int(update.entry_id.split("-")[0])
+    RENDER_LAG.observe(max(0.0, time.time() - written_ms / 1000))
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """One error handler: log with the game id when there is one; a callback query still
+    gets its answer, and the bot carries on."""
+    game_id = update.game_id if isinstance(update, LogEntry) else None
+    log.error(
+        "handling %r failed",
+        type(update).__name__,
+        exc_info=context.error,
+        extra={"game_id": game_id},
+    )
+    if isinstance(update, Update) and update.callback_query is not None:
+        # Already answered, or Telegram unreachable: nothing more to do.
+        with contextlib.suppress(Exception):
+            await update.callback_query.answer(
+                gettext(None, "Something went wrong. Please try again.")
+            )
+
+
+async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
+    """The command menus, per scope (and, once translated, per language)."""
+    locale = None
+    group = [
+        BotCommand("new", gettext(locale, "start a game")),
+        BotCommand("join", gettext(locale, "join the game")),
+        BotCommand("leave", gettext(locale, "leave the game")),
+        BotCommand("start", gettext(locale, "deal (the host)")),
+        BotCommand("end", gettext(locale, "end the game")),
+        BotCommand("kick", gettext(locale, "remove a player (reply to them)")),
+        BotCommand("back", gettext(locale, "I'm back")),
+        BotCommand("rules", gettext(locale, "the rules in short")),
+        BotCommand("help", gettext(locale, "how to play")),
+    ]
+    private = [
+        BotCommand("start", gettext(locale, "show my hands")),
+        BotCommand("help", gettext(locale, "how to play")),
+    ]
+    try:
+        await app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats())
+        await app.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats())
+    except Exception:
+        log.warning("could not register the command menus", exc_info=True)

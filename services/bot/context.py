@@ -1,0 +1,114 @@
+"""What every handler reaches through PTB's context: the bot's services, and the small
+helpers the handlers share (who is asking, in which chat and topic, in which language,
+and calling the engine with retries)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+import httpx
+from telegram import Chat, Message, Update, User
+from telegram.constants import ChatMemberStatus
+from telegram.ext import ContextTypes
+
+from services.bot.memory import Memory
+from services.bot.outbox import Outbox
+from services.bot.rendering import Renderer
+from services.config import Settings
+from services.engine.client import EngineClient, Unavailable
+from services.engine.rules import Options
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+SERVICES_KEY = "uno"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatDefaults:
+    """A chat's own defaults for /new (the records service keeps them; RULES.md §2)."""
+
+    variant: str | None = None
+    turn_seconds: int | None = None
+    rules: Options | None = None
+
+
+class ChatSettings(Protocol):
+    """Where /new reads a chat's defaults from: the one door to lasting chat settings."""
+
+    async def defaults(self, chat_id: int) -> ChatDefaults: ...
+
+
+class NoChatSettings:
+    """Until chat settings are stored: every chat plays the variants' own defaults."""
+
+    async def defaults(self, chat_id: int) -> ChatDefaults:
+        return ChatDefaults()
+
+
+@dataclass(slots=True)
+class BotServices:
+    settings: Settings
+    engine: EngineClient
+    memory: Memory
+    outbox: Outbox
+    renderer: Renderer
+    chat_settings: ChatSettings
+    bot_username: str = ""
+
+
+def services(context: ContextTypes.DEFAULT_TYPE) -> BotServices:
+    found = context.bot_data[SERVICES_KEY]
+    assert isinstance(found, BotServices)
+    return found
+
+
+class EngineDown(Exception):
+    """The engine did not answer after the retries; the user is asked to try again."""
+
+
+async def call_engine(call: Callable[[], Awaitable[T]], attempts: int = 3) -> T:
+    """``call`` with retries when the engine is unreachable or answers 5xx. A move is sent
+    again with the same action id, so the engine applies it once however often it arrives."""
+    for attempt in range(attempts):
+        try:
+            return await call()
+        except (Unavailable, httpx.TransportError) as e:
+            log.warning("engine unavailable (%s), attempt %d", e, attempt + 1)
+            if attempt == attempts - 1:
+                raise EngineDown() from e
+            await asyncio.sleep(0.25 * 2**attempt)
+    raise AssertionError("unreachable")
+
+
+def display_name(user: User) -> str:
+    return (user.full_name or user.username or str(user.id))[:64]
+
+
+def locale_of(user: User | None) -> str:
+    return (user.language_code if user is not None else None) or "en"
+
+
+def topic_of(message: Message | None) -> int:
+    """The forum topic a message belongs to (0 outside forums): one game per topic."""
+    if message is None or not message.is_topic_message:
+        return 0
+    return message.message_thread_id or 0
+
+
+def is_group(chat: Chat | None) -> bool:
+    return chat is not None and chat.type in (Chat.GROUP, Chat.SUPERGROUP)
+
+
+async def is_chat_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
+    member = await context.bot.get_chat_member(chat_id, user_id)
+    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+
+
+def update_user(update: Update) -> User | None:
+    return update.effective_user

@@ -1,0 +1,270 @@
+"""The group's side before a game starts and around it: /new and its variant keyboard,
+the lobby's buttons (Join, Leave, Add AI, Start, Rules) and commands (/join, /leave,
+/start, /kick, /end, /back, /rules, /help)."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from services.bot import render
+from services.bot.callbacks import Callback
+from services.bot.context import (
+    EngineDown,
+    call_engine,
+    display_name,
+    is_chat_admin,
+    is_group,
+    locale_of,
+    services,
+    topic_of,
+)
+from services.bot.i18n import gettext
+from services.engine.client import Conflict, EngineError, Forbidden, IllegalAction, NotFound
+from services.engine.schemas import AiLevel, GameInfo
+
+RULES_SUMMARY = {
+    "classic": "Match the colour, number or symbol; +2, skip, reverse, wilds; call UNO at two "
+    "cards. First to 500.",
+    "flip": "Classic with a light and a dark side; ⤵ flips every card. Dark side: +5, skip "
+    "everyone, wild draw colour. First to 500.",
+    "no_mercy": "Stack draw cards, 7 swaps hands, 0 passes them on, 25 cards knocks you out. "
+    "First to 1000.",
+    "minecraft": "Classic plus the Creeper (wild +3). First to 500.",
+    "minions": "Classic plus Dumb Fu: the next player is frozen until their next turn; moving "
+    "costs 4 cards. First to 500.",
+}
+
+
+async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None:
+        return
+    locale = locale_of(user)
+    if not is_group(update.effective_chat):
+        await message.reply_text(gettext(locale, "Add me to a group and type /new there."))
+        return
+    uno = services(context)
+    chat_id, topic = message.chat_id, topic_of(message)
+    existing = await call_engine(lambda: uno.engine.chat_game(chat_id, topic))
+    if existing is not None:
+        await message.reply_text(gettext(locale, "A game is already on here: /join it."))
+        return
+    await uno.outbox.send(
+        chat_id,
+        gettext(locale, "🎴 Which UNO shall we play?"),
+        render.variant_keyboard(locale, ""),
+        topic_id=topic,
+    )
+
+
+async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None
+    message = query.message
+    locale = locale_of(user)
+    if message is None or not is_group(message.chat) or cb.arg not in render.VARIANTS:
+        await query.answer(gettext(locale, "This button is out of date."))
+        return
+    uno = services(context)
+    chat_id, topic = message.chat.id, topic_of(message)  # type: ignore[arg-type]
+    defaults = await uno.chat_settings.defaults(chat_id)
+    try:
+        game = await call_engine(
+            lambda: uno.engine.create_game(
+                chat_id,
+                user.id,
+                display_name(user),
+                topic_id=topic,
+                variant=cb.arg,
+                turn_seconds=defaults.turn_seconds,
+                rules=defaults.rules,
+            )
+        )
+    except Conflict:
+        await query.answer(gettext(locale, "A game is already on here: /join it."))
+        return
+    title = message.chat.title or ""
+    await uno.memory.remember_game(game.game_id, chat_id, topic, title, "en")
+    await uno.memory.add_user_game(user.id, game.game_id)
+    shown = render.lobby("en", game)
+    await uno.outbox.edit(chat_id, message.message_id, shown.text, shown.markup)
+    await uno.memory.update_game(game.game_id, table=message.message_id, tfp=shown.fingerprint())
+    await query.answer()
+
+
+async def lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None
+    locale = locale_of(user)
+    if cb.arg == "rules":
+        info = await call_engine(lambda: services(context).engine.game(cb.game_id))
+        await query.answer(_rules_text(locale, info.variant), show_alert=True)
+        return
+    chat_id = query.message.chat.id if query.message is not None else 0
+    answer = await lobby_command(context, cb.game_id, cb.arg, user.id, display_name(user), chat_id)
+    await query.answer(answer)
+
+
+async def lobby_command(
+    context: ContextTypes.DEFAULT_TYPE,
+    game_id: str,
+    what: str,
+    user_id: int,
+    name: str,
+    chat_id: int,
+    *,
+    locale: str = "en",
+) -> str:
+    """Join, leave, add an AI, start or end; the answer to show the user. The lobby message
+    itself changes when the engine's write reaches the log."""
+    uno = services(context)
+    engine = uno.engine
+
+    async def as_host_or_admin(admin: bool) -> GameInfo:
+        if what.startswith("ai."):
+            level: AiLevel = "random" if what == "ai.random" else "strong"
+            return await engine.add_ai(game_id, user_id, level=level, admin=admin)
+        if what == "start":
+            return await engine.start(game_id, user_id, admin=admin)
+        return await engine.end(game_id, user_id, admin=admin)
+
+    try:
+        if what == "join":
+            await call_engine(lambda: engine.join(game_id, user_id, name))
+            await uno.memory.add_user_game(user_id, game_id)
+            return gettext(locale, "You're in!")
+        if what == "leave":
+            await call_engine(lambda: engine.leave(game_id, user_id))
+            await uno.memory.remove_user_game(user_id, game_id)
+            return gettext(locale, "You left the game.")
+        try:
+            await call_engine(lambda: as_host_or_admin(False))
+        except Forbidden:
+            if not chat_id or not await is_chat_admin(context, chat_id, user_id):
+                return gettext(locale, "Only the host or a chat admin can do that.")
+            await call_engine(lambda: as_host_or_admin(True))
+        return gettext(locale, "Done.")
+    except EngineDown:
+        return gettext(locale, "The game server is not answering. Please try again.")
+    except Forbidden:
+        return gettext(locale, "You are not in this game.")
+    except NotFound:
+        return gettext(locale, "This game is over.")
+    except IllegalAction as e:
+        if e.error == "cannot_start":
+            return gettext(locale, "At least two players are needed to start.")
+        return gettext(locale, "That is not possible now.")
+    except Conflict as e:
+        if e.error == "game_full":
+            return gettext(locale, "Every seat is taken.")
+        if e.error == "already_started":
+            return gettext(locale, "The game has already started.")
+        if e.error in ("game_over", "game_ended"):
+            return gettext(locale, "This game is over.")
+        return gettext(locale, "That is not possible now.")
+    except EngineError:
+        return gettext(locale, "That is not possible now.")
+
+
+def _rules_text(locale: str, variant: str) -> str:
+    return gettext(locale, RULES_SUMMARY.get(variant, RULES_SUMMARY["classic"]))
+
+
+async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/join, /leave, /start (in a group), /end, /back: the lobby buttons as commands."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None or not message.text:
+        return
+    locale = locale_of(user)
+    what = message.text.split()[0].lstrip("/").split("@")[0]
+    if not is_group(update.effective_chat):
+        return
+    uno = services(context)
+    try:
+        game = await call_engine(lambda: uno.engine.chat_game(message.chat_id, topic_of(message)))
+    except EngineDown:
+        await message.reply_text(
+            gettext(locale, "The game server is not answering. Please try again.")
+        )
+        return
+    if game is None:
+        await message.reply_text(gettext(locale, "No game here. Start one with /new."))
+        return
+    if what == "back":
+        try:
+            await call_engine(lambda: uno.engine.back(game.game_id, user.id))
+            answer = gettext(locale, "Welcome back!")
+        except EngineError:
+            answer = gettext(locale, "You are not away in this game.")
+        except EngineDown:
+            answer = gettext(locale, "The game server is not answering. Please try again.")
+        await message.reply_text(answer)
+        return
+    action = {"join": "join", "leave": "leave", "start": "start", "end": "end"}[what]
+    answer = await lobby_command(
+        context, game.game_id, action, user.id, display_name(user), message.chat_id, locale=locale
+    )
+    await message.reply_text(answer)
+
+
+async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/kick, as a reply to the player's message: host or chat admins only."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None or not is_group(update.effective_chat):
+        return
+    locale = locale_of(user)
+    target = message.reply_to_message.from_user if message.reply_to_message else None
+    if target is None:
+        await message.reply_text(gettext(locale, "Reply to a message of the player to kick."))
+        return
+    uno = services(context)
+    game = await call_engine(lambda: uno.engine.chat_game(message.chat_id, topic_of(message)))
+    if game is None:
+        await message.reply_text(gettext(locale, "No game here. Start one with /new."))
+        return
+    if game.host != user.id and not await is_chat_admin(context, message.chat_id, user.id):
+        await message.reply_text(gettext(locale, "Only the host or a chat admin can do that."))
+        return
+    try:
+        await call_engine(lambda: uno.engine.leave(game.game_id, target.id))
+        await message.reply_text(gettext(locale, "Removed from the game."))
+    except EngineError:
+        await message.reply_text(gettext(locale, "That player is not in the game."))
+
+
+async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message = update.effective_message
+    if message is None:
+        return
+    locale = locale_of(update.effective_user)
+    args = context.args or []
+    variant = args[0].lower().replace("-", "_") if args else "classic"
+    if variant not in render.VARIANTS:
+        variant = "classic"
+    await message.reply_text(
+        "📖 " + render.variant_name(locale, variant) + "\n" + _rules_text(locale, variant)
+    )
+
+
+async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message = update.effective_message
+    if message is None:
+        return
+    locale = locale_of(update.effective_user)
+    await message.reply_text(
+        gettext(
+            locale,
+            "🎴 UNO in your group.\n"
+            "/new — start a game (choose the variant)\n"
+            "/join, /leave — take or leave a seat\n"
+            "/start — deal (the host)\n"
+            "/end — end the game (the host or an admin)\n"
+            "/kick — reply to a player to remove them (the host or an admin)\n"
+            "/back — come back after being away\n"
+            "/rules [variant] — the rules in short\n\n"
+            "Play from “My cards” (inline mode) or from your hand in a private chat with me.\n"
+            "Minions' Dumb Fu needs group privacy mode off so I notice a frozen player "
+            "talking.",
+        )
+    )

@@ -1,0 +1,243 @@
+"""The bot's own memory, in Redis under ``bot:``: which message is a game's table and
+whose hand, what was last shown there, the recent moves in words, the chat's language.
+
+Replicas share it and restarts lose nothing. It never holds game state: the engine does.
+Every key of a game expires a day after its last write (``TTL_SECONDS``), as the engine's
+own records do.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, cast
+
+from redis.asyncio import Redis
+
+PREFIX = "bot:"
+TTL_SECONDS = 86_400
+
+# Render by version (rendering.py): a replica that takes a game's render lock renders the
+# game's current state until no newer version has been seen; the others only record that
+# they saw one. Both steps are atomic, so a version seen while the lock is held is never
+# left unrendered.
+_SEEN_AND_LOCK = """
+local seen = tonumber(redis.call('HGET', KEYS[1], 'seen') or '-1')
+if tonumber(ARGV[1]) > seen then redis.call('HSET', KEYS[1], 'seen', ARGV[1]) end
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return 1 end
+return 0
+"""
+_UNLOCK_IF_DONE = """
+local seen = tonumber(redis.call('HGET', KEYS[1], 'seen') or '-1')
+if seen > tonumber(ARGV[1]) then
+  redis.call('PEXPIRE', KEYS[2], ARGV[3])
+  return 0
+end
+if redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
+return 1
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class GameMemory:
+    """What the bot remembers of one game."""
+
+    game_id: str
+    chat_id: int
+    topic_id: int
+    chat_title: str
+    locale: str
+    table_message: int | None
+    table_fingerprint: str
+    recent: list[str]
+    frozen: dict[int, int]  # user id → seat, for the players Dumb Fu froze (RULES.md §6)
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class Memory:
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self._seen_and_lock = redis.register_script(_SEEN_AND_LOCK)
+        self._unlock_if_done = redis.register_script(_UNLOCK_IF_DONE)
+
+    # -- keys ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def game_key(game_id: str) -> str:
+        return f"{PREFIX}game:{game_id}"
+
+    @staticmethod
+    def hands_key(game_id: str) -> str:
+        return f"{PREFIX}hands:{game_id}"
+
+    @staticmethod
+    def lock_key(game_id: str) -> str:
+        return f"{PREFIX}lock:{game_id}"
+
+    @staticmethod
+    def user_games_key(user_id: int) -> str:
+        return f"{PREFIX}user:{user_id}"
+
+    @staticmethod
+    def chat_key(chat_id: int, topic_id: int = 0) -> str:
+        return f"{PREFIX}chat:{chat_id}:{topic_id}"
+
+    # -- a game -------------------------------------------------------------------------------
+
+    async def remember_game(
+        self, game_id: str, chat_id: int, topic_id: int, chat_title: str, locale: str
+    ) -> None:
+        key = self.game_key(game_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(
+                key,
+                mapping={
+                    "chat": chat_id,
+                    "topic": topic_id,
+                    "title": chat_title[:64],
+                    "lang": locale,
+                },
+            )
+            pipe.expire(key, TTL_SECONDS)
+            pipe.set(self.chat_key(chat_id, topic_id), game_id, ex=TTL_SECONDS)
+            await pipe.execute()
+
+    async def game(self, game_id: str) -> GameMemory | None:
+        raw = await self.redis.hgetall(self.game_key(game_id))
+        if not raw or b"chat" not in raw:
+            return None
+        fields = {_text(k): _text(v) for k, v in raw.items()}
+        table = fields.get("table")
+        frozen = fields.get("frozen", "")
+        return GameMemory(
+            game_id=game_id,
+            chat_id=int(fields["chat"]),
+            topic_id=int(fields.get("topic", "0")),
+            chat_title=fields.get("title", ""),
+            locale=fields.get("lang", "en"),
+            table_message=int(table) if table else None,
+            table_fingerprint=fields.get("tfp", ""),
+            recent=json.loads(fields.get("recent", "[]")),
+            frozen={
+                int(u): int(s) for u, _, s in (p.partition(":") for p in frozen.split(",") if p)
+            },
+        )
+
+    async def update_game(self, game_id: str, **fields: Any) -> None:
+        key = self.game_key(game_id)
+        mapping: Any = {k: json.dumps(v) if isinstance(v, list) else v for k, v in fields.items()}
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, mapping=mapping)
+            pipe.expire(key, TTL_SECONDS)
+            await pipe.execute()
+
+    async def forget_game(self, game_id: str, chat_id: int, topic_id: int) -> None:
+        key = self.chat_key(chat_id, topic_id)
+        if await self.redis.get(key) == game_id.encode():
+            await self.redis.delete(key)
+
+    async def chat_game(self, chat_id: int, topic_id: int = 0) -> str | None:
+        value = await self.redis.get(self.chat_key(chat_id, topic_id))
+        return _text(value) if value else None
+
+    # -- render by version --------------------------------------------------------------------
+
+    async def saw_version(self, game_id: str, version: int, owner: str, lock_ms: int) -> bool:
+        """Record ``version`` as seen; True when this caller now holds the render lock."""
+        got = await self._seen_and_lock(
+            keys=[self.game_key(game_id), self.lock_key(game_id)],
+            args=[version, owner, lock_ms, TTL_SECONDS],
+        )
+        return bool(got)
+
+    async def done_rendering(self, game_id: str, version: int, owner: str, lock_ms: int) -> bool:
+        """Release the lock after showing ``version``, unless a newer one was seen meanwhile
+        (then False: render again, still holding it)."""
+        done = await self._unlock_if_done(
+            keys=[self.game_key(game_id), self.lock_key(game_id)], args=[version, owner, lock_ms]
+        )
+        return bool(done)
+
+    async def drop_lock(self, game_id: str, owner: str) -> None:
+        key = self.lock_key(game_id)
+        if await self.redis.get(key) == owner.encode():
+            await self.redis.delete(key)
+
+    # -- private hands ------------------------------------------------------------------------
+
+    async def hand_messages(self, game_id: str) -> dict[int, tuple[int, str]]:
+        """user id → (message id in their private chat, fingerprint last shown)."""
+        raw = await self.redis.hgetall(self.hands_key(game_id))
+        out: dict[int, tuple[int, str]] = {}
+        for k, v in raw.items():
+            message, _, fingerprint = _text(v).partition(":")
+            out[int(k)] = (int(message), fingerprint)
+        return out
+
+    async def set_hand_message(
+        self, game_id: str, user_id: int, message_id: int, fingerprint: str
+    ) -> None:
+        key = self.hands_key(game_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hset(key, str(user_id), f"{message_id}:{fingerprint}")
+            pipe.expire(key, TTL_SECONDS)
+            await pipe.execute()
+
+    async def drop_hand_message(self, game_id: str, user_id: int) -> None:
+        await self.redis.hdel(self.hands_key(game_id), str(user_id))
+
+    # -- a user's games (inline queries without a game tag) -----------------------------------
+
+    async def add_user_game(self, user_id: int, game_id: str) -> None:
+        key = self.user_games_key(user_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.sadd(key, game_id)
+            pipe.expire(key, TTL_SECONDS)
+            await pipe.execute()
+
+    async def user_games(self, user_id: int) -> list[str]:
+        members = await self.redis.smembers(self.user_games_key(user_id))
+        return sorted(_text(m) for m in members)
+
+    async def remove_user_game(self, user_id: int, game_id: str) -> None:
+        await self.redis.srem(self.user_games_key(user_id), game_id)
+
+    # -- said once ----------------------------------------------------------------------------
+
+    async def first_time(self, what: str, ttl: int = TTL_SECONDS) -> bool:
+        """True the first time ``what`` is asked about (across replicas and retries)."""
+        return bool(await self.redis.set(f"{PREFIX}once:{what}", 1, nx=True, ex=ttl))
+
+    async def chat_locale(self, chat_id: int) -> str | None:
+        value = await self.redis.get(f"{PREFIX}lang:{chat_id}")
+        return _text(value) if value else None
+
+    # -- the last moves, in order whichever replica saw them ---------------------------------
+
+    @staticmethod
+    def moves_key(game_id: str) -> str:
+        return f"{PREFIX}moves:{game_id}"
+
+    async def add_moves(
+        self, game_id: str, version: int, events: list[dict[str, Any]], keep: int
+    ) -> None:
+        if not events:
+            return
+        key = self.moves_key(game_id)
+        members = {
+            json.dumps([version, i, e], separators=(",", ":")): version * 100 + i
+            for i, e in enumerate(events[-keep:])
+        }
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.zadd(key, members)
+            pipe.zremrangebyrank(key, 0, -keep - 1)
+            pipe.expire(key, TTL_SECONDS)
+            await pipe.execute()
+
+    async def moves(self, game_id: str) -> list[dict[str, Any]]:
+        raw = await self.redis.zrange(self.moves_key(game_id), 0, -1)
+        return [json.loads(cast(bytes, m))[2] for m in raw]

@@ -1,0 +1,83 @@
+"""The one path every message the bot sends or edits takes.
+
+Under it sits the rate limiter (``ratelimit.py``) that every Bot API call passes through;
+here the answers Telegram gives an edit are turned into what the renderer needs to know:
+shown, unchanged ("message is not modified"), gone ("message to edit not found": post
+again) or unreachable (the user blocked the bot, or the bot left the chat).
+"""
+
+from __future__ import annotations
+
+import logging
+from enum import StrEnum
+
+from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden
+
+log = logging.getLogger(__name__)
+
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+class Outcome(StrEnum):
+    SHOWN = "shown"
+    UNCHANGED = "unchanged"
+    GONE = "gone"
+    UNREACHABLE = "unreachable"
+
+
+def _gone(error: BadRequest) -> bool:
+    text = error.message.lower()
+    return "not found" in text or "can't be edited" in text or "message_id_invalid" in text
+
+
+class Outbox:
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    async def send(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        topic_id: int = 0,
+        quiet: bool = True,
+    ) -> Message | None:
+        """Post a message; None when the chat no longer takes the bot's messages."""
+        try:
+            return await self.bot.send_message(
+                chat_id,
+                text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                message_thread_id=topic_id or None,
+                disable_notification=quiet,
+                link_preview_options=_NO_PREVIEW,
+            )
+        except Forbidden:
+            log.info("chat %s does not take the bot's messages", chat_id)
+            return None
+
+    async def edit(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> Outcome:
+        try:
+            await self.bot.edit_message_text(
+                text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                link_preview_options=_NO_PREVIEW,
+            )
+        except BadRequest as e:
+            if "not modified" in e.message.lower():
+                return Outcome.UNCHANGED
+            if _gone(e):
+                return Outcome.GONE
+            raise
+        except Forbidden:
+            return Outcome.UNREACHABLE
+        return Outcome.SHOWN

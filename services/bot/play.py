@@ -1,0 +1,276 @@
+"""Moves: the buttons of the table and of the private hand, the hand in inline mode (its
+query and the chosen result), the private chat's /start, and Minions' frozen players.
+
+A move is one engine request with the action id ``callbacks.action_id`` (the same for a
+repeat of the same press or choice, and for every retry), so it is applied once; the chat
+changes when the engine's write reaches the event log (rendering.py).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import (
+    InlineQueryResultArticle,
+    InlineQueryResultsButton,
+    InputTextMessageContent,
+    Update,
+)
+from telegram.constants import ParseMode
+from telegram.ext import ContextTypes
+
+from services.bot import render
+from services.bot.callbacks import BadCallback, Callback, Kind, action_id
+from services.bot.context import EngineDown, call_engine, is_group, locale_of, services, topic_of
+from services.bot.i18n import gettext
+from services.bot.lobby import choose_variant, lobby_button
+from services.engine.client import (
+    Conflict,
+    EngineError,
+    Forbidden,
+    IllegalAction,
+    NotFound,
+    StaleVersion,
+)
+
+log = logging.getLogger(__name__)
+
+INLINE_PAGE = 50
+
+
+def refusal_text(locale: str, e: EngineError) -> str:
+    if isinstance(e, StaleVersion):
+        return gettext(locale, "This button is out of date.")
+    if isinstance(e, Forbidden):
+        return gettext(locale, "Not your hand: you are not playing in this game.")
+    if isinstance(e, NotFound):
+        return gettext(locale, "This game is over.")
+    if isinstance(e, Conflict):
+        return gettext(locale, "This game is not being played right now.")
+    reason = e.reason if isinstance(e, IllegalAction) else None
+    texts = {
+        "not_your_turn": gettext(locale, "It's not your turn."),
+        "does_not_match": gettext(locale, "That card doesn't match the pile."),
+        "card_not_in_hand": gettext(locale, "You don't hold that card."),
+        "must_play_drawn": gettext(locale, "Only the card you just drew can be played."),
+        "must_play": gettext(locale, "You have a playable card: play it."),
+        "not_stackable": gettext(locale, "That card can't be stacked on this."),
+        "cannot_challenge": gettext(locale, "This can't be challenged."),
+        "cannot_call_uno": gettext(locale, "You can't call UNO now."),
+        "nothing_to_catch": gettext(locale, "There's nobody to catch."),
+        "wrong_decision": gettext(locale, "That is not the decision you owe now."),
+        "knocked_out": gettext(locale, "You are knocked out of this round."),
+        "game_over": gettext(locale, "This game is over."),
+    }
+    return texts.get(reason or "", gettext(locale, "That is not possible now."))
+
+
+async def act(
+    context: ContextTypes.DEFAULT_TYPE, user_id: int, cb: Callback, locale: str
+) -> str | None:
+    """Send the move; None when it was applied, else the words to answer with."""
+    uno = services(context)
+    try:
+        await call_engine(
+            lambda: uno.engine.act(
+                cb.game_id,
+                user_id,
+                cb.arg,
+                version=cb.version,
+                action_id=action_id(user_id, cb.version, cb.arg),
+            )
+        )
+    except EngineDown:
+        return gettext(locale, "The game server is not answering. Please try again.")
+    except EngineError as e:
+        return refusal_text(locale, e)
+    return None
+
+
+async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every button press lands here and is answered exactly once."""
+    query, user = update.callback_query, update.effective_user
+    if query is None or user is None:
+        return
+    locale = locale_of(user)
+    try:
+        cb = Callback.decode(query.data)
+    except BadCallback:
+        await query.answer(gettext(locale, "This button is out of date."))
+        return
+    if cb.kind is Kind.VARIANT:
+        await choose_variant(update, context, cb)
+    elif cb.kind is Kind.LOBBY:
+        await lobby_button(update, context, cb)
+    elif cb.kind is Kind.HAND:
+        if await open_private_hand(context, cb.game_id, user.id):
+            await query.answer(gettext(locale, "Your hand is in our private chat."))
+        else:  # the user never started the bot, or blocked it: the link opens the chat
+            bot = services(context).bot_username
+            await query.answer(url=f"https://t.me/{bot}?start={cb.game_id}")
+    elif cb.kind is Kind.INERT:
+        await query.answer(gettext(locale, "You can't play this card now."))
+    else:
+        await move_button(update, context, cb)
+
+
+async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None
+    locale = locale_of(user)
+    refused = await act(context, user.id, cb, locale)
+    await query.answer(refused or "")
+    if refused is None or query.message is None or is_group(query.message.chat):
+        return
+    # A stale or refused press in a private hand: show the hand as it is now.
+    uno = services(context)
+    mem = await uno.memory.game(cb.game_id)
+    if mem is not None:
+        await uno.renderer.show_hand(mem, user.id, query.message.message_id)
+
+
+async def open_private_hand(context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int) -> bool:
+    """Post (or refresh) the player's hand in their private chat; False when it cannot
+    be sent there."""
+    uno = services(context)
+    mem = await uno.memory.game(game_id)
+    if mem is None:
+        return False
+    hands = await uno.memory.hand_messages(game_id)
+    await uno.renderer.show_hand(mem, user_id, hands.get(user_id, (None, ""))[0])
+    return user_id in await uno.memory.hand_messages(game_id)
+
+
+async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/start in the private chat, maybe with a game id (a deep link from the group)."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None:
+        return
+    locale = locale_of(user)
+    uno = services(context)
+    games = list(context.args or []) or await uno.memory.user_games(user.id)
+    shown = False
+    for game_id in games:
+        mem = await uno.memory.game(game_id)
+        if mem is None:
+            continue
+        shown = await open_private_hand(context, game_id, user.id) or shown
+    if not shown:
+        await message.reply_text(
+            gettext(locale, "Hi! Add me to a group and type /new there to play UNO.")
+        )
+
+
+# -- inline mode ------------------------------------------------------------------------------
+
+
+async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The hand as personal, uncached inline results: playable cards first, then the other
+    legal actions, then the cards that cannot be played now (inert)."""
+    query, user = update.inline_query, update.effective_user
+    if query is None or user is None:
+        return
+    locale = locale_of(user)
+    uno = services(context)
+    game_id = await _inline_game(context, query.query.strip(), user.id)
+    player = None
+    if game_id is not None:
+        try:
+            player = await call_engine(lambda: uno.engine.view(game_id, user.id))
+        except (EngineError, EngineDown):
+            player = None
+    if player is None or player.view is None or player.game.status != "playing":
+        await query.answer(
+            [],
+            cache_time=0,
+            is_personal=True,
+            button=InlineQueryResultsButton(
+                gettext(locale, "You have no game in play here"), start_parameter="help"
+            ),
+        )
+        return
+    game, view = player.game, player.view
+    choices = render.choices(locale, game, view)
+    offset = int(query.offset) if query.offset.isdigit() else 0
+    page = choices[offset : offset + INLINE_PAGE]
+    results = []
+    for n, choice in enumerate(page):
+        kind = Kind.ACT if choice.code is not None else Kind.INERT
+        arg = choice.code if choice.code is not None else f"{choice.card}.{offset + n}"
+        result_id = Callback(kind, game.game_id, view.version, arg or "").encode()
+        text = choice.label if choice.code is not None else "🃏"
+        results.append(
+            InlineQueryResultArticle(
+                id=result_id,
+                title=choice.label,
+                description=(
+                    gettext(locale, "can't be played now")
+                    if choice.code is None
+                    else render.why_line(locale, game, view)
+                ),
+                input_message_content=InputTextMessageContent(text, parse_mode=ParseMode.HTML),
+            )
+        )
+    next_offset = str(offset + INLINE_PAGE) if offset + INLINE_PAGE < len(choices) else ""
+    await query.answer(results, cache_time=0, is_personal=True, next_offset=next_offset)
+
+
+async def _inline_game(context: ContextTypes.DEFAULT_TYPE, tag: str, user_id: int) -> str | None:
+    """The game the query is for: the tag "My cards" put in it, else the user's one game."""
+    if tag:
+        return tag
+    uno = services(context)
+    for game_id in await uno.memory.user_games(user_id):
+        if await uno.memory.game(game_id) is not None:
+            return game_id
+    return None
+
+
+async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A card chosen from the inline hand: the move, applied once (its action id is the
+    same whichever way it arrives)."""
+    chosen, user = update.chosen_inline_result, update.effective_user
+    if chosen is None or user is None:
+        return
+    try:
+        cb = Callback.decode(chosen.result_id)
+    except BadCallback:
+        return
+    if cb.kind is not Kind.ACT:
+        return
+    refused = await act(context, user.id, cb, locale_of(user))
+    if refused is not None:
+        log.info("inline choice refused: %s", refused, extra={"game_id": cb.game_id})
+
+
+# -- Minions: a frozen player moving (RULES.md §6) --------------------------------------------
+
+
+async def group_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Any message in a group: if its author is frozen by Dumb Fu in the chat's game, the
+    engine hears of it (it decides what breaks the freeze and the 4-card cost)."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None or not is_group(update.effective_chat):
+        return
+    if message.via_bot is not None:
+        return  # a card chosen from the inline hand is a move, not a frozen player talking
+    uno = services(context)
+    game_id = await uno.memory.chat_game(message.chat_id, topic_of(message))
+    if game_id is None:
+        return
+    mem = await uno.memory.game(game_id)
+    if mem is None or user.id not in mem.frozen:
+        return
+    seat = mem.frozen[user.id]
+    try:
+        spectator = await call_engine(lambda: uno.engine.spectator_view(game_id))
+        await call_engine(
+            lambda: uno.engine.frozen_moved(
+                game_id,
+                version=spectator.game.version,
+                seat=seat,
+                action_id=f"tg-frozen:{user.id}:{message.message_id}",
+            )
+        )
+    except (EngineError, EngineDown) as e:
+        log.info("frozen move not reported: %s", e, extra={"game_id": game_id})

@@ -1,0 +1,162 @@
+"""Telegram's flood limits, kept for the bot token across every replica (PTB's
+``BaseRateLimiter``, backed by Redis).
+
+Telegram meters the token, not the process: about 30 messages a second overall, 20 a
+minute in one group, about one a second in one private chat, edits included. Each limit is
+a token bucket kept in Redis as a "theoretical arrival time" (GCRA): one Lua call reserves
+a slot in the overall bucket and the chat's and answers how long to wait, so replicas
+share one budget and a burst of moves queues instead of drawing 429s. The buckets are
+sized so that no window of the limit's length ever holds more than the limit (burst +
+rate × window ≤ limit). Answers to callback and inline queries are not metered and go at
+once; every call is counted (metrics.py). A 429 that still comes pushes the bucket back by
+its ``retry_after`` and the call is sent again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio import Redis
+from telegram.error import RetryAfter, TelegramError
+from telegram.ext import BaseRateLimiter
+
+from services.bot.metrics import API_CALLS, RATE_WAIT, RETRY_AFTER
+
+log = logging.getLogger(__name__)
+
+PREFIX = "bot:rate:"
+
+# KEYS: buckets; ARGV: pairs of (interval ms, tolerance ms) per key. Reserves one slot in
+# every bucket and answers the wait in ms (the longest of them).
+_RESERVE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local wait = 0
+for i, key in ipairs(KEYS) do
+  local interval = tonumber(ARGV[2 * i - 1])
+  local tolerance = tonumber(ARGV[2 * i])
+  local tat = tonumber(redis.call('GET', key) or '0')
+  if tat < now then tat = now end
+  local allow_at = tat - tolerance
+  if allow_at - now > wait then wait = allow_at - now end
+  redis.call('SET', key, tat + interval, 'PX', tat + interval - now + tolerance + 1000)
+end
+return wait
+"""
+
+# KEYS: buckets; ARGV[1]: ms during which nothing may be sent (Telegram's retry_after).
+_HOLD = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local until_ms = now + tonumber(ARGV[1])
+for _, key in ipairs(KEYS) do
+  local tat = tonumber(redis.call('GET', key) or '0')
+  if tat < until_ms then redis.call('SET', key, until_ms, 'PX', tonumber(ARGV[1]) + 60000) end
+end
+return 1
+"""
+
+#: Methods Telegram meters: anything that puts or changes a message in a chat.
+_METERED_PREFIXES = ("send", "edit", "copy", "forward", "delete", "stop")
+
+
+@dataclass(frozen=True, slots=True)
+class Bucket:
+    """``burst`` calls at once, then one every ``interval`` seconds."""
+
+    interval: float
+    burst: int
+
+    def args(self) -> tuple[int, int]:
+        return int(self.interval * 1000), int(self.interval * 1000 * (self.burst - 1))
+
+
+#: burst + rate × window ≤ limit: 10 + 20/s × 1 s = 30 a second overall; 5 + 15/min ×
+#: 1 min = 20 a minute in a group; 1 a second in a private chat.
+OVERALL = Bucket(interval=1 / 20, burst=10)
+GROUP = Bucket(interval=4.0, burst=5)
+PRIVATE = Bucket(interval=1.0, burst=1)
+
+
+class RedisRateLimiter(BaseRateLimiter[None]):
+    def __init__(
+        self,
+        redis: Redis,
+        token_tag: str,
+        *,
+        overall: Bucket = OVERALL,
+        group: Bucket = GROUP,
+        private: Bucket = PRIVATE,
+        max_retries: int = 3,
+    ) -> None:
+        self.redis = redis
+        self.tag = token_tag
+        self.overall, self.group, self.private = overall, group, private
+        self.max_retries = max_retries
+        self._reserve = redis.register_script(_RESERVE)
+        self._hold = redis.register_script(_HOLD)
+
+    async def initialize(self) -> None:
+        pass
+
+    async def shutdown(self) -> None:
+        pass
+
+    def buckets(self, endpoint: str, data: dict[str, Any]) -> list[tuple[str, Bucket]]:
+        if not endpoint.startswith(_METERED_PREFIXES):
+            return []
+        out = [(f"{PREFIX}{self.tag}", self.overall)]
+        chat = data.get("chat_id")
+        if isinstance(chat, int):
+            bucket = self.private if chat > 0 else self.group
+            out.append((f"{PREFIX}{self.tag}:{chat}", bucket))
+        elif isinstance(chat, str):  # a channel's @username
+            out.append((f"{PREFIX}{self.tag}:{chat}", self.group))
+        return out
+
+    async def wait_turn(self, buckets: list[tuple[str, Bucket]]) -> None:
+        if not buckets:
+            return
+        args = [n for _, bucket in buckets for n in bucket.args()]
+        wait_ms = int(await self._reserve(keys=[k for k, _ in buckets], args=args))
+        RATE_WAIT.observe(wait_ms / 1000)
+        if wait_ms > 0:
+            await asyncio.sleep(wait_ms / 1000)
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        buckets = self.buckets(endpoint, data)
+        for attempt in range(self.max_retries + 1):
+            await self.wait_turn(buckets)
+            try:
+                result = await callback(*args, **kwargs)
+            except RetryAfter as e:
+                RETRY_AFTER.labels(endpoint).inc()
+                API_CALLS.labels(endpoint, "retry_after").inc()
+                seconds = e.retry_after
+                delay = seconds if isinstance(seconds, int | float) else seconds.total_seconds()
+                log.warning("429 on %s: holding for %.1fs", endpoint, delay)
+                if buckets:
+                    await self._hold(keys=[k for k, _ in buckets], args=[int(delay * 1000)])
+                if attempt == self.max_retries:
+                    raise
+                if not buckets:
+                    await asyncio.sleep(delay)
+                continue
+            except TelegramError as e:
+                API_CALLS.labels(endpoint, type(e).__name__).inc()
+                raise
+            API_CALLS.labels(endpoint, "ok").inc()
+            return result
+        raise AssertionError("unreachable")

@@ -1,0 +1,222 @@
+"""Rendering a game into its chat from the engine's event log.
+
+Every write to a game (a player's move, a stand-in's, a timer's, a lobby change) is one
+entry of the event log (services/engine/README.md "Events"); the log reader hands each
+entry to ``Renderer.on_entry``. Whoever takes the game's render lock shows the game's
+*current* state (the spectator view, and each private hand from its owner's view) and
+keeps doing so until no newer version has been seen, so a burst of moves becomes one edit
+and a game never shows an older state after a newer one, whichever replica renders it.
+What happened in words (the last moves, a round's scores) comes from the entries' events.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from services.bot import render
+from services.bot.memory import GameMemory, Memory
+from services.bot.outbox import Outbox, Outcome
+from services.engine.client import EngineClient, Forbidden, NotFound
+from services.engine.schemas import PlayerView
+
+log = logging.getLogger(__name__)
+
+#: A render lock left by a replica that died mid-render is free again after this.
+LOCK_MS = 15_000
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One write of one game, read from the event log (PTB's update queue carries it)."""
+
+    stream: str
+    entry_id: str
+    game_id: str
+    version: int
+    events: list[dict[str, Any]]
+
+
+class Renderer:
+    def __init__(
+        self, engine: EngineClient, memory: Memory, outbox: Outbox, *, bot_username: str
+    ) -> None:
+        self.engine = engine
+        self.memory = memory
+        self.outbox = outbox
+        self.bot_username = bot_username
+
+    async def on_entry(self, entry: LogEntry) -> None:
+        mem = await self.memory.game(entry.game_id)
+        if mem is None:
+            return  # a game of no chat this bot knows (or one forgotten a day ago)
+        public = [e for e in entry.events if "to" not in e]
+        moves = [e for e in public if e.get("type") in render.MOVE_EVENTS]
+        await self.memory.add_moves(entry.game_id, entry.version, moves, render.RECENT_LINES)
+        await self.announce(mem, entry, public)
+        await self.render(entry.game_id, entry.version)
+
+    async def announce(
+        self, mem: GameMemory, entry: LogEntry, public: list[dict[str, Any]]
+    ) -> None:
+        """Messages of their own, once each: a round's scores, the game's end, a Dumb Fu
+        penalty's reason."""
+        notable = [
+            e
+            for e in public
+            if e.get("type") in ("round_ended", "game_over", "game_ended", "frozen_penalty")
+        ]
+        if not notable:
+            return
+        game = await self.engine.game(entry.game_id)
+        locale = mem.locale
+        for n, event in enumerate(notable):
+            if not await self.memory.first_time(f"{entry.game_id}:{entry.version}:{n}"):
+                continue
+            kind = event["type"]
+            if kind == "round_ended":
+                text = render.round_end(locale, game, event)
+            elif kind == "game_over":
+                text = render.game_over(locale, game, event)
+            elif kind == "game_ended":
+                text = render.game_ended(locale, event)
+            else:
+                text = render.frozen_penalty(locale, game, event)
+            await self.outbox.send(mem.chat_id, text, topic_id=mem.topic_id)
+            if kind == "round_ended":
+                # The score message pushed the table up: the next render posts it anew.
+                await self.retire_table(mem)
+
+    async def retire_table(self, mem: GameMemory) -> None:
+        if mem.table_message is not None:
+            await self.outbox.edit(mem.chat_id, mem.table_message, "🎴 …", None)
+        await self.memory.update_game(mem.game_id, table="", tfp="")
+
+    async def rerender_known_games(self) -> None:
+        """After missing part of the log: show every game this bot knows as it is now."""
+        async for key in self.memory.redis.scan_iter(match=Memory.game_key("*"), count=500):
+            game_id = (key.decode() if isinstance(key, bytes) else key).rsplit(":", 1)[1]
+            try:
+                await self.render(game_id, 0)
+            except Exception:
+                log.exception("re-rendering failed", extra={"game_id": game_id})
+
+    # -- render by version ------------------------------------------------------------------
+
+    async def render(self, game_id: str, version: int) -> None:
+        owner = secrets.token_hex(8)
+        if not await self.memory.saw_version(game_id, version, owner, LOCK_MS):
+            return  # another render holds the game; it will show this version too
+        try:
+            while True:
+                shown = await self.render_now(game_id)
+                if await self.memory.done_rendering(game_id, shown, owner, LOCK_MS):
+                    return
+        except BaseException:
+            await self.memory.drop_lock(game_id, owner)
+            raise
+
+    async def render_now(self, game_id: str) -> int:
+        """Show the game's current state in its chat and in the private hands; the version
+        shown."""
+        mem = await self.memory.game(game_id)
+        if mem is None:
+            return 2**53
+        try:
+            spectator = await self.engine.spectator_view(game_id)
+        except NotFound:
+            await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
+            return 2**53
+        await self.show_table(mem, spectator)
+        await self.show_hands(mem, spectator)
+        game = spectator.game
+        if game.status in ("over", "ended"):
+            await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
+        return game.version
+
+    async def show_table(self, mem: GameMemory, spectator: PlayerView) -> None:
+        game, view = spectator.game, spectator.view
+        if view is None:
+            shown = render.lobby(mem.locale, game)
+            if game.status == "ended":
+                shown = render.Rendered(render.game_ended(mem.locale, {}), None)
+        else:
+            recent = [
+                line
+                for line in (
+                    render.event_line(mem.locale, game, e)
+                    for e in await self.memory.moves(mem.game_id)
+                )
+                if line
+            ]
+            shown = render.table(mem.locale, game, view, recent, bot_username=self.bot_username)
+        fingerprint = shown.fingerprint()
+        frozen = ",".join(
+            f"{game.seats[s.seat].user_id}:{s.seat}"
+            for s in (view.seats if view is not None else [])
+            if s.frozen and game.seats[s.seat].user_id is not None
+        )
+        if fingerprint == mem.table_fingerprint and mem.table_message is not None:
+            await self.memory.update_game(mem.game_id, frozen=frozen)
+            return
+        if mem.table_message is not None:
+            outcome = await self.outbox.edit(
+                mem.chat_id, mem.table_message, shown.text, shown.markup
+            )
+            if outcome in (Outcome.SHOWN, Outcome.UNCHANGED):
+                await self.memory.update_game(mem.game_id, tfp=fingerprint, frozen=frozen)
+                return
+            if outcome is Outcome.UNREACHABLE:
+                return
+        message = await self.outbox.send(
+            mem.chat_id, shown.text, shown.markup, topic_id=mem.topic_id
+        )
+        if message is not None:
+            await self.memory.update_game(
+                mem.game_id, table=message.message_id, tfp=fingerprint, frozen=frozen
+            )
+
+    async def show_hands(self, mem: GameMemory, spectator: PlayerView) -> None:
+        if spectator.view is None:
+            return
+        for user_id, (message_id, fingerprint) in (
+            await self.memory.hand_messages(mem.game_id)
+        ).items():
+            await self.show_hand(mem, user_id, message_id, fingerprint)
+
+    async def show_hand(
+        self, mem: GameMemory, user_id: int, message_id: int | None, fingerprint: str = ""
+    ) -> None:
+        """Edit (or post) ``user_id``'s hand message in their private chat."""
+        try:
+            player = await self.engine.view(mem.game_id, user_id)
+        except (Forbidden, NotFound):
+            await self.memory.drop_hand_message(mem.game_id, user_id)
+            return
+        if player.view is None:
+            return
+        shown = render.private_hand(mem.locale, player.game, player.view, mem.chat_title)
+        if player.game.status != "playing":
+            shown = render.Rendered(shown.text, None)
+        new_fingerprint = shown.fingerprint()
+        if message_id is not None:
+            if new_fingerprint == fingerprint:
+                return
+            outcome = await self.outbox.edit(user_id, message_id, shown.text, shown.markup)
+            if outcome in (Outcome.SHOWN, Outcome.UNCHANGED):
+                await self.memory.set_hand_message(
+                    mem.game_id, user_id, message_id, new_fingerprint
+                )
+                return
+            if outcome is Outcome.UNREACHABLE:
+                await self.memory.drop_hand_message(mem.game_id, user_id)
+                return
+        message = await self.outbox.send(user_id, shown.text, shown.markup)
+        if message is None:
+            await self.memory.drop_hand_message(mem.game_id, user_id)
+            return
+        await self.memory.set_hand_message(
+            mem.game_id, user_id, message.message_id, new_fingerprint
+        )

@@ -1,0 +1,144 @@
+"""The real services for the bot's end-to-end tests, each a process in its own group (so a
+test can kill one the way a container dies): the engine (uvicorn), the worker (Celery) and
+bot replicas (``python -m services.bot``) talking to the local Telegram."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from subprocess import Popen
+
+import httpx
+
+from services.engine import local_server
+from services.engine.local_server import free_port, uvicorn_command
+
+ENGINE_TOKEN = "bot-e2e-token"
+
+#: Short pauses so games run in seconds (the turn time's floor is 5 s).
+ENGINE_ENV = {
+    "UNO_AWAY_PAUSE_SECONDS": "0.2",
+    "UNO_UNO_WINDOW_SECONDS": "2",
+    "UNO_ENABLE_TEST_ENDPOINTS": "true",
+    "UNO_DEV_MODE": "true",
+}
+
+
+@dataclass
+class Process:
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    log_path: Path
+    process: Popen[bytes] | None = field(default=None, init=False)
+
+    def start(self, ready: Callable[[], bool], timeout: float = 60) -> None:
+        offset = len(self.log())
+        self.process = local_server.spawn(self.argv, self.env, self.log_path)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if ready():
+                return
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        raise RuntimeError(f"{self.name} did not start; its log:\n{self.log()[offset:][-4000:]}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill(self) -> None:
+        if self.process is not None:
+            local_server.kill(self.process)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            local_server.stop(self.process)
+            self.process = None
+
+
+def _answers(url: str) -> Callable[[], bool]:
+    def check() -> bool:
+        try:
+            return httpx.get(url, timeout=1).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    return check
+
+
+def start_engine(redis_url: str, log_dir: Path) -> Process:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = Process(
+        "engine",
+        uvicorn_command("services.engine.app:app", port, "--log-level", "warning"),
+        local_server.service_env(redis_url, url, ENGINE_TOKEN, **ENGINE_ENV),
+        log_dir / "engine.log",
+    )
+    proc.start(_answers(f"{url}/healthz"))
+    return proc
+
+
+def start_worker(redis_url: str, engine_url: str, log_dir: Path) -> Process:
+    env = local_server.service_env(
+        redis_url,
+        engine_url,
+        ENGINE_TOKEN,
+        UNO_WORKER_POLL_INTERVAL="0.05",
+        UNO_TIMER_LEASE_SECONDS="3",
+        **ENGINE_ENV,
+    )
+    proc = Process(
+        "worker",
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "services.worker.app",
+            "worker",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"bote2e-{time.monotonic_ns()}@%h",
+        ],
+        env,
+        log_dir / "worker.log",
+    )
+    proc.start(lambda: " ready." in proc.log())
+    return proc
+
+
+def start_bot(
+    name: str,
+    redis_url: str,
+    engine_url: str,
+    bot_api_url: str,
+    token: str,
+    log_dir: Path,
+    **extra: str,
+) -> Process:
+    port = free_port()
+    env = local_server.service_env(
+        redis_url,
+        engine_url,
+        ENGINE_TOKEN,
+        UNO_TELEGRAM_TOKEN=token,
+        UNO_BOT_API_URL=bot_api_url,
+        UNO_BOT_HTTP_HOST="127.0.0.1",
+        UNO_BOT_HTTP_PORT=str(port),
+        UNO_BOT_REPLICA=name,
+        UNO_BOT_CLAIM_IDLE_MS="1500",
+        UNO_LOG_LEVEL="INFO",
+        **extra,
+    )
+    proc = Process(name, [sys.executable, "-m", "services.bot"], env, log_dir / f"{name}.log")
+    proc.start(_answers(f"http://127.0.0.1:{port}/readyz"))
+    return proc

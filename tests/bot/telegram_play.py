@@ -1,0 +1,121 @@
+"""Playing through the local Telegram as people do: reading the bot's messages (the table
+in the group, the hand in the private chat) and pressing their buttons."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from services.bot.callbacks import Callback, Kind
+
+#: The order a test player prefers moves in: play, then every other decision, then draw.
+PREFERENCE = ("p", "c", "s", "a", "d", "k")
+
+
+def callbacks(message: dict[str, Any]) -> list[Callback]:
+    markup = message.get("reply_markup") or {}
+    out = []
+    for row in markup.get("inline_keyboard", []):
+        for button in row:
+            data = button.get("callback_data")
+            if data:
+                out.append(Callback.decode(data))
+    return out
+
+
+def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+    markup = message.get("reply_markup") or {}
+    return [b for row in markup.get("inline_keyboard", []) for b in row]
+
+
+def choose(options: list[Callback]) -> Callback | None:
+    acts = [cb for cb in options if cb.kind is Kind.ACT]
+    for head in PREFERENCE:
+        for cb in acts:
+            if cb.arg.split(".")[0] == head:
+                return cb
+    return None
+
+
+@dataclass
+class Seat:
+    user: dict[str, Any]
+
+    @property
+    def id(self) -> int:
+        return int(self.user["id"])
+
+
+class Players:
+    def __init__(self, control: Any, token: str, chat_id: int, bot_username: str) -> None:
+        self.control = control
+        self.token = token
+        self.chat_id = chat_id
+        self.bot_username = bot_username
+
+    # -- the group --------------------------------------------------------------------------
+
+    def bot_messages(self, thread_id: int | None = None) -> list[dict[str, Any]]:
+        return [
+            m
+            for m in self.control.messages(self.chat_id, thread_id=thread_id)
+            if m.get("from", {}).get("username") == self.bot_username and not m.get("deleted")
+        ]
+
+    def table(self, thread_id: int | None = None) -> dict[str, Any] | None:
+        tables = [m for m in self.bot_messages(thread_id) if m.get("text", "").startswith("🎴 UNO")]
+        return tables[-1] if tables else None
+
+    def wait_table(
+        self, what: str, predicate: Any, timeout: float = 20, thread_id: int | None = None
+    ) -> dict[str, Any]:
+        def check() -> dict[str, Any] | None:
+            table = self.table(thread_id)
+            return table if table is not None and predicate(table) else None
+
+        found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
+        return found
+
+    def press(
+        self, user_id: int, message: dict[str, Any], cb: Callback, chat_id: int | None = None
+    ) -> dict[str, Any]:
+        answer: dict[str, Any] = self.control.press_button(
+            user_id,
+            chat_id if chat_id is not None else message["chat"]["id"],
+            message["message_id"],
+            cb.encode(),
+        )
+        assert answer["answered"], f"the bot did not answer {cb}"
+        return answer
+
+    # -- a player's private chat --------------------------------------------------------------
+
+    def hand(self, user_id: int) -> dict[str, Any] | None:
+        hands = [
+            m
+            for m in self.control.private_messages(user_id, self.token)
+            if m.get("from", {}).get("is_bot") and m.get("text", "").startswith("UNO ")
+        ]
+        return hands[-1] if hands else None
+
+    def wait_hand(
+        self, user_id: int, predicate: Any, what: str, timeout: float = 20
+    ) -> dict[str, Any]:
+        def check() -> dict[str, Any] | None:
+            hand = self.hand(user_id)
+            return hand if hand is not None and predicate(hand) else None
+
+        found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
+        return found
+
+
+def version_of(message: dict[str, Any]) -> int:
+    versions = [
+        cb.version for cb in callbacks(message) if cb.kind in (Kind.ACT, Kind.INERT, Kind.HAND)
+    ]
+    return max(versions) if versions else -1
+
+
+def deadline(seconds: float) -> float:
+    return time.monotonic() + seconds

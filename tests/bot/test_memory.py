@@ -1,0 +1,65 @@
+"""The bot's memory in Redis: the render lock that renders by version, the last moves in
+order, hand messages, said-once markers."""
+
+from __future__ import annotations
+
+from services.bot.memory import Memory
+
+
+async def test_render_lock_renders_every_version_seen(memory: Memory) -> None:
+    await memory.remember_game("g1", -100, 0, "Friday", "en")
+    assert await memory.saw_version("g1", 3, "a", 5000)
+    # Another replica sees version 4 while "a" renders: it does not render, but "a" must.
+    assert not await memory.saw_version("g1", 4, "b", 5000)
+    assert not await memory.done_rendering("g1", 3, "a", 5000)
+    assert await memory.done_rendering("g1", 4, "a", 5000)
+    # Free again: the next version's reader takes it.
+    assert await memory.saw_version("g1", 5, "b", 5000)
+    # An older version seen late does not lower what was seen.
+    assert not await memory.saw_version("g1", 2, "c", 5000)
+    assert await memory.done_rendering("g1", 5, "b", 5000)
+
+
+async def test_a_dead_renderers_lock_expires(memory: Memory) -> None:
+    await memory.remember_game("g1", -100, 0, "Friday", "en")
+    assert await memory.saw_version("g1", 1, "dead", 50)
+    import asyncio
+
+    for _ in range(100):
+        if await memory.saw_version("g1", 2, "alive", 50):
+            break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("the lock never expired")
+    # The dead owner's late release does not free the live owner's lock.
+    await memory.drop_lock("g1", "dead")
+    assert not await memory.saw_version("g1", 3, "other", 5000)
+
+
+async def test_moves_keep_order_and_the_last_few(memory: Memory) -> None:
+    await memory.add_moves("g1", 7, [{"type": "played", "card": "R7"}], keep=3)
+    await memory.add_moves("g1", 5, [{"type": "played", "card": "R5"}], keep=3)
+    await memory.add_moves(
+        "g1", 9, [{"type": "drew", "count": 1}, {"type": "kept", "player": 0}], keep=3
+    )
+    assert [m.get("card", m["type"]) for m in await memory.moves("g1")] == ["R7", "drew", "kept"]
+    # The same entry rendered twice (a claimed entry) adds nothing.
+    await memory.add_moves(
+        "g1", 9, [{"type": "drew", "count": 1}, {"type": "kept", "player": 0}], keep=3
+    )
+    assert len(await memory.moves("g1")) == 3
+
+
+async def test_game_hands_and_once(memory: Memory) -> None:
+    await memory.remember_game("g1", -100, 4, "Friday", "en")
+    await memory.update_game("g1", table=55, tfp="abc", frozen="11:1")
+    mem = await memory.game("g1")
+    assert mem is not None
+    assert (mem.chat_id, mem.topic_id, mem.table_message, mem.frozen) == (-100, 4, 55, {11: 1})
+    assert await memory.chat_game(-100, 4) == "g1"
+    await memory.set_hand_message("g1", 11, 900, "fp")
+    assert await memory.hand_messages("g1") == {11: (900, "fp")}
+    assert await memory.first_time("x") and not await memory.first_time("x")
+    await memory.forget_game("g1", -100, 4)
+    assert await memory.chat_game(-100, 4) is None
+    assert await memory.game("nope") is None
