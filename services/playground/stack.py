@@ -106,9 +106,20 @@ class Child:
             return ""
         return "\n".join(text.splitlines()[-lines:])
 
-    def stop(self) -> None:
+    def terminate(self) -> None:
+        """SIGTERM to the child's process group."""
         if self.process is not None:
-            local_server.stop(self.process, STOP_GRACE)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+
+    def wait_or_kill(self, grace: float) -> None:
+        """Wait up to ``grace`` seconds for the child to exit, then SIGKILL its group."""
+        if self.process is None:
+            return
+        try:
+            self.process.wait(grace)
+        except subprocess.TimeoutExpired:
+            local_server.kill(self.process)
 
 
 @dataclass
@@ -228,10 +239,16 @@ class Stack:
             time.sleep(0.25)
 
     def stop_all(self) -> None:
-        """Stop the children in reverse order of starting: the bot first, Redis last."""
-        for child in reversed(self.children):
-            if child.exit_code is None:
-                child.stop()
+        """Stop the children in three waves, each wave's members together: the bot and the
+        local Telegram (the bot's pending long poll ends with its server instead of running
+        out), then the worker and the engine, then Redis, which holds what they wrote."""
+        waves = (("bot", "telegram"), ("worker", "engine"), ("redis",))
+        for wave in waves:
+            members = [c for c in self.children if c.name in wave and c.exit_code is None]
+            for child in members:
+                child.terminate()
+            for child in members:
+                child.wait_or_kill(STOP_GRACE)
         self.children.clear()
 
 
@@ -279,20 +296,6 @@ def worker_argv() -> list[str]:
     ]
 
 
-def bot_polling(telegram_url: str, token: str) -> Callable[[], bool]:
-    """Has the bot asked the local Telegram for updates yet (so it is polling)?"""
-    from services.playground.control import TelegramControl
-
-    control = TelegramControl(telegram_url)
-
-    def check() -> bool:
-        with contextlib.suppress(httpx.HTTPError):
-            return any(call["method"] == "getUpdates" for call in control.calls(token=token))
-        return False
-
-    return check
-
-
 def set_up_world(telegram_url: str) -> dict[str, object]:
     """The playground's bot, a first person ("You") who has started it, and a group where
     they play together; the page finds them all through the control API. Returns the bot
@@ -331,6 +334,7 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
         worker = stack.spawn("worker", worker_argv(), env)
         telegram_url = ""
         telegram = None
+        page_port = 0
         if not real_token:
             page_port = next_free_port(args.port, avoid=taken | {engine_port})
             telegram_url = f"http://127.0.0.1:{page_port}"
@@ -353,21 +357,17 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
             stack.wait_ready(telegram, http_ok(f"{telegram_url}/"), "answering")
             stack.progress("local telegram", telegram_url)
 
-        if real_token:
-            bot_env = env
-            bot_ready: Callable[[], bool] = lambda: "polling" in bot.log_tail(200).lower()  # noqa: E731
-        else:
+        bot_port = next_free_port(8081, avoid=taken | {engine_port, page_port})
+        bot_env = {**env, "UNO_BOT_HTTP_HOST": "127.0.0.1", "UNO_BOT_HTTP_PORT": str(bot_port)}
+        if not real_token:
             made = set_up_world(telegram_url)
-            bot_env = {
-                **env,
-                "UNO_TELEGRAM_TOKEN": str(made["token"]),
-                "UNO_BOT_API_URL": f"{telegram_url}/bot",
-            }
-            bot_ready = bot_polling(telegram_url, str(made["token"]))
+            bot_env["UNO_TELEGRAM_TOKEN"] = str(made["token"])
+            bot_env["UNO_BOT_API_URL"] = f"{telegram_url}/bot"
         bot = stack.spawn("bot", [sys.executable, "-m", "services.bot"], bot_env)
         stack.wait_ready(worker, lambda: " ready." in worker.log_tail(200), "ready")
         stack.progress("worker", "Celery worker ready")
-        stack.wait_ready(bot, bot_ready, "polling")
+        # The bot answers its probe once it polls (it starts polling, then serves).
+        stack.wait_ready(bot, http_ok(f"http://127.0.0.1:{bot_port}/healthz"), "polling")
         stack.progress("bot", "polling " + ("Telegram" if real_token else "the local Telegram"))
 
         elapsed = time.monotonic() - stack.started_at

@@ -310,6 +310,7 @@ function renderKeyboard(rows, message, chat) {
       type: "button",
       dir: "auto",
       title: button.text,
+      "data-callback": button.callback_data,
       onclick: (event) => pressButton(event.currentTarget, button, message, chat),
     }, button.text)))));
 }
