@@ -56,9 +56,9 @@ def test_the_stack_starts_moves_off_a_busy_port_is_found_again_and_stops_on_ctrl
             assert set(children) == {"engine", "worker", "telegram", "bot"}
             assert all(alive(pid) for pid in children.values())
 
+            state = str(tmp_path / "play")
             second = subprocess.run(
-                [sys.executable, "-m", "services.playground.stack"]
-                + ["--state-dir", str(tmp_path / "play")],
+                [sys.executable, "-m", "services.playground.stack", "--state-dir", state],
                 cwd=REPO,
                 capture_output=True,
                 text=True,
