@@ -65,7 +65,7 @@ class Stopped(Exception):
     """Ctrl-C or SIGTERM arrived."""
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """In the child, before exec: get SIGTERM when the launcher dies, even by SIGKILL, so no
     service outlives the command that started it (Linux only; elsewhere nothing happens)."""
     with contextlib.suppress(OSError, AttributeError):
@@ -92,7 +92,7 @@ class Child:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # Ctrl-C in the terminal reaches the launcher only
-                preexec_fn=_die_with_parent,
+                preexec_fn=die_with_parent,
             )
 
     @property

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from services.engine.local_server import REPO
+from services.playground.stack import die_with_parent
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 READY_PREFIX = "UNO playground: "
@@ -89,5 +90,6 @@ def start_launcher(state_dir: Path, *args: str, **extra_env: str) -> LauncherPro
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        preexec_fn=die_with_parent,  # a test run killed outright takes its stack along
     )
     return LauncherProcess(process, state_dir)

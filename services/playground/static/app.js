@@ -258,6 +258,23 @@ function messageSignature(message) {
     message.deleted, me().id]);
 }
 
+/** A live countdown under a bot message that shows a turn's time ("⏱ 60s") while its
+ * buttons are up: the message was last edited when the turn began. */
+function countdown(message) {
+  const found = /⏱\s*(\d+)\s*s/.exec(message.text || "");
+  if (!found || !message.from || !message.from.is_bot || !message.reply_markup) return null;
+  const deadline = ((message.edit_date || message.date) + Number(found[1])) * 1000;
+  return el("span", { class: "countdown", "data-deadline": deadline }, "");
+}
+
+function tickCountdowns() {
+  for (const node of document.querySelectorAll(".countdown")) {
+    const left = Math.max(0, Math.round((Number(node.dataset.deadline) - Date.now()) / 1000));
+    node.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left · `;
+    node.classList.toggle("late", left <= 10);
+  }
+}
+
 /** The grey centred line Telegram shows for a change in the chat, or null. */
 function serviceText(message) {
   const who = message.from ? displayName(message.from) : "";
@@ -292,6 +309,7 @@ function renderMessage(message, chat) {
     renderText(message.text || message.caption || "", message.entities || message.caption_entities)));
   const time = new Date((message.edit_date || message.date) * 1000);
   bubble.append(el("div", { class: "meta" },
+    countdown(message),
     message.via_bot ? el("span", { class: "via" }, `via @${message.via_bot.username} · `) : null,
     message.edit_date ? "edited " : "",
     time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })));
@@ -378,6 +396,7 @@ async function renderMessages(chat, messages) {
     else { box.append(element); added = true; }
     rendered.set(key, { signature, element });
   }
+  tickCountdowns();
   if (atBottom || added) box.scrollTop = box.scrollHeight;
   const live = messages.filter((m) => !m.deleted);
   if (live.length) saved.seen[chatKey] = live[live.length - 1].message_id;
@@ -472,6 +491,8 @@ async function chooseInline(result) {
 function closeInline() {
   inline = null;
   $("#inline-results").hidden = true;
+  $("#inline-list").replaceChildren();
+  $("#inline-button").replaceChildren();
 }
 
 // ------------------------------------------------------------------------- commands
@@ -618,5 +639,6 @@ document.addEventListener("DOMContentLoaded", async () => {
     setStatus(`cannot reach the local Telegram: ${error.message}`);
   }
   listen();
+  setInterval(tickCountdowns, 1000);
   setInterval(() => (bot ? poll() : boot().catch(() => {})), POLL_MS);
 });
