@@ -63,8 +63,9 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# Development mode (UNO_DEV_MODE): the development engine token is accepted. Never in images.
 pytest: setup
-	$(BIN)/pytest $(PYTEST_ARGS)
+	UNO_DEV_MODE=1 $(BIN)/pytest $(PYTEST_ARGS)
 
 test: setup services browser lint pytest
 

@@ -15,9 +15,14 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
-#: Development-only shared secret between the engine and its clients. Never deploy it:
-#: set ``UNO_ENGINE_TOKEN`` to a long random value everywhere but a developer's machine.
+#: Development-only shared secret between the engine and its clients, accepted only with
+#: ``UNO_DEV_MODE`` on: set ``UNO_ENGINE_TOKEN`` to a long random value everywhere else.
 DEV_ENGINE_TOKEN = "dev-token-change-me"
+
+
+class InsecureToken(ValueError):
+    """The engine token is empty, or the development token outside development mode."""
+
 
 TELEGRAM_BOT_API_URL = "https://api.telegram.org/bot"
 
@@ -34,6 +39,12 @@ class Settings(BaseSettings):
     engine_token: SecretStr = Field(
         default=SecretStr(DEV_ENGINE_TOKEN),
         description="Bearer token the engine requires from the bot and the worker.",
+    )
+    dev_mode: bool = Field(
+        default=False,
+        description="Development mode: the engine and its clients accept the development "
+        "token (DEV_ENGINE_TOKEN). Tests, `make play` and `make test` turn it on; images and "
+        "docker-compose never do.",
     )
     enable_test_endpoints: bool = Field(
         default=False, description="Expose the engine's scenario set-up endpoints (tests only)."
@@ -161,8 +172,21 @@ class Settings(BaseSettings):
 
     @property
     def engine_token_is_default(self) -> bool:
-        """True while the development token is in use; services warn about it at start."""
+        """True while the development token is in use."""
         return self.engine_token.get_secret_value() == DEV_ENGINE_TOKEN
+
+    def require_engine_token(self) -> str:
+        """The engine token, for a service that serves or sends it; raises ``InsecureToken``
+        when it is empty, or the development token while development mode is off."""
+        token = self.engine_token.get_secret_value()
+        if not token.strip():
+            raise InsecureToken("UNO_ENGINE_TOKEN is empty; set it to a long random value")
+        if token == DEV_ENGINE_TOKEN and not self.dev_mode:
+            raise InsecureToken(
+                "UNO_ENGINE_TOKEN is the development token; set it to a long random value "
+                "(or UNO_DEV_MODE=1 on a developer's machine)"
+            )
+        return token
 
 
 @lru_cache(maxsize=1)

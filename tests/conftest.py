@@ -16,6 +16,10 @@ import pytest
 if TYPE_CHECKING:
     from services.playground.server import LocalTelegram
 
+# Development mode for everything the tests build from the environment (README
+# "Configuration"); a test of production behaviour sets ``dev_mode=False`` itself.
+os.environ.setdefault("UNO_DEV_MODE", "1")
+
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 TEST_DATABASE_URL = os.environ.get(
     "UNO_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/uno_test"

@@ -12,6 +12,11 @@ raises an ``EngineError`` subclass named after what went wrong::
             ...  # e.current_version: show the fresh table
         except IllegalAction as e:
             ...  # e.reason: the rules engine's reason code
+
+It imports only what crosses the wire (``services.engine.wire``: the bodies and the event
+log's layout) and the rules library's ``Options``, never the service itself, so the bot
+loads no Redis, FastAPI or game-store code through it. The bodies it returns and takes are
+re-exported here: a client needs no other import of the engine.
 """
 
 from __future__ import annotations
@@ -24,20 +29,20 @@ import httpx
 from pydantic import BaseModel
 
 from services.config import Settings
-from services.engine.event_log import decode_entry
-
-# Re-exported for a reader of the event log (README.md "Events"), beside stream_entry_events.
-from services.engine.event_log import log_key as log_key
-from services.engine.event_log import log_keys as log_keys
-from services.engine.event_log import shard_of as shard_of
 from services.engine.rules import Options
-from services.engine.schemas import (
+from services.engine.wire.event_log import decode_entry, log_key, log_keys, shard_of
+from services.engine.wire.schemas import (
+    RESERVED_ACTION_ID_PREFIXES,
     ActionRequest,
     ActionResult,
     AddAi,
     AiLevel,
     CloseUnoWindow,
     CreateGame,
+    EnginePendingView,
+    EngineSeatView,
+    EngineView,
+    ErrorBody,
     EventsPage,
     FrozenMoved,
     GameInfo,
@@ -46,12 +51,62 @@ from services.engine.schemas import (
     Join,
     PlayerOnly,
     PlayerView,
+    SeatInfo,
     SeatSpec,
     SetOptions,
     StandInAction,
     StandInTurn,
+    StreamEventOut,
     TestGame,
+    TestSetup,
 )
+
+# A client needs no other import of the engine: the client, its errors, the bodies it
+# sends and returns (services/engine/wire/schemas.py), and a reader's helpers for the
+# event log (README.md "Events").
+__all__ = [
+    "RESERVED_ACTION_ID_PREFIXES",
+    "ActionRequest",
+    "ActionResult",
+    "AddAi",
+    "AiLevel",
+    "BadRequest",
+    "CloseUnoWindow",
+    "Conflict",
+    "CreateGame",
+    "EngineClient",
+    "EngineError",
+    "EnginePendingView",
+    "EngineSeatView",
+    "EngineView",
+    "ErrorBody",
+    "EventsPage",
+    "Forbidden",
+    "FrozenMoved",
+    "GameInfo",
+    "HostCommand",
+    "HouseRules",
+    "IllegalAction",
+    "Join",
+    "NotFound",
+    "PlayerOnly",
+    "PlayerView",
+    "SeatInfo",
+    "SeatSpec",
+    "SetOptions",
+    "StaleVersion",
+    "StandInAction",
+    "StandInTurn",
+    "StreamEventOut",
+    "TestGame",
+    "TestSetup",
+    "Unauthorized",
+    "Unavailable",
+    "log_key",
+    "log_keys",
+    "shard_of",
+    "stream_entry_events",
+]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -113,7 +168,9 @@ class IllegalAction(EngineError):
 
 
 class Unavailable(EngineError):
-    """5xx: the service or its Redis is down; safe to retry with the same action id."""
+    """5xx: the service or its Redis is down. A write may have been applied all the same:
+    send it again with the same action id, which applies it once or answers the first
+    result."""
 
 
 def _raise_for(response: httpx.Response) -> None:
@@ -170,7 +227,10 @@ class EngineClient:
 
     @classmethod
     def from_settings(cls, settings: Settings, **kwargs: Any) -> EngineClient:
-        return cls(settings.engine_url, settings.engine_token.get_secret_value(), **kwargs)
+        """The client the settings describe. Raises ``services.config.InsecureToken`` for an
+        empty token, or the development token outside development mode (``UNO_DEV_MODE``):
+        a service holding the engine token refuses to start with either."""
+        return cls(settings.engine_url, settings.require_engine_token(), **kwargs)
 
     async def aclose(self) -> None:
         await self._http.aclose()
@@ -376,14 +436,18 @@ class EngineClient:
         self,
         chat_id: int,
         seats: list[SeatSpec],
-        setup: dict[str, Any],
+        setup: TestSetup | dict[str, Any],
         *,
         topic_id: int = 0,
         turn_seconds: int | None = None,
     ) -> GameInfo:
         """Only when the service runs with UNO_ENABLE_TEST_ENDPOINTS=1."""
         body = TestGame(
-            chat_id=chat_id, topic_id=topic_id, seats=seats, setup=setup, turn_seconds=turn_seconds
+            chat_id=chat_id,
+            topic_id=topic_id,
+            seats=seats,
+            setup=setup if isinstance(setup, TestSetup) else TestSetup.model_validate(setup),
+            turn_seconds=turn_seconds,
         )
         return await self._call(GameInfo, "POST", "/v1/test/games", body=body)
 

@@ -7,8 +7,9 @@ held between requests, so any number of service processes can serve the same gam
 - Lobby operations carry no version from the client: on a lost compare-and-set they read
   again and retry, since "join" or "start" means the same whatever happened meanwhile.
 - Actions carry the version the player saw: a different version is a 409, never a guess.
-- An action id already applied (the game remembers its recent ones) returns that first
-  result again, whether the repeat arrives after or during the first one's write.
+- An action id already applied by the same actor (the game remembers its recent ones, per
+  actor: a seat, or the service) returns that first result again, whether the repeat
+  arrives after or during the first one's write.
 - Deadlines (RULES.md §7 "Timing in a chat", §2 "UNO") are recorded with every write; see
   README.md "Timers".
 """
@@ -21,16 +22,22 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from services.engine import lobby
-from services.engine.lobby import GameError, GameRecord, GameStatus
+from services.engine.lobby import SERVICE_ACTOR, GameError, GameRecord, GameStatus, seat_actor
 from services.engine.rules import (
     Action,
     ActionType,
     EventType,
+    GameState,
     Options,
     Rejected,
     Setup,
+    SetupError,
     apply,
+    from_json,
     from_setup,
+    legal_actions,
+    to_json,
+    view,
 )
 from services.engine.store import ChatOp, ChatTaken, GameStore, Missing, Stale, Written
 
@@ -96,6 +103,20 @@ def parse_action(seat: int, code: str) -> Action:
     return action
 
 
+def check_playable(state: GameState) -> None:
+    """Raise unless the service can serve this state: a card to play on, every view and
+    every seat's legal actions computable, and the stored form reads back the same. A
+    set-up (the test-only endpoint) is checked whole before anything is stored."""
+    if not state.discard:
+        raise SetupError("no card to play on: give a discard pile, or a draw pile to turn up")
+    for seat in (None, *range(len(state.players))):
+        view(state, seat).to_json()
+        if seat is not None:
+            legal_actions(state, seat)
+    if from_json(to_json(state)) != state:
+        raise SetupError("the set-up does not survive storage")
+
+
 class Games:
     def __init__(self, store: GameStore, timing: Timing) -> None:
         self.store = store
@@ -147,7 +168,11 @@ class Games:
             raise GameError(422, "bad_setup", "the set-up must deal one hand per seat")
         if setup.names is None:
             setup = replace(setup, names=[s.name for s in seats])
-        state, engine_events = from_setup(setup)
+        try:
+            state, engine_events = from_setup(setup)
+            check_playable(state)
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as e:  # SetupError too
+            raise GameError(422, "bad_setup", f"bad set-up: {e}") from None
         host = next((s.user_id for s in seats if s.user_id is not None), None)
         if host is None:
             raise GameError(422, "bad_setup", "at least one seat must be a human")
@@ -230,11 +255,13 @@ class Games:
         self, record: GameRecord, user_id: int, code: str, version: int, action_id: str
     ) -> Outcome:
         seat = record.require_seat(user_id)
-        duplicate = await self._duplicate(record, action_id, seat)
+        actor = seat_actor(seat)
+        duplicate = await self._duplicate(record, actor, action_id, seat)
         if duplicate is not None:
             return duplicate
         require_playing_at(record, version)
-        return await self._settle(record, seat, parse_action(seat, code), action_id, stand_in=False)
+        action = parse_action(seat, code)
+        return await self._settle(record, seat, action, actor, action_id, stand_in=False)
 
     async def stand_in_turn(self, game_id: str, version: int) -> tuple[GameRecord, int]:
         """The seat owing the decision at ``version`` (RULES.md §7), or 409 when stale."""
@@ -248,32 +275,31 @@ class Games:
         """The stand-in's move for the seat owing the decision at ``version``."""
         record = await self.get(game_id)
         owing = record.owing
-        duplicate = await self._duplicate(record, action_id, owing)
+        duplicate = await self._duplicate(record, SERVICE_ACTOR, action_id, owing)
         if duplicate is not None:
             return duplicate
         require_playing_at(record, version)
         assert owing is not None  # PLAYING means a decision is owed
-        return await self._settle(
-            record, owing, parse_action(owing, code), action_id, stand_in=True
-        )
+        action = parse_action(owing, code)
+        return await self._settle(record, owing, action, SERVICE_ACTOR, action_id, stand_in=True)
 
     async def frozen_moved(self, game_id: str, version: int, seat: int, action_id: str) -> Outcome:
         """RULES.md §6 (Minions' Dumb Fu): the bot saw the frozen player move; the rules
         decide whether it costs them (422 ``not_frozen`` otherwise)."""
         record = await self.get(game_id)
-        duplicate = await self._duplicate(record, action_id, None)
+        duplicate = await self._duplicate(record, SERVICE_ACTOR, action_id, None)
         if duplicate is not None:
             return duplicate
         require_playing_at(record, version)
         action = Action(ActionType.FROZEN_MOVED, target=seat)
-        return await self._settle(record, None, action, action_id, stand_in=False)
+        return await self._settle(record, None, action, SERVICE_ACTOR, action_id, stand_in=False)
 
     async def close_uno_window(self, game_id: str, opened_version: int, action_id: str) -> Outcome:
         """The UNO window's timer (RULES.md §2 "UNO"): close it iff the window opened at
         ``opened_version`` is still the open one."""
         for _ in range(LOBBY_RETRIES):
             record = await self.get(game_id)
-            duplicate = await self._duplicate(record, action_id, None)
+            duplicate = await self._duplicate(record, SERVICE_ACTOR, action_id, None)
             if duplicate is not None:
                 return duplicate
             state = record.state
@@ -289,9 +315,8 @@ class Games:
                     f"the UNO window opened at version {opened_version} is not open",
                     current_version=record.version,
                 )
-            outcome = await self._commit(
-                record, None, Action(ActionType.CLOSE_UNO_WINDOW), action_id
-            )
+            close = Action(ActionType.CLOSE_UNO_WINDOW)
+            outcome = await self._commit(record, None, close, SERVICE_ACTOR, action_id)
             if isinstance(outcome, Outcome):
                 return outcome
         raise GameError(409, "busy", "the game changed too often meanwhile; try again")
@@ -301,17 +326,18 @@ class Games:
         record: GameRecord,
         seat: int | None,
         action: Action,
+        actor: str,
         action_id: str,
         *,
         stand_in: bool,
     ) -> Outcome:
         """Commit an action bound to the version read (``seat`` None: the service's own)."""
-        outcome = await self._commit(record, seat, action, action_id, stand_in=stand_in)
+        outcome = await self._commit(record, seat, action, actor, action_id, stand_in=stand_in)
         if isinstance(outcome, Outcome):
             return outcome
         # Lost the compare-and-set: a repeat of this very action may have won it.
         fresh = await self.get(record.id)
-        duplicate = await self._duplicate(fresh, action_id, seat)
+        duplicate = await self._duplicate(fresh, actor, action_id, seat)
         if duplicate is not None:
             return duplicate
         raise stale(fresh)
@@ -321,6 +347,7 @@ class Games:
         record: GameRecord,
         seat: int | None,
         action: Action,
+        actor: str,
         action_id: str,
         *,
         stand_in: bool = False,
@@ -355,7 +382,7 @@ class Games:
             seats=seats,
             status=GameStatus.PLAYING if new_state.pending is not None else GameStatus.OVER,
             uno_opened=uno_opened,
-            recent=lobby.remember(record, action_id, version),
+            recent=lobby.remember(record, actor, action_id, version),
         )
         written = await self._write(record, new, events)
         if isinstance(written, Written):
@@ -366,9 +393,9 @@ class Games:
         return written
 
     async def _duplicate(
-        self, record: GameRecord, action_id: str, seat: int | None
+        self, record: GameRecord, actor: str, action_id: str, seat: int | None
     ) -> Outcome | None:
-        version = record.recent_version(action_id)
+        version = record.recent_version(actor, action_id)
         if version is None:
             return None
         # [decision] The first result's events come from the event log; once the log has

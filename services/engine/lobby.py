@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any
 
 from services.engine.rules import (
     VARIANTS,
@@ -28,8 +28,11 @@ from services.engine.rules import (
     options_to_json,
     to_json,
 )
+from services.engine.wire.schemas import AiLevel
 
-AiLevel = Literal["strong", "random", "first-legal"]
+#: The actor of the service's own actions (timers, stand-ins, reported frozen moves); a
+#: player's actor is their seat (``seat_actor``). Action ids are remembered per actor.
+SERVICE_ACTOR = "service"
 
 #: Misses in a row after which a player is marked away (RULES.md §7).
 MISSES_BEFORE_AWAY = 2
@@ -122,7 +125,7 @@ class GameRecord:
     state: GameState | None = None
     # The version at which the UNO window now open was opened (the timer names it).
     uno_opened: int | None = None
-    # (action-id digest, version it produced), newest last.
+    # (digest of actor and action id, version it produced), newest last.
     recent: tuple[tuple[str, int], ...] = ()
 
     # -- identity --------------------------------------------------------------------
@@ -168,8 +171,9 @@ class GameRecord:
 
     # -- idempotency -----------------------------------------------------------------
 
-    def recent_version(self, action_id: str) -> int | None:
-        key = action_digest(action_id)
+    def recent_version(self, actor: str, action_id: str) -> int | None:
+        """The version the actor's action ``action_id`` produced, if the game remembers it."""
+        key = action_digest(actor, action_id)
         for digest, version in reversed(self.recent):
             if digest == key:
                 return version
@@ -228,14 +232,24 @@ class GameRecord:
         )
 
 
-def action_digest(action_id: str) -> str:
-    """A short fixed-size stand-in for a client's action id (48 bits: a collision among the
-    few ids a game remembers is not a practical concern)."""
-    return hashlib.blake2b(action_id.encode(), digest_size=6).hexdigest()
+def seat_actor(seat: int) -> str:
+    return f"seat:{seat}"
 
 
-def remember(record: GameRecord, action_id: str, version: int) -> tuple[tuple[str, int], ...]:
-    recent = (*record.recent, (action_digest(action_id), version))
+def action_digest(actor: str, action_id: str) -> str:
+    """A short fixed-size stand-in for an actor's action id (48 bits: a collision among the
+    few ids a game remembers is not a practical concern).
+
+    [decision] Ids are scoped to their actor, a seat or the service: one actor's id never
+    answers for another's, so a player who sends the id a timer will use cannot make that
+    timer a "duplicate", nor can one player's id swallow another player's move."""
+    return hashlib.blake2b(f"{actor}\n{action_id}".encode(), digest_size=6).hexdigest()
+
+
+def remember(
+    record: GameRecord, actor: str, action_id: str, version: int
+) -> tuple[tuple[str, int], ...]:
+    recent = (*record.recent, (action_digest(actor, action_id), version))
     return recent[-RECENT_ACTIONS:]
 
 

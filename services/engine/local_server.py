@@ -41,13 +41,15 @@ def uvicorn_command(app: str, port: int, *options: str) -> list[str]:
 
 def service_env(redis_url: str, engine_url: str, token: str, **extra: str) -> dict[str, str]:
     """The environment of a local engine or worker: this process's, without its own ``UNO_``
-    settings, with ``redis_url`` for state and broker alike, then ``extra``."""
+    settings, with ``redis_url`` for state and broker alike, development mode on
+    (``UNO_DEV_MODE``: these are a developer's or a test's processes), then ``extra``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
     env.update(
         UNO_REDIS_URL=redis_url,
         UNO_BROKER_URL=redis_url,
         UNO_ENGINE_URL=engine_url,
         UNO_ENGINE_TOKEN=token,
+        UNO_DEV_MODE="1",
         PYTHONUNBUFFERED="1",
     )
     env.update(extra)

@@ -32,9 +32,9 @@ from typing import Any, cast
 import orjson
 from redis.asyncio import Redis
 
-from services.engine.event_log import decode_events, encode_events, log_key, shard_of
 from services.engine.lobby import GameRecord
 from services.engine.record_dictionary import RECORD_DICTIONARY
+from services.engine.wire.event_log import decode_events, encode_events, log_key, shard_of
 
 DEADLINES_KEY = "uno:deadlines"
 

@@ -1,4 +1,4 @@
-"""The worker's Celery app (broker: Redis), run as its own process::
+"""The worker's entry point, run as its own process::
 
     celery -A services.worker.app worker --loglevel=info
 
@@ -6,6 +6,9 @@ Besides the usual task consumer, every worker process runs one deadline drainer 
 started by a worker bootstep): it claims due members of ``uno:deadlines`` and sends a
 ``fire_deadline`` task for each. Any number of workers may run; a claim is atomic, so each
 due deadline goes to one of them (README.md "Timers" explains the design).
+
+The worker holds the engine token: it refuses to start with an empty one, or with the
+development token outside development mode (``UNO_DEV_MODE``).
 """
 
 from __future__ import annotations
@@ -13,37 +16,15 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from celery import Celery, bootsteps
+from celery import bootsteps
 
 from services.config import get_settings
+from services.worker.celery_app import app as app
+from services.worker.stand_in import load_chooser
+from services.worker.tasks import deadline_board, engine_loop, fire_deadline
+from services.worker.timers import Claim, DeadlineDrainer
 
 log = logging.getLogger(__name__)
-
-#: Seconds before Redis hands an unacknowledged task message to another worker. Timer tasks
-#: are sent only when due (no countdown/ETA), so a message is unacknowledged only while it
-#: waits in a worker's prefetch or runs; the deadline's own lease (timer_lease_seconds) is
-#: what brings a lost timer back quickly, so this only needs to outlast a slow task.
-BROKER_VISIBILITY_TIMEOUT = 300
-
-settings = get_settings()
-
-app = Celery("uno_worker", broker=settings.broker_url, include=["services.worker.tasks"])
-app.conf.update(
-    task_serializer="json",
-    accept_content=["json"],
-    task_ignore_result=True,
-    # A task is acknowledged when it finishes, so a worker killed mid-task leaves the
-    # message to be delivered again; a timer task is idempotent, so that is harmless.
-    task_acks_late=True,
-    task_reject_on_worker_lost=True,
-    worker_prefetch_multiplier=1,
-    # Timer tasks wait on HTTP, not the CPU, and threads keep one process: nothing forks
-    # while the drainer thread runs, and a kill -9 takes the whole worker down at once.
-    worker_pool="threads",
-    worker_concurrency=16,
-    broker_transport_options={"visibility_timeout": BROKER_VISIBILITY_TIMEOUT},
-    broker_connection_retry_on_startup=True,
-)
 
 
 class DeadlineDrainerStep(bootsteps.StartStopStep):  # type: ignore[misc]
@@ -56,8 +37,8 @@ class DeadlineDrainerStep(bootsteps.StartStopStep):  # type: ignore[misc]
         self.drainer: Any = None
 
     def start(self, parent: Any) -> None:
-        from services.worker.tasks import deadline_board, engine_loop, fire_deadline
-        from services.worker.timers import Claim, DeadlineDrainer
+        current = get_settings()
+        current.require_engine_token()  # before anything runs: InsecureToken stops the worker
 
         def dispatch(claim: Claim) -> None:
             deadline = claim.deadline
@@ -66,9 +47,6 @@ class DeadlineDrainerStep(bootsteps.StartStopStep):  # type: ignore[misc]
                 kwargs={"due": claim.due, "attempt": claim.attempt},
             )
 
-        from services.worker.stand_in import load_chooser
-
-        current = get_settings()
         # Import the AI policies now rather than in the first timer task, which would be late.
         load_chooser(current.stand_in_policy)
         engine_loop().warm_up()

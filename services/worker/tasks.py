@@ -36,6 +36,7 @@ from pydantic import ValidationError
 
 from services.config import Settings, get_settings
 from services.engine.client import (
+    ActionResult,
     BadRequest,
     Conflict,
     EngineClient,
@@ -43,7 +44,7 @@ from services.engine.client import (
     IllegalAction,
     NotFound,
 )
-from services.worker.app import app
+from services.worker.celery_app import app
 from services.worker.stand_in import BadView, choose_action, first_settling_code
 from services.worker.timers import Deadline, DeadlineBoard, DeadlineKind
 
@@ -59,6 +60,8 @@ ENGINE_CONNECTIONS = 64
 
 class FireOutcome(StrEnum):
     APPLIED = "applied"  # the stand-in's move, or the window's close, was applied
+    # The engine had already applied this timer's action id: another copy of it went first.
+    DUPLICATE = "duplicate"
     # The policy's move was refused; the first settling legal move went in instead.
     APPLIED_FALLBACK = "applied_fallback"
     STALE = "stale"  # the game had moved on: the timer had nothing left to do
@@ -72,6 +75,7 @@ class EngineUnavailable(RuntimeError):
 
 class MoveResult(StrEnum):
     APPLIED = "applied"
+    DUPLICATE = "duplicate"  # 200 with ``duplicate: true``: applied before, not now
     STALE = "stale"  # 409
     ILLEGAL = "illegal"  # 422
     GONE = "gone"  # 404
@@ -119,7 +123,7 @@ class ClientTimerEngine:
             f"stand-in move in {game_id}",
             self._client.stand_in_act(game_id, version=version, action=action, action_id=action_id),
         )
-        return moved if isinstance(moved, MoveResult) else MoveResult.APPLIED
+        return moved if isinstance(moved, MoveResult) else _applied(moved)
 
     async def close_uno_window(
         self, game_id: str, opened_version: int, action_id: str
@@ -130,7 +134,12 @@ class ClientTimerEngine:
                 game_id, opened_version=opened_version, action_id=action_id
             ),
         )
-        return closed if isinstance(closed, MoveResult) else MoveResult.APPLIED
+        return closed if isinstance(closed, MoveResult) else _applied(closed)
+
+
+def _applied(result: ActionResult) -> MoveResult:
+    """What the engine did with an action it accepted: applied now, or a repeat."""
+    return MoveResult.DUPLICATE if result.duplicate else MoveResult.APPLIED
 
 
 async def _answer(what: str, request: Awaitable[_R]) -> _R | MoveResult:
@@ -200,6 +209,7 @@ async def fire(deadline: Deadline, engine: TimerEngine, *, policy_name: str) -> 
 def _outcome(result: MoveResult) -> FireOutcome:
     return {
         MoveResult.APPLIED: FireOutcome.APPLIED,
+        MoveResult.DUPLICATE: FireOutcome.DUPLICATE,
         MoveResult.STALE: FireOutcome.STALE,
         MoveResult.GONE: FireOutcome.GONE,
         MoveResult.ILLEGAL: FireOutcome.REFUSED,

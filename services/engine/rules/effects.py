@@ -46,14 +46,14 @@ def skip_everyone(t: Table, player: int, c: Card) -> None:
 # -- draw cards --------------------------------------------------------------------------
 
 
-def stacking(variant: Variant, options: Options) -> Stacking:
+def stacking(variant: Variant[Table], options: Options) -> Stacking:
     if variant.stacking is not Stacking.NONE:
         return variant.stacking
     return Stacking.SAME_KIND if options.progressive_draw else Stacking.NONE
 
 
 def stack_answers(
-    variant: Variant, options: Options, side: Side, hand: Iterable[Card], kind: Kind
+    variant: Variant[Table], options: Options, side: Side, hand: Iterable[Card], kind: Kind
 ) -> list[Card]:
     """The cards of ``hand`` that may be stacked on a draw card of ``kind``."""
     mode = stacking(variant, options)
@@ -61,7 +61,7 @@ def stack_answers(
         return []
     if mode is Stacking.SAME_KIND:
         # Progressive Draw adds up card amounts, so a card that draws no fixed number
-        # (Flip's WDC) starts no stack [decision].
+        # (Flip's WDC) starts no stack [decision progressive-no-wdc].
         if not kind.draw_amount:
             return []
         return [c for c in hand if c.face(side).kind is kind]
@@ -92,7 +92,7 @@ def draw_card(t: Table, player: int, c: Card, victim: int | None = None) -> None
     if not t.round_over:
         # A stacked card answers a draw card instead of matching the colour in play, so the
         # colour rule and the challenge don't apply to it (Progressive Draw's W+4 on W+4)
-        # [decision].
+        # [decision progressive-challenge].
         challengeable = rule.challengeable and t.stack_carry == 0
         if challengeable or stack_answers(t.variant, t.options, t.side, t.hands[victim], kind):
             t.current = victim
@@ -164,7 +164,8 @@ def swap_hands(t: Table, player: int, target: int) -> None:
     t.declared[player] = t.declared[target] = False
     if t.uno_window in (player, target):
         # The player who could be caught no longer holds the one card they failed to call
-        # UNO on, and its new holder did nothing wrong: the UNO window closes [decision].
+        # UNO on, and its new holder did nothing wrong: the UNO window closes
+        # [decision uno-window-swap].
         t.close_uno_window()
     t.emit(EventType.SWAPPED, player=player, target=target)
     t.next_turn(player)
@@ -181,6 +182,7 @@ def zero(t: Table, player: int, c: Card) -> None:
         t.hands[seat] = hands[(i - t.direction) % len(seats)]
         t.declared[seat] = False
     if t.uno_window is not None:
-        t.close_uno_window()  # the uncalled card moved on, as in ``swap_hands`` [decision]
+        # The uncalled card moved on, as in ``swap_hands`` [decision uno-window-swap].
+        t.close_uno_window()
     t.emit(EventType.HANDS_ROTATED, direction=t.direction)
     t.next_turn(player)

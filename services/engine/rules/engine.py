@@ -202,7 +202,7 @@ def _legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
                 ]
     elif state.options.jump_in and pending.kind is PendingKind.TURN:
         # Jump-In (RULES.md §2 "House rules") only while a turn is owed, never into a drawn
-        # card, a colour, a draw-card answer or a swap still owed [decision].
+        # card, a colour, a draw-card answer or a swap still owed [decision jump-in-limits].
         top = state.top.face(state.side)
         if top.color is not None and top.color == state.color:
             jumps = [c for c in hand if c.face(state.side) == top]
@@ -219,6 +219,12 @@ def _legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
 
 
 # -- doing it --------------------------------------------------------------------------------
+
+
+# Actions of another player that leave the UNO window open: a catch is what the window is
+# for, and taking a draw the rules force (a W+4 accepted, a stack taken) is no action of the
+# victim's (RULES.md §2 "The UNO window and forced draws") [decision uno-window-forced-draw].
+_LEAVE_UNO_WINDOW_OPEN = frozenset({ActionType.CATCH, ActionType.ACCEPT})
 
 
 def apply(state: GameState, action: Action) -> Applied | Rejected:
@@ -238,9 +244,9 @@ def apply(state: GameState, action: Action) -> Applied | Rejected:
         t.uno_window is not None
         and action.player is not None
         and action.player != t.uno_window
-        and action.type is not ActionType.CATCH
+        and action.type not in _LEAVE_UNO_WINDOW_OPEN
     ):
-        # The catch window closes when the next player acts (RULES.md §2 "UNO").
+        # The catch window closes when another player acts (RULES.md §2 "UNO").
         t.close_uno_window()
     _HANDLERS[action.type](t, action)
     if t.round_over:
@@ -292,6 +298,14 @@ def _diagnose(state: GameState, action: Action, player: int) -> Rejected | None:
     """Why a player's action is not legal now (or None: it is, as a costly false catch)."""
     pending = state.pending
     assert pending is not None
+    if pending.then is AfterColor.FINAL_DRAW:
+        # The round is over but for the colour of its last card, so nothing else may be
+        # done meanwhile, not even a costly false catch [decision final-draw-colour].
+        if pending.player != player:
+            return Rejected(
+                Reason.NOT_YOUR_TURN, "the round is over: only its last card's colour is owed"
+            )
+        return Rejected(Reason.WRONG_DECISION, f"now you must {_DECISION_WORDS[pending.kind]}")
     hand = state.players[player].hand
     t = action.type
     n = len(state.players)
@@ -372,12 +386,21 @@ def _play(t: Table, a: Action) -> None:
     t.emit(EventType.PLAYED, player=player, card=face.code)
     left = len(t.hands[player])
     if left == 0:
+        if rule.color_decides_draw:
+            # A final Flip WDC: the player who went out still names the colour, since the
+            # next player draws until it; the round ends once it is named (RULES.md §2
+            # "End of a round") [decision final-draw-colour].
+            t.color = None
+            t.pending = Pending(PendingKind.CHOOSE_COLOR, player, then=AfterColor.FINAL_DRAW)
+            return
         t.round_winner = player
     elif left == 1 and not t.declared[player]:
         t.uno_window = player
         t.emit(EventType.UNO_WINDOW_OPENED, player=player)
     if t.round_over:
-        # Only a draw card still acts after the last card (RULES.md §2 "End of a round").
+        # Only a draw card still acts after the last card, and only as a draw: no
+        # challenge, stack or jump-in, and no colour asked for (RULES.md §2 "End of a
+        # round") [decision final-draw-card].
         if face.kind.draw_amount or rule.penalty is not None:
             rule.effect(t, player, c)
         return
@@ -398,7 +421,8 @@ def _draw(t: Table, a: Action) -> None:
     )
     # Draw-until-playable house rule: the playable card that ends the draw may be played
     # or kept, as Classic's one drawn card (unless the variant says it must be played)
-    # [decision].
+    # [decision draw-until-playable-drawn-card].  A knock-out while drawing on one's own
+    # turn is credited to nobody (no cause) [decision knockout-credit].
     if until_playable:
         drawn = t.draw_while(player, lambda d: not d or not t.matches(d[-1]))
     else:
@@ -408,6 +432,8 @@ def _draw(t: Table, a: Action) -> None:
             PendingKind.PLAY_DRAWN, player, drawn=drawn[-1], must_play=t.variant.must_play_drawn
         )
         return
+    # Nothing drawn (no card left anywhere), or nothing playable: the turn passes, as
+    # after any draw [decision nothing-to-draw].
     if not t.round_over:
         t.next_turn(player)
 
@@ -438,6 +464,11 @@ def _choose_color(t: Table, a: Action) -> None:
             t.start_turn(player)
         case AfterColor.NEXT_TURN:
             t.next_turn(player)
+        case AfterColor.FINAL_DRAW:
+            # The colour of a final WDC is named: its draw settles the score, and the
+            # round is over (``apply`` then scores it).
+            t.round_winner = player
+            t.rule_of(t.discard[0]).effect(t, player, t.discard[0])
 
 
 def _challenge(t: Table, a: Action) -> None:
@@ -482,7 +513,7 @@ def _after_out_of_turn_draw(t: Table) -> None:
         if t.color is None:
             # They owed a colour (their wild's, or a roulette's) and are out before
             # naming it: the wild does nothing more, and the next player names the colour
-            # and plays, as with a wild turned up first [decision].
+            # and plays, as with a wild turned up first [decision knocked-out-owing-colour].
             t.current = after
             t.pending = Pending(PendingKind.CHOOSE_COLOR, after, then=AfterColor.OWN_TURN)
             return

@@ -79,7 +79,8 @@ def turn_up_first_card(t: Table) -> None:
                 continue
             case FirstCard.IGNORE:
                 # No rebuilding from the ignored cards here: a set-up whose pile holds
-                # only actions would turn them up for ever [decision: stop short].
+                # only actions would turn them up for ever: play starts on the last one
+                # turned up [decision first-card-ignored-to-the-end].
                 top = t.draw_pile.pop(0) if t.draw_pile else None
                 continue
             case FirstCard.FLIP:
@@ -89,7 +90,8 @@ def turn_up_first_card(t: Table) -> None:
                 top = t.discard.pop(0)
                 if t.rule_of(top).first_card is FirstCard.FLIP:
                     # F on both sides (only a hand-written set-up has one) would turn
-                    # over forever: play starts on it as it lies [decision].
+                    # over forever: play starts on it as it lies
+                    # [decision flip-first-card-twice].
                     t.discard.insert(0, top)
                     t.start_turn(first)
                     return
@@ -146,7 +148,7 @@ def game_winner_after_round(t: Table, round_winner: int) -> int | None:
         if max(t.scores) < target:
             return None
         # Lowest total wins; on a tie, the round's winner if tied, else the lower seat
-        # [decision].
+        # [decision ties].
         low = min(t.scores)
         if t.scores[round_winner] == low:
             return round_winner
@@ -156,5 +158,5 @@ def game_winner_after_round(t: Table, round_winner: int) -> int | None:
         return None
     # Only the round's winner scores in Classic; in No Mercy knock-outs score too, so the
     # highest total wins; on a tie, the round's winner if tied, else the lower seat
-    # [decision].
+    # [decision ties].
     return round_winner if t.scores[round_winner] == high else t.scores.index(high)

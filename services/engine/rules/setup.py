@@ -26,7 +26,7 @@ class SetupError(ValueError):
     """A set-up or new-game request that cannot describe a game."""
 
 
-def check_options(variant: Variant, options: Options) -> None:
+def check_options(variant: Variant[Table], options: Options) -> None:
     """Refuse options the variant does not offer (RULES.md §2 "House rules") or that make
     no sense, with a message saying why."""
     for house_rule in HouseRule:

@@ -30,6 +30,7 @@ class AfterColor(StrEnum):
     EFFECT = "effect"  # the wild just played takes effect (the usual case)
     OWN_TURN = "own_turn"  # a wild turned up as the first card: the chooser then plays
     NEXT_TURN = "next_turn"  # a wild turned up by F: the next player's turn follows
+    FINAL_DRAW = "final_draw"  # a last card whose draw needs the colour: the draw, then scoring
 
 
 @dataclass(frozen=True, slots=True)

@@ -110,7 +110,7 @@ class Table:
         "winner",
     )
 
-    def __init__(self, state: GameState, variant: Variant) -> None:
+    def __init__(self, state: GameState, variant: Variant[Table]) -> None:
         players = state.players
         self.variant = variant
         self.loaded = state  # the state this table was loaded from (left untouched)
@@ -220,7 +220,7 @@ class Table:
     def top_face(self) -> Face:
         return self.discard[0].face(self.side)
 
-    def rule_of(self, c: Card) -> CardRule:
+    def rule_of(self, c: Card) -> CardRule[Table]:
         return self.variant.rule(c.face(self.side).kind, self.options)
 
     def active_players(self) -> list[int]:
@@ -274,7 +274,7 @@ class Table:
         if frozen_turns is not None:
             # Frozen through the turn about to start, until the start of the next one
             # (RULES.md §6).  Only a turn that starts counts: a skipped turn (S, a draw
-            # card) never starts, so it does not end the freeze [decision].
+            # card) never starts, so it does not end the freeze [decision freeze-skipped-turn].
             if frozen_turns >= 1:
                 self.frozen_turns[player] = None
                 self.emit(EventType.UNFROZEN, player=player)
@@ -324,8 +324,9 @@ class Table:
             self.knock_out(player, cause)
 
     def draw(self, player: int, count: int, cause: int | None = None) -> list[Card]:
-        """``player`` draws ``count`` cards one by one; stops short when no card is left,
-        or when the player is knocked out mid-draw (No Mercy)."""
+        """``player`` draws ``count`` cards one by one; stops short when no card is left to
+        draw or rebuild the pile from [decision draw-stops-short], or when the player is
+        knocked out mid-draw (No Mercy)."""
         return self.draw_while(player, lambda drawn: len(drawn) < count, cause)
 
     def draw_while(

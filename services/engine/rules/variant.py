@@ -10,22 +10,29 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic
+
+from typing_extensions import TypeVar
 
 from .cards import Card, Kind
 
 if TYPE_CHECKING:
     from .state import Options
-    from .table import Table
+
+# The table a variant's hooks act on: ``table.Table``, which holds its variant.  It is a
+# type parameter rather than an import, so that this module does not depend on ``table``
+# (which depends on this one); the rules name it ``Variant[Table]``, ``CardRule[Table]``.
+# Readers that only look a rule up (the AI players) may leave it out.
+TableT = TypeVar("TableT", default=Any)
 
 # An effect runs after a card is on the discard pile and, for a wild, after its colour is
 # known.  ``player`` played it.  It must leave the table owing a decision (usually by
 # starting the next player's turn) unless the round has ended.
-Effect = Callable[["Table", int, Card], None]
+Effect = Callable[[TableT, int, Card], None]
 
 # How a victim takes a draw card's cards: ``(table, victim, extra, cause)``.  ``extra`` is
 # added by a lost challenge.  ``None`` in a rule means "draw the card's amount".
-Penalty = Callable[["Table", int, int, int | None], None]
+Penalty = Callable[[TableT, int, int, int | None], None]
 
 
 class FirstCard(StrEnum):
@@ -41,16 +48,21 @@ class FirstCard(StrEnum):
     FLIP = "flip"  # UNO Flip's F: turn everything over, then judge the new top card
 
 
-@dataclass(frozen=True, slots=True)
-class CardRule:
-    effect: Effect
+# No ``slots`` on the two generic dataclasses below: a frozen, slotted generic dataclass
+# fails when built through its subscripted name (``CardRule[Table](...)``).
+@dataclass(frozen=True)
+class CardRule(Generic[TableT]):
+    effect: Effect[TableT]
     points: int = 0  # numbers score their face value whatever this says
     chooses_color: bool = False  # the card's player names the colour before the effect
     first_card: FirstCard = FirstCard.NONE
     challengeable: bool = False  # legal only without the colour in play; can be challenged
     stack_value: int = 0  # >0: a draw card that can answer (and be answered in) a stack
-    penalty: Penalty | None = None  # how its victim takes it, if not "draw its amount"
-    answer: Effect | None = None  # runs when its victim has named a colour (No Mercy WCR)
+    penalty: Penalty[TableT] | None = None  # how its victim takes it, if not "draw its amount"
+    answer: Effect[TableT] | None = None  # runs when its victim has named a colour (No Mercy WCR)
+    # The colour named decides what the victim draws (Flip's WDC), so it is named even when
+    # the card is its player's last.
+    color_decides_draw: bool = False
 
 
 class DrawPolicy(StrEnum):
@@ -75,12 +87,12 @@ class HouseRule(StrEnum):
     ALTERNATE_SCORING = "alternate_scoring"
 
 
-@dataclass(frozen=True, slots=True)
-class Variant:
+@dataclass(frozen=True)
+class Variant(Generic[TableT]):
     name: str
     title: str
     deck: tuple[Card, ...]
-    rules: Mapping[Kind, CardRule]
+    rules: Mapping[Kind, CardRule[TableT]]
     hand_size: int = 7
     target_score: int = 500
     min_players: int = 2
@@ -92,11 +104,11 @@ class Variant:
     mercy_limit: int | None = None  # No Mercy: this many cards knocks a player out
     knockout_points: int = 0  # No Mercy: scored by whoever caused a knock-out
     # The Seven-O house rule's replacements for 7 and 0, where the variant offers it.
-    seven_o_rules: Mapping[Kind, CardRule] = field(default_factory=dict)
+    seven_o_rules: Mapping[Kind, CardRule[TableT]] = field(default_factory=dict)
     double_sided: bool = False  # UNO Flip
     themed_names: Mapping[Kind, str] = field(default_factory=dict)
 
-    def rule(self, kind: Kind, options: Options) -> CardRule:
+    def rule(self, kind: Kind, options: Options) -> CardRule[TableT]:
         if options.seven_o and kind in self.seven_o_rules:
             return self.seven_o_rules[kind]
         return self.rules[kind]
@@ -107,7 +119,8 @@ class Variant:
 
     def house_rule_refusal(self, house_rule: HouseRule) -> str | None:
         """Why this variant does not offer ``house_rule`` (None: it does).  ``new_game``
-        refuses a game asking for a house rule its variant does not offer [decision].
+        refuses a game asking for a house rule its variant does not offer
+        [decision house-rules-offered].
 
         The answer follows from the rest of the spec, so a variant documents it by what it
         is: a rule it already plays, or one its scoring contradicts, is not offered again.

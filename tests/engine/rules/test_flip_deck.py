@@ -54,9 +54,9 @@ def test_s3_deck_dark_side_composition() -> None:
 
 
 def test_s3_pairing_is_the_documented_bijection() -> None:
-    """RULES.md §3 [decision]: one fixed pairing.  The j-th face of light colour i (faces
-    listed 1 1 2 2 … 9 9 then the actions) backs the (j + 13) mod 26-th face of dark colour
-    i + 1; W backs WDC and W+2 backs W."""
+    """RULES.md §3 [decision flip-pairing]: one fixed pairing.  The j-th face of light colour i
+    (faces listed 1 1 2 2 … 9 9 then the actions) backs the (j + 13) mod 26-th face of dark
+    colour i + 1; W backs WDC and W+2 backs W."""
     light_run = [n for n in NUMBERS for _ in (0, 1)] + ["+1", "+1", "R", "R", "S", "S", "F", "F"]
     dark_run = [n for n in NUMBERS for _ in (0, 1)] + ["+5", "+5", "R", "R", "SE", "SE", "F", "F"]
     expected: Counter[str] = Counter()

@@ -196,8 +196,9 @@ def test_s3_first_card_dark_flip_turns_back_to_the_light_side() -> None:
 
 
 def test_s3_first_card_flip_on_both_sides_turns_over_once() -> None:
-    """[decision] A hand-written card with F on both sides would turn over for ever; play
-    starts on it as it lies after one turn."""
+    """RULES.md §3 "F as the first card" [decision flip-first-card-twice]: A hand-written card
+    with F on both sides would turn over for ever; play starts on it as it lies after one
+    turn."""
     state, events = start("RF/TF")
     assert state.side is Side.DARK
     assert len(of_type(events, EventType.FLIPPED)) == 1

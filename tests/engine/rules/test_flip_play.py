@@ -7,6 +7,8 @@ Tables use cards of the real deck (``variants/flip.py`` pairing), written light/
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rules_helpers import after, all_cards, hand, of_type, ok, pile, refused, table, types
 
@@ -21,7 +23,7 @@ from services.engine.rules import (
     legal_actions,
     view,
 )
-from services.engine.rules.actions import accept, challenge, choose_color, draw, play
+from services.engine.rules.actions import accept, catch, challenge, choose_color, draw, play
 from services.engine.rules.cards import Color
 from services.engine.rules.state import AfterColor
 
@@ -72,8 +74,8 @@ def test_s3_flip_turns_every_hand_and_both_piles_over() -> None:
 
 
 def test_s3_flip_play_goes_on_to_the_next_player_on_the_other_side() -> None:
-    """RULES.md §3 "Both sides" [decision]: after F, the next player in the direction of
-    play plays, matching the new top card on the other side."""
+    """RULES.md §3 "Both sides" [decision flip-turn-passes]: after F, the next player in the
+    direction of play plays, matching the new top card on the other side."""
     state = after(flip_table(HANDS, DISCARD, DRAW_PILE), play(0, "RF"))
     assert turn_of(state) == 1
     # O+5 and P+5 match neither violet nor a 2: seat 1 can only draw.
@@ -135,9 +137,9 @@ def test_s3_flip_twice_puts_the_piles_back_in_order() -> None:
 def test_s3_flip_wild_on_top_the_flip_player_chooses_then_next_plays(
     bottom: str, dark_top: str
 ) -> None:
-    """RULES.md §3 "Both sides" [decision]: if the new top card is a wild, the player who
-    played F chooses the colour; then the next player plays.  A WDC turned up this way
-    makes nobody draw."""
+    """RULES.md §3 "Both sides" [decision flip-wild-on-top]: if the new top card is a wild, the
+    player who played F chooses the colour; then the next player plays.  A WDC turned up this
+    way makes nobody draw."""
     state = flip_table(HANDS, f"R5/TR Y5/OR {bottom}", DRAW_PILE)
     result = ok(state, play(0, "RF"))
     state = result.state
@@ -158,8 +160,9 @@ def test_s3_flip_wild_on_top_the_flip_player_chooses_then_next_plays(
 
 
 def test_s3_flip_an_action_brought_to_the_top_does_nothing() -> None:
-    """[decision] A card that F brings to the top only sets what must be matched: a +5 now
-    on top makes nobody draw, it was played long ago."""
+    """RULES.md §3 "Both sides" [decision flip-turn-passes]: A card that F brings to the top
+    only sets what must be matched: a +5 now on top makes nobody draw, it was played long
+    ago."""
     state = flip_table(HANDS, "R5/TR Y5/OR B4/P+5", DRAW_PILE)
     state = after(state, play(0, "RF"))
     assert state.top.face(Side.DARK).code == "P+5"
@@ -180,8 +183,9 @@ def test_s3_flip_matches_on_colour_or_symbol_only() -> None:
 
 
 def test_s3_flip_as_the_last_card_ends_the_round_without_turning_over() -> None:
-    """RULES.md §2 "End of a round": only a draw card still acts after the last card, so a
-    final F turns nothing over and the round is scored on the side in play [decision]."""
+    """RULES.md §3 "Both sides" and §2 "End of a round": only a draw card still acts after the
+    last card, so a final F turns nothing over and the round is scored on the side in play
+    [decision final-flip]."""
     state = flip_table(["RF/T6", "W/WDC", "G7/V1"], discard="R5/TR Y5/OR")
     result = ok(state, play(0, "RF"))
     assert EventType.FLIPPED not in types(result.events)
@@ -286,7 +290,8 @@ def wdc_table(hand0: str, draw_pile: str, discard: str = "R4/TR", **kw: object) 
 
 def test_s3_wild_draw_color_victim_draws_until_the_colour_and_loses_turn() -> None:
     """RULES.md §3 "Dark actions": WDC: the next player draws until they draw a card of the
-    chosen colour, and loses the turn; a drawn wild does not stop the draw [decision]."""
+    chosen colour, and loses the turn; a drawn wild does not stop the draw
+    [decision wdc-drawn-wild]."""
     state = wdc_table("W/WDC G2/V8 G4/V+5", "R1/T7 W+2/W Y8/O1 B1/P7 G1/V7")
     state = after(state, play(0, "WDC"), choose_color(0, "P"))
     assert state.pending is not None and state.pending.kind is PendingKind.RESPOND_TO_DRAW
@@ -349,15 +354,77 @@ def test_s3_wild_draw_color_with_no_card_of_the_colour_left_draws_everything() -
     assert turn_of(result.state) == 2
 
 
-def test_s3_wild_draw_color_as_the_last_card_draws_until_the_colour_in_play() -> None:
-    """RULES.md §2 "End of a round": a final draw card still makes the next player draw, and
-    those cards count.  A final WDC ends the round before a colour can be named: the next
-    player draws until the colour that was in play [decision]."""
-    state = wdc_table("W/WDC", "B1/P7 Y8/O1 R5/TR G1/V7")
+def test_s2_end_of_round_final_wild_draw_color_its_player_names_the_colour() -> None:
+    """RULES.md §2 "End of a round" [decision final-draw-colour]: a final Flip WDC still has its
+    colour chosen by the player who went out, and the next player draws until that colour (seed:
+    "until a card of the colour you chose"; "those new cards count in scoring").  The round ends
+    once the colour is named; nothing is scored before."""
+    state = wdc_table("W/WDC", "B1/P7 Y8/O1 R5/TR G1/V7", options=Options(jump_in=True))
     result = ok(state, play(0, "WDC"))
+    state = result.state
+    assert EventType.ROUND_ENDED not in types(result.events)
+    assert hand(state, 0) == []
+    assert state.pending is not None and state.pending.kind is PendingKind.CHOOSE_COLOR
+    assert state.pending.player == 0 and state.pending.then is AfterColor.FINAL_DRAW
+    assert state.color is None
+    assert view(state, 0).legal_codes == ("c.P", "c.T", "c.O", "c.V")
+    for other in (1, 2):
+        assert legal_actions(state, other) == ()
+    result = ok(state, choose_color(0, "O"))
+    # Orange, not the teal that was in play before the WDC: P7 then O1 (2 cards, 8 points).
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
-    assert ended["hands"][1] == ["O+5", "V9", "P7", "O1", "TR"]
-    assert ended["points"][1] == 20 + 9 + 7 + 1 + 20
+    assert ended["winner"] == 0
+    assert ended["hands"][1] == ["O+5", "V9", "P7", "O1"]
+    assert ended["points"] == [0, 20 + 9 + 7 + 1, 1]
+    assert result.state.players[0].score == 20 + 9 + 7 + 1 + 1
+    assert EventType.CHALLENGED not in types(result.events)
+    assert EventType.SKIPPED not in types(result.events)
+
+
+def test_s2_end_of_round_final_wild_draw_color_nothing_else_while_its_colour_is_owed() -> None:
+    """RULES.md §2 "End of a round" [decision final-draw-colour]: the round is over but for
+    the colour of its last card, so nobody may do anything else meanwhile, not even a false
+    catch that the house option would otherwise allow (it would put cards back into the hand
+    of the player who went out)."""
+    state = wdc_table("W/WDC", "B1/P7 Y8/O1", options=Options(false_catch_penalty=True))
+    state = after(state, play(0, "WDC"))
+    refused(state, catch(0, 1), Reason.WRONG_DECISION)
+    refused(state, catch(1, 2), Reason.NOT_YOUR_TURN)
+    refused(state, play(1, "O+5"), Reason.NOT_YOUR_TURN)
+    refused(state, draw(0), Reason.WRONG_DECISION)
+    # Without the final card's colour pending, the same false catch is allowed and costly.
+    other = after(
+        wdc_table("W/WDC R1/T7", "B1/P7 Y8/O1", options=Options(false_catch_penalty=True)),
+        play(0, "WDC"),
+    )
+    assert len(after(other, catch(0, 1)).hand(0)) == 3
+
+
+def test_s2_end_of_round_final_wild_draw_color_example_of_the_issue() -> None:
+    """RULES.md §2 "End of a round" [decision final-draw-colour]: the colour named, not the one
+    in play before the WDC, decides the draw: here pink costs 1 card (7 points) where teal would
+    cost 3."""
+
+    def round_ended(colour: str) -> dict[str, Any]:
+        state = after(wdc_table("W/WDC", "B1/P7 Y8/O1 R5/TR"), play(0, "WDC"))
+        return of_type(ok(state, choose_color(0, colour)).events, EventType.ROUND_ENDED)[0].data
+
+    pink, teal = round_ended("P"), round_ended("T")
+    assert pink["hands"][1] == ["O+5", "V9", "P7"]
+    assert pink["points"][1] == 20 + 9 + 7
+    assert teal["hands"][1] == ["O+5", "V9", "P7", "O1", "TR"]
+    assert teal["points"][1] == 20 + 9 + 7 + 1 + 20
+
+
+def test_s2_end_of_round_final_wild_draw_two_asks_no_colour() -> None:
+    """RULES.md §2 "End of a round" [decision final-draw-card]: no colour is asked for after a
+    final wild whose draw the colour does not change (Flip's W+2): the round ends at once, the
+    next player drawing 2 without a challenge."""
+    state = flip_table(["W+2/W", "Y3/O+5", "G7/V1"], "R5/TR", "B1/P7 Y8/O1 G1/V7")
+    result = ok(state, play(0, "W+2"))
+    ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
+    assert ended["hands"][1] == ["Y3", "B1", "Y8"]
+    assert EventType.COLOR_CHOSEN not in types(result.events)
 
 
 # -- W+2 and WDC: legality and the challenge ---------------------------------------------

@@ -88,9 +88,10 @@ def test_s2_house_rules_progressive_draw_victim_may_accept_instead_of_stacking()
 
 
 def test_s2_house_rules_progressive_draw_four_on_four_and_stacked_four_unchallengeable() -> None:
-    """RULES.md §2 "House rules" Progressive draw: W+4 on W+4, total 8.  [decision] A
-    stacked W+4 answers a draw card instead of matching the colour, so it is not bound by
-    the colour rule and cannot be challenged; only the first W+4 can."""
+    """RULES.md §2 "House rules" Progressive draw: W+4 on W+4, total 8.  RULES.md §2 "House
+    rules in detail" [decision progressive-challenge]: a stacked W+4 answers a draw card
+    instead of matching the colour, so it is not bound by the colour rule and cannot be
+    challenged; only the first W+4 can."""
     state = mid_round(["W+4 R1 R2", "W+4 B1 B2", "W+4 G2", "Y5 Y6"], options=PROGRESSIVE)
     state = after(state, play(0, "W+4"), choose_color(0, "B"))
     assert set(view(state, 1).legal_codes) >= {"a", "ch", "p.W+4"}
@@ -127,7 +128,7 @@ def test_s2_house_rules_progressive_draw_off_means_no_stacking() -> None:
 
 
 def test_s2_house_rules_progressive_draw_first_card_two_can_be_stacked() -> None:
-    """RULES.md §2 "First card turned up" with Progressive draw [decision]: a +2 turned up
+    """RULES.md §2 "House rules in detail" [decision progressive-challenge]: a +2 turned up
     hits the first player as if the dealer had played it, so they may stack on it."""
     state = table(
         ["R1 R2", "B+2 B1", "G1 G2"], draw_pile="R+2 " + PILE, dealer=0, options=PROGRESSIVE
@@ -140,7 +141,8 @@ def test_s2_house_rules_progressive_draw_first_card_two_can_be_stacked() -> None
 
 def test_s2_house_rules_progressive_draw_final_two_is_drawn_not_stacked() -> None:
     """RULES.md §2 "End of a round" with Progressive draw: a final +2 is simply drawn;
-    the round is over, nobody can stack."""
+    the round is over, nobody can stack.
+    [decision final-draw-card]"""
     state = mid_round(["R+2", "B+2 B1", "G1 G2"], options=PROGRESSIVE)
     result = ok(state, play(0, "R+2"))
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
@@ -149,7 +151,8 @@ def test_s2_house_rules_progressive_draw_final_two_is_drawn_not_stacked() -> Non
 
 def test_s2_house_rules_progressive_draw_does_not_stack_flips_draw_colour() -> None:
     """RULES.md §2 "House rules" Progressive draw adds up card amounts; Flip's WDC draws
-    no fixed number, so nothing stacks on it [decision]; Flip's +1/+5/W+2 do stack."""
+    no fixed number, so nothing stacks on it [decision progressive-no-wdc]; Flip's +1/+5/W+2 do
+    stack."""
     flip = get_variant("flip")
     hand_ = [card("W/WDC"), card("R1/P5")]
     assert stack_answers(flip, PROGRESSIVE, Side.DARK, hand_, Kind.WILD_DRAW_COLOR) == []
@@ -229,8 +232,8 @@ def test_s2_house_rules_seven_o_first_card_seven_swaps_nothing() -> None:
 
 
 def test_s2_house_rules_seven_o_swap_closes_the_uno_window() -> None:
-    """RULES.md §2 "UNO" with Seven-O [decision]: a 7 played down to one card without
-    calling opens the catch window; once the hands are swapped the caught player no
+    """RULES.md §2 "House rules in detail" [decision uno-window-swap]: a 7 played down to one
+    card without calling opens the catch window; once the hands are swapped the caught player no
     longer holds that card and its new holder did nothing wrong, so the window closes."""
     state = mid_round(["R7 R1", "B1 B2 B3", "G1 G2"], options=SEVEN_O)
     state = after(state, play(0, "R7"))
@@ -288,17 +291,17 @@ def test_s2_house_rules_jump_in_action_card_acts_from_the_jumper() -> None:
 
 
 def test_s2_house_rules_jump_in_not_on_a_wild() -> None:
-    """RULES.md §2 "House rules" Jump-In: a wild has no colour, so nothing is identical
-    to it."""
+    """RULES.md §2 "House rules in detail" [decision jump-in-limits]: a wild has no colour, so
+    nothing is identical to it."""
     state = mid_round(["W R1", "B1 B2", "W G2"], options=JUMP_IN)
     state = after(state, play(0, "W"), choose_color(0, "R"))
     refused(state, play(2, "W"), Reason.DOES_NOT_MATCH)
 
 
 def test_s2_house_rules_jump_in_only_while_a_turn_is_owed() -> None:
-    """RULES.md §2 "House rules" Jump-In [decision]: only while a turn is owed, not while
-    someone owes another decision: a drawn card to play or keep, a colour, an answer to
-    a draw card, a swap target."""
+    """RULES.md §2 "House rules in detail" [decision jump-in-limits]: only while a turn is owed,
+    not while someone owes another decision: a drawn card to play or keep, a colour, an answer
+    to a draw card, a swap target."""
     options = Options(jump_in=True, progressive_draw=True, seven_o=True)
     base = table(
         ["R5 R7 R+2 W", "B1 B2", "R9 R7 R+2 W"],
@@ -357,8 +360,9 @@ def test_s2_house_rules_jump_in_off_is_not_your_turn() -> None:
 
 
 def test_s2_house_rules_draw_until_playable_draws_until_a_playable_card() -> None:
-    """RULES.md §2 "House rules" Draw-until-playable: draw until a playable card turns up;
-    it may then be played at once, or kept [decision: as Classic's drawn card]."""
+    """RULES.md §2 "House rules" Draw-until-playable: draw until a playable card turns up; it
+    may then be played at once, or kept, as Classic's drawn card (RULES.md §2 "House rules in
+    detail") [decision draw-until-playable-drawn-card]."""
     options = Options(draw_until_playable=True)
     state = table(
         ["B1 B2", "G1 G2"], discard="R5", draw_pile="Y1 G7 R9 Y2", current=0, options=options
@@ -378,7 +382,8 @@ def test_s2_house_rules_draw_until_playable_draws_until_a_playable_card() -> Non
 
 def test_s2_house_rules_draw_until_playable_stops_short_when_cards_run_out() -> None:
     """RULES.md §2 "Draw pile empty" with Draw-until-playable: nothing left to draw, the
-    draw stops short and the turn passes."""
+    draw stops short and the turn passes.
+    [decision nothing-to-draw]"""
     options = Options(draw_until_playable=True)
     state = table(["B1 B2", "G1 G2"], discard="R5", draw_pile="Y1 G7", current=0, options=options)
     result = ok(state, draw(0))
@@ -426,7 +431,7 @@ def test_s2_house_rules_alternate_scoring_lowest_total_wins_at_the_target() -> N
 
 
 def test_s2_house_rules_alternate_scoring_tie_for_lowest_total() -> None:
-    """RULES.md §2 "Scoring" alternate scoring [decision] (round.py): a tie for the lowest
+    """RULES.md §2 "House rules in detail" [decision ties]: a tie for the lowest
     total goes to the round's winner if they are in it, else to the lower seat."""
     options = Options(alternate_scoring=True)
     # Seat 1 goes out and ties seat 0 at 100; seat 2 passes the target.
@@ -507,9 +512,10 @@ def test_s2_house_rules_classic_minecraft_minions_offer_every_house_rule(variant
 
 
 def test_s2_house_rules_no_mercy_refuses_the_rules_it_already_plays() -> None:
-    """RULES.md §4 vs §2 "House rules" [decision]: No Mercy already stacks, already plays 7
-    and 0, already draws until playable, and its knock-out scoring cannot be counted the
-    other way round, so only Jump-In is offered; asking for another is refused."""
+    """RULES.md §2 "House rules in detail" [decision house-rules-offered]: No Mercy already
+    stacks, already plays 7 and 0, already draws until playable, and its knock-out scoring
+    cannot be counted the other way round, so only Jump-In is offered; asking for another is
+    refused."""
     no_mercy = get_variant("no_mercy")
     assert no_mercy.house_rules == {HouseRule.JUMP_IN}
     for rule in ALL - {HouseRule.JUMP_IN}:
@@ -519,16 +525,18 @@ def test_s2_house_rules_no_mercy_refuses_the_rules_it_already_plays() -> None:
 
 
 def test_s2_house_rules_flip_offers_stacking_jump_in_drawing_and_alternate_scoring() -> None:
-    """RULES.md §3 vs §2 "House rules": Flip has no 0 and offers Seven-O only if it
-    defines Seven-O rules; the other house rules all make sense on both sides."""
+    """RULES.md §2 "House rules in detail" [decision house-rules-offered]: Flip has no 0 and
+    offers Seven-O only if it defines Seven-O rules; the other house rules all make sense on
+    both sides."""
     flip = get_variant("flip")
     assert flip.house_rules >= ALL - {HouseRule.SEVEN_O}
     assert (HouseRule.SEVEN_O in flip.house_rules) == bool(flip.seven_o_rules)
 
 
 def test_s3_flip_offers_no_seven_o() -> None:
-    """RULES.md §3 vs §2 "House rules" [decision] (variants/flip.py): no Seven-O for Flip:
-    its deck has no 0 and the seeds offer no house rules of their own; asking is refused."""
+    """RULES.md §3 vs §2 "House rules" [decision house-rules-offered] (variants/flip.py): no
+    Seven-O for Flip: its deck has no 0 and the seeds offer no house rules of their own; asking
+    is refused."""
     assert HouseRule.SEVEN_O not in get_variant("flip").house_rules
     with pytest.raises(SetupError, match="seven_o"):
         new_game("flip", ["A", "B"], SEVEN_O, seed=3)

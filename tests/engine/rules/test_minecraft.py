@@ -53,7 +53,8 @@ def test_s5_creeper_has_a_themed_name() -> None:
 
 def test_s5_creeper_chooses_colour_then_next_player_draws_three_and_loses_turn() -> None:
     """RULES.md §5 "W+3": a wild; its player chooses the colour; the next player draws 3
-    and loses the turn."""
+    and loses the turn.
+    [decision creeper]"""
     state = minecraft(["W+3 R1 R2", "B1 B2", "G1 G2"], draw_pile="Y1 Y2 Y3 Y4")
     played = ok(state, play(0, "W+3"))
     assert played.state.pending is not None

@@ -161,8 +161,8 @@ def test_s6_dumb_fu_freeze_lasts_until_the_start_of_the_turn_after() -> None:
 
 
 def test_s6_dumb_fu_a_skipped_turn_does_not_end_the_freeze() -> None:
-    """RULES.md §6 "WDF" [decision]: a turn that is skipped (S) never starts, so the
-    frozen player stays frozen until a turn of theirs does start."""
+    """RULES.md §6 "WDF" [decision freeze-skipped-turn]: a turn that is skipped (S) never
+    starts, so the frozen player stays frozen until a turn of theirs does start."""
     state = three_players_p1_frozen()
     state = after(state, play(1, "R4"), play(2, "R7"), play(0, "RS"))
     assert state.pending is not None and state.pending.player == 2
@@ -173,8 +173,8 @@ def test_s6_dumb_fu_a_skipped_turn_does_not_end_the_freeze() -> None:
 
 
 def test_s6_dumb_fu_losing_a_turn_to_a_draw_two_does_not_end_the_freeze() -> None:
-    """RULES.md §6 "WDF" [decision]: the victim of a +2 draws and loses the turn; that turn
-    never starts, so the freeze goes on."""
+    """RULES.md §6 "WDF" [decision freeze-skipped-turn]: the victim of a +2 draws and loses the
+    turn; that turn never starts, so the freeze goes on."""
     state = minions(["WDF R+2 R2 R3", "R4 R5 R6", "R7 R8 R9"])
     state = after(state, play(0, "WDF"), choose_color(0, "R"), play(1, "R4"), play(2, "R7"))
     state = after(state, play(0, "R+2"))

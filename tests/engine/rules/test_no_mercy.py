@@ -152,9 +152,9 @@ def test_s4_deal_first_card_seven_or_zero_is_a_plain_number(first: str) -> None:
 
 
 def test_s4_deal_nothing_but_actions_to_turn_up_play_starts_on_the_last() -> None:
-    """RULES.md §4 "Deal" [decision] (round.py): the ignored cards are not reshuffled to
-    turn up more, so a set-up whose pile holds only actions stops short: play starts on
-    the last card turned up, which nobody played."""
+    """RULES.md §4 "Deal" [decision first-card-ignored-to-the-end] (round.py): the ignored cards
+    are not reshuffled to turn up more, so a set-up whose pile holds only actions stops short:
+    play starts on the last card turned up, which nobody played."""
     state, events = _setup_events(["B1 B2", "G1 G2"], draw_pile="RS GR")
     assert [c.code for c in state.discard] == ["GR", "RS"]
     assert state.draw_pile == ()
@@ -173,7 +173,8 @@ def _setup_events(hands: list[str], draw_pile: str) -> tuple[GameState, tuple[Ev
 
 
 def test_s4_a_turn_no_drawing_while_holding_a_playable_card() -> None:
-    """RULES.md §4 "A turn" [decision]: you may not draw while holding a playable card."""
+    """RULES.md §4 "A turn" [decision no-mercy-no-draw-while-playable]: you may not draw while
+    holding a playable card."""
     state = nm(["R1 G2", "B1 B2"], discard="R5", draw_pile="B9", current=0)
     assert "d" not in view(state, 0).legal_codes
     refused(state, draw(0), Reason.MUST_PLAY)
@@ -213,8 +214,9 @@ def test_s4_a_turn_draw_until_playable_through_a_reshuffle() -> None:
 
 
 def test_s4_a_turn_draw_until_playable_stops_short_when_nothing_is_playable() -> None:
-    """RULES.md §2 "Draw pile empty" [decision]: with nothing left to rebuild the pile from,
-    the draw stops short and the turn passes (the game cannot hang)."""
+    """RULES.md §2 "Draw pile empty" and "Nothing left to draw" [decision nothing-to-draw]: with
+    nothing left to rebuild the pile from, the draw stops short and the turn passes (the game
+    cannot hang)."""
     state = nm(["G1 G2", "B1 B2"], discard="R5", draw_pile="G7 B9", current=0)
     result = ok(state, draw(0))
     assert hand(result.state, 0) == ["G1", "G2", "G7", "B9"]
@@ -369,9 +371,10 @@ def test_s4_stacking_the_last_card_stacked_wins_and_the_total_is_still_drawn() -
 
 
 def test_s4_mercy_a_stack_total_knocks_out_and_credits_the_last_stacker() -> None:
-    """RULES.md §4 "Mercy" [decision]: a stack's total that takes a player to 25 knocks them
-    out at once, mid-draw; the player whose card made them reach 25 (the last card of the
-    stack) scores 250; the hand is set aside; the turn passes on from the victim's seat."""
+    """RULES.md §4 "Mercy" and "Scoring" [decision knockout-credit]: a stack's total that takes
+    a player to 25 knocks them out at once, mid-draw; the player whose card made them reach 25
+    (the last card of the stack) scores 250; the hand is set aside; the turn passes on from the
+    victim's seat."""
     start = nm(
         ["R+2 Y1", "B+4 Y2", many(20, "G1"), "Y5 Y6"],
         discard="R5",
@@ -454,8 +457,8 @@ def test_s4_mercy_last_player_standing_wins_the_round_mid_effect() -> None:
 
 
 def test_s4_mercy_knock_out_by_draw_until_playable_credits_nobody() -> None:
-    """RULES.md §4 "Scoring" [decision]: a knock-out from one's own drawing (draw until
-    playable) credits nobody; the turn passes on."""
+    """RULES.md §4 "Scoring" [decision knockout-credit]: a knock-out from one's own drawing
+    (draw until playable) credits nobody; the turn passes on."""
     state = nm([many(22, "G1"), "Y5 Y6", "Y7 Y8"], discard="R5", draw_pile="B1 B2 B3 R9", current=0)
     result = ok(state, draw(0))
     state = result.state
@@ -488,8 +491,9 @@ def test_s4_mercy_set_aside_hands_return_when_the_draw_pile_is_rebuilt() -> None
 
 
 def test_s4_mercy_roulette_knocks_out_mid_reveal_and_credits_its_player() -> None:
-    """RULES.md §4 "Mercy" and "WCR": the reveal stops when the victim reaches 25; the
-    player of the WCR scores 250; the turn passes on from the victim's seat."""
+    """RULES.md §4 "Mercy", "WCR" and "Scoring" [decision knockout-credit]: the reveal stops
+    when the victim reaches 25; the player of the WCR scores 250; the turn passes on from the
+    victim's seat."""
     state = nm(
         ["WCR Y1", many(21, "G1"), "Y5 Y6"],
         discard="R5",
@@ -523,8 +527,9 @@ def test_s4_mercy_false_catch_knocks_out_the_player_owing_the_turn() -> None:
 
 
 def test_s4_mercy_knocked_out_while_owing_the_roulette_colour() -> None:
-    """[decision] A player knocked out before naming a colour they owe (here a roulette's):
-    the next player names the colour, then plays."""
+    """RULES.md §4 "Mercy" [decision knocked-out-owing-colour]: A player knocked out before
+    naming a colour they owe (here a roulette's): the next player names the colour, then
+    plays."""
     options = Options(false_catch_penalty=True)
     state = nm(
         ["WCR Y1 Y2", many(23, "G1"), "Y5 Y6"],
@@ -698,8 +703,8 @@ def test_s4_actions_discard_all_can_win_the_round() -> None:
 
 
 def test_s4_actions_discard_all_leaving_one_card_opens_the_uno_window() -> None:
-    """RULES.md §4 "UNO" as §2 [decision]: a DA that leaves one card opens the catch window;
-    its player may still call UNO while it is open, or be caught for 2."""
+    """RULES.md §4 "UNO" as §2 [decision discard-all-uno]: a DA that leaves one card opens the
+    catch window; its player may still call UNO while it is open, or be caught for 2."""
     state = nm(["RDA R1 R2 B3", "Y1 Y2", "Y3 Y4"], discard="R5", draw_pile=many(4), current=0)
     result = ok(state, play(0, "RDA"))
     state = result.state
@@ -756,8 +761,9 @@ def test_s4_actions_two_player_wild_reverse_draw_four_stacked_back() -> None:
 
 
 def test_s4_actions_two_player_wild_reverse_draw_four_answering_a_stack_hits_you() -> None:
-    """[decision] With two standing a WR+4 hits its own player even as a stack answer: the
-    total (here 2 + 4) is theirs unless they stack once more."""
+    """RULES.md §4 "Actions" [decision wr4-two-players]: With two standing a WR+4 hits its own
+    player even as a stack answer: the total (here 2 + 4) is theirs unless they stack once
+    more."""
     state = nm(["R+2 Y1 Y2", "WR+4 Y3 Y4"], discard="R5", draw_pile=many(12), current=0)
     state = after(state, play(0, "R+2"))
     assert pending_of(state) == (PendingKind.RESPOND_TO_DRAW, 1)
@@ -767,8 +773,8 @@ def test_s4_actions_two_player_wild_reverse_draw_four_answering_a_stack_hits_you
 
 
 def test_s4_actions_two_player_wild_reverse_draw_four_self_knock_out_credits_nobody() -> None:
-    """[decision] A knock-out by your own two-player WR+4 credits nobody; the rival is the
-    last standing and wins the round."""
+    """[decision knockout-credit] A knock-out by your own two-player WR+4 credits nobody; the
+    rival is the last standing and wins the round."""
     state = nm([f"WR+4 {many(21, 'Y1')}", "Y3 Y4"], discard="R5", draw_pile=many(10), current=0)
     result = ok(after(state, play(0, "WR+4")), choose_color(0, "Y"))
     assert [e.data for e in of_type(result.events, EventType.KNOCKED_OUT)] == [
@@ -780,8 +786,9 @@ def test_s4_actions_two_player_wild_reverse_draw_four_self_knock_out_credits_nob
 
 
 def test_s4_actions_two_player_wild_reverse_draw_four_as_the_last_card() -> None:
-    """[decision] In a two-player round a WR+4 played as the last card would hit its own
-    player, who has gone out: the round is won and nobody draws."""
+    """RULES.md §4 "Actions" [decision wr4-two-players]: In a two-player round a WR+4 played as
+    the last card would hit its own player, who has gone out: the round is won and nobody
+    draws."""
     state = nm(["WR+4", "Y3 Y4"], discard="R5", draw_pile=many(10), current=0)
     result = ok(state, play(0, "WR+4"))
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
@@ -864,7 +871,8 @@ def test_s4_actions_color_roulette_stops_short_when_the_colour_is_nowhere() -> N
 
 
 def test_s4_actions_color_roulette_as_the_last_card_just_wins() -> None:
-    """RULES.md §4: WCR is not a draw card, so as a last card it does nothing more."""
+    """RULES.md §4 "Scoring" [decision final-wcr]: WCR is not a draw card, so as a last card it
+    does nothing more."""
     state = nm(["WCR", "Y2 Y3", "Y4 Y5"], discard="R5", draw_pile="B1 G2", current=0)
     result = ok(state, play(0, "WCR"))
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
@@ -937,7 +945,7 @@ def test_s4_scoring_game_to_1000_knock_out_points_can_decide_it() -> None:
 
 
 def test_s4_scoring_a_tie_at_the_top_goes_to_the_rounds_winner() -> None:
-    """RULES.md §4 "Scoring" says nothing of ties; round.py decides: knock-outs can bring
+    """RULES.md §2 "House rules in detail" [decision ties]: knock-outs can bring
     another player level with the round's winner at the top, who then wins the game."""
     state = nm(
         ["R+4 Y1 Y2 Y3", many(22, "G1"), "R6"],
@@ -951,6 +959,28 @@ def test_s4_scoring_a_tie_at_the_top_goes_to_the_rounds_winner() -> None:
     result = ok(state, play(2, "R6"))
     assert [p.score for p in result.state.players] == [1000, 0, 1000]
     assert result.state.winner == 2
+
+
+def test_s4_scoring_a_tie_at_the_top_without_the_rounds_winner_goes_to_the_lower_seat() -> None:
+    """RULES.md §2 "House rules in detail" [decision ties]: No Mercy's game is decided when a
+    round is scored; two players level at the top, neither of them the round's winner: the
+    lower seat wins."""
+    state = nm(
+        ["R+4 Y1 Y2 Y3", many(22, "G1"), "R8 Y8", "R6"],
+        discard="R5",
+        draw_pile=many(10, "Y0"),
+        current=0,
+        scores=[750, 0, 1000, 0],
+    )
+    state = after(state, play(0, "R+4"))  # seat 1 knocked out: seat 0 reaches 1000
+    assert [p.score for p in state.players] == [1000, 0, 1000, 0]
+    assert state.winner is None  # not decided before the round is scored
+    state = after(state, play(2, "R8"))
+    result = ok(state, play(3, "R6"))
+    ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
+    assert ended["winner"] == 3
+    assert [p.score for p in result.state.players] == [1000, 0, 1000, 6 + 8]
+    assert result.state.winner == 0
 
 
 # -- Random play ------------------------------------------------------------------------------

@@ -174,7 +174,7 @@ def test_s2_uno_call_with_one_card_while_the_window_is_open() -> None:
 
 
 def test_s2_uno_window_closes_when_the_next_player_acts() -> None:
-    """RULES.md §2 "UNO": the window closes when the next player acts."""
+    """RULES.md §2 "UNO": the window closes when another player acts (here by drawing)."""
     state = table(["R1 R2", "B1 B2 B3", "G1 G2 G3"], discard="R5", draw_pile="Y9", current=0)
     state = after(state, play(0, "R1"))
     result = ok(state, draw(1))
@@ -187,7 +187,8 @@ def test_s2_uno_window_closes_when_the_next_player_acts() -> None:
 
 def test_s2_uno_window_stays_open_while_the_player_chooses_a_colour() -> None:
     """The window is open from the play until the next player acts: a player who goes down
-    to one card with a wild can be caught while still choosing its colour."""
+    to one card with a wild can be caught while still choosing its colour.
+    [decision uno-window-swap]"""
     state = table(["W R2", "B1 B2 B3", "G1 G2 G3"], discard="R5", draw_pile="Y1 Y2", current=0)
     state = after(state, play(0, "W"))
     assert state.uno_window == 0
@@ -262,6 +263,74 @@ def test_s2_uno_caught_after_a_draw_two_as_next_to_last_card() -> None:
     assert hand(state, 0) == ["R2", "Y3", "Y4"]
 
 
+def test_s2_uno_window_and_forced_draws_accepting_a_wild_draw_four_leaves_it_open() -> None:
+    """RULES.md §2 "The UNO window and forced draws" [decision uno-window-forced-draw]: a W+4
+    accepted is no action of its victim's, so the window of the player who went down to one card
+    without calling stays open; the next player to act (here the one after the victim) closes
+    it."""
+    state = table(["W+4 R2", "B1 B2 B3", "G1 G2 G3"], discard="R5", draw_pile=DRAW_PILE, current=0)
+    state = after(state, play(0, "W+4"), choose_color(0, "G"))
+    assert state.uno_window == 0
+    result = ok(state, accept(1))
+    assert EventType.UNO_WINDOW_CLOSED not in types(result.events)
+    assert result.state.uno_window == 0
+    for seat in (1, 2):
+        assert "x.0" in view(result.state, seat).legal_codes
+    caught = after(result.state, catch(1, 0))  # the victim themselves may catch
+    assert hand(caught, 0) == ["R2", "Y5", "Y6"]
+    result = ok(result.state, play(2, "G1"))
+    assert result.state.uno_window is None
+    assert of_type(result.events, EventType.UNO_WINDOW_CLOSED)[0].data == {"player": 0}
+
+
+def test_s2_uno_window_and_forced_draws_challenging_is_an_action_and_closes_it() -> None:
+    """RULES.md §2 "The UNO window and forced draws" [decision uno-window-forced-draw]: a
+    challenge is the victim's own action, so it closes the window."""
+    state = table(["W+4 R2", "B1 B2 B3", "G1 G2 G3"], discard="R5", draw_pile=DRAW_PILE, current=0)
+    state = after(state, play(0, "W+4"), choose_color(0, "G"))
+    result = ok(state, challenge(1))
+    assert result.state.uno_window is None
+    assert types(result.events)[0] is EventType.UNO_WINDOW_CLOSED
+
+
+def test_s2_uno_window_and_forced_draws_taking_a_stack_leaves_it_open() -> None:
+    """RULES.md §2 "The UNO window and forced draws" [decision uno-window-forced-draw]: a stack
+    taken (Progressive Draw) is a forced draw too: the last stacker, down to one card without
+    calling, can still be caught after the victim takes the total."""
+    state = table(
+        ["R+2 R1 R3", "B+2 B1", "G+2 G2 G3"],
+        discard="R5",
+        draw_pile=DRAW_PILE,
+        current=0,
+        options=Options(progressive_draw=True),
+    )
+    state = after(state, play(0, "R+2"), play(1, "B+2"))
+    assert state.uno_window == 1
+    result = ok(state, accept(2))
+    assert hand(result.state, 2) == ["G+2", "G2", "G3", "Y1", "Y2", "Y3", "Y4"]
+    assert result.state.uno_window == 1
+    state = after(result.state, catch(0, 1))
+    assert hand(state, 1) == ["B1", "Y5", "Y6"]
+
+
+def test_s2_uno_window_and_forced_draws_stack_taken_in_no_mercy() -> None:
+    """RULES.md §2 "The UNO window and forced draws" with §4 "Stacking": in No Mercy too,
+    taking a stack leaves the last stacker's window open.
+    [decision uno-window-forced-draw]"""
+    state = table(
+        ["R+2 R1 R3", "B+4 B1", "G+4 G2 G3"],
+        discard="R5",
+        draw_pile=DRAW_PILE,
+        current=0,
+        variant="no_mercy",
+    )
+    state = after(state, play(0, "R+2"), play(1, "B+4"))
+    assert state.uno_window == 1
+    state = after(state, accept(2))
+    assert state.uno_window == 1
+    assert "x.1" in view(state, 0).legal_codes
+
+
 # -- Draw pile empty -------------------------------------------------------------------------
 
 
@@ -296,8 +365,9 @@ def test_s2_draw_pile_empty_mid_draw_reshuffles_and_goes_on() -> None:
 
 
 def test_s2_draw_pile_empty_nothing_to_reshuffle_draw_stops_short() -> None:
-    """RULES.md §2 "Draw pile empty" [decision]: if there is nothing to reshuffle, the draw
-    simply stops short; the turn passes."""
+    """RULES.md §2 "Draw pile empty" and "Nothing left to draw" [decision draw-stops-short]
+    [decision nothing-to-draw]: if there is nothing to reshuffle, the draw simply stops short;
+    the turn passes."""
     state = table(["G1 G2", "B1 B2", "Y1 Y2"], discard="R5", current=0)
     result = ok(state, draw(0))
     assert hand(result.state, 0) == ["G1", "G2"]

@@ -56,12 +56,59 @@ def test_s2_end_of_round_last_card_draw_two_still_makes_next_player_draw() -> No
 
 def test_s2_end_of_round_last_card_wild_draw_four_draws_four_without_challenge() -> None:
     """RULES.md §2 "End of a round": a final W+4 still makes the next player draw 4; the
-    round is over, so there is no colour to choose and nothing to challenge."""
+    round is over, so there is no colour to choose and nothing to challenge.
+    [decision final-draw-card]"""
     state = table(["W+4", "B1 B2", "G3"], discard="R5", draw_pile="Y1 Y2 Y3 Y4 Y5", current=0)
     result = ok(state, play(0, "W+4"))
     ended = of_type(result.events, EventType.ROUND_ENDED)[0]
     assert ended.data["hands"][1] == ["B1", "B2", "Y1", "Y2", "Y3", "Y4"]
     assert result.state.players[0].score == 3 + 10 + 3
+    assert EventType.COLOR_CHOSEN not in types(result.events)
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("classic", Options(jump_in=True, progressive_draw=True)),
+        ("minecraft", Options(jump_in=True, progressive_draw=True)),
+        ("no_mercy", Options(jump_in=True)),
+    ],
+)
+def test_s2_end_of_round_final_draw_card_is_not_stacked_or_jumped_on(
+    variant: str, options: Options
+) -> None:
+    """RULES.md §2 "End of a round" [decision final-draw-card]: a final draw card can't be
+    stacked or jumped on, even where stacking and Jump-In are played: the next player (who
+    holds a card to stack) just draws, the player holding an identical card can't jump in, and
+    the round is scored."""
+    state = table(
+        ["R+2", "B+2 B1", "R+2 G3"],
+        discard="R5",
+        draw_pile="Y1 Y2 Y3",
+        current=0,
+        variant=variant,
+        options=options,
+    )
+    result = ok(state, play(0, "R+2"))
+    ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
+    assert ended["winner"] == 0
+    assert ended["hands"] == [[], ["B+2", "B1", "Y1", "Y2"], ["R+2", "G3"]]
+    assert EventType.STACKED not in types(result.events)
+
+
+def test_s2_end_of_round_final_wild_draw_four_is_not_stacked_under_progressive_draw() -> None:
+    """RULES.md §2 "End of a round" [decision final-draw-card]: a final W+4 is drawn, not
+    stacked or challenged, and no colour is asked for."""
+    state = table(
+        ["W+4", "W+4 B1", "G3"],
+        discard="R5",
+        draw_pile="Y1 Y2 Y3 Y4 Y5",
+        current=0,
+        options=Options(progressive_draw=True),
+    )
+    result = ok(state, play(0, "W+4"))
+    ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
+    assert ended["hands"][1] == ["W+4", "B1", "Y1", "Y2", "Y3", "Y4"]
     assert EventType.COLOR_CHOSEN not in types(result.events)
 
 

@@ -2,7 +2,8 @@
 
 Both talk to the real Redis of the test DB (``UNO_TEST_REDIS_URL``, emptied before each
 test by the shared ``redis_url`` fixture). HTTP tests that matter (concurrency, kill and
-restart, the OpenAPI fuzz) run against ``EngineServer``, a uvicorn subprocess.
+restart, the OpenAPI fuzz, connection reuse) run against ``EngineServer``, a uvicorn
+subprocess.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pydantic import SecretStr
 from service_helpers import TOKEN, EngineServer
 
 from services.config import Settings
-from services.engine.app import create_app
+from services.engine.app import EngineAPI, create_app
 from services.engine.client import EngineClient
 
 
@@ -33,12 +34,26 @@ def settings(redis_url: str) -> Settings:
 
 
 @pytest.fixture
-async def engine(settings: Settings) -> AsyncIterator[EngineClient]:
+def app(settings: Settings) -> EngineAPI:
+    return create_app(settings)
+
+
+@pytest.fixture
+async def engine(app: EngineAPI) -> AsyncIterator[EngineClient]:
     """A client of the app served in-process (fast; same code path minus the socket)."""
-    app = create_app(settings)
     transport = httpx.ASGITransport(app=app)
     async with EngineClient("http://engine", TOKEN, transport=transport) as client:
         yield client
+
+
+@pytest.fixture
+async def http(app: EngineAPI) -> AsyncIterator[httpx.AsyncClient]:
+    """Plain HTTP to the same in-process app, with the token: for requests the typed client
+    would never send. A fault is answered as the server answers it (no re-raise)."""
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    async with httpx.AsyncClient(transport=transport, base_url="http://e", headers=headers) as c:
+        yield c
 
 
 @pytest.fixture

@@ -13,9 +13,8 @@ import redis
 from redis.asyncio import Redis
 from service_helpers import playing_record
 
-from services.engine.app import player_view
-from services.engine.event_log import log_key, shard_of
 from services.engine.lobby import Seat
+from services.engine.responses import player_view
 from services.engine.rules import VARIANTS, apply, legal_actions, new_game, view
 from services.engine.store import (
     ChatOp,
@@ -28,6 +27,7 @@ from services.engine.store import (
     decode,
     encode,
 )
+from services.engine.wire.event_log import log_key, shard_of
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..cards import LIGHT_COLORS, NUMBER_KINDS, Card, Face, Kind
 from ..effects import draw_card, next_player, reverse, seven, skip, zero
+from ..table import Table
 from ..variant import CardRule, FirstCard, Variant
 
 
@@ -36,11 +37,11 @@ CLASSIC_DECK: tuple[Card, ...] = tuple(
 )
 
 
-def number_rule() -> CardRule:
+def number_rule() -> CardRule[Table]:
     return CardRule(next_player)
 
 
-def classic_rules() -> dict[Kind, CardRule]:
+def classic_rules() -> dict[Kind, CardRule[Table]]:
     rules = {kind: number_rule() for kind in NUMBER_KINDS}
     rules[Kind.SKIP] = CardRule(skip, points=20, first_card=FirstCard.SKIP_FIRST_PLAYER)
     rules[Kind.REVERSE] = CardRule(reverse, points=20, first_card=FirstCard.DEALER_STARTS_REVERSED)

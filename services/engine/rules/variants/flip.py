@@ -38,7 +38,7 @@ def flip_deck() -> tuple[Card, ...]:
     """The 112 cards, each light face paired with one dark face.
 
     Mattel does not publish which dark face is printed behind which light face, so we fix
-    one bijection, the same in every game [decision] (RULES.md §3 "Deck"):
+    one bijection, the same in every game [decision flip-pairing] (RULES.md §3 "Deck"):
 
     - Coloured cards: list each colour's 26 faces as ``1 1 2 2 … 9 9`` followed by its
       actions (light ``+1 +1 R R S S F F``; dark ``+5 +5 R R SE SE F F``).  The ``j``-th
@@ -74,15 +74,15 @@ FLIP_DECK: tuple[Card, ...] = flip_deck()
 def flip(t: Table, player: int, c: Card) -> None:
     """``F``: the whole game turns over (RULES.md §3 "Both sides").
 
-    Play then goes on to the next player in the direction of play [decision: the seeds say
-    only that play continues on the other side; ``F`` is not a skip].  A card that ``F``
-    brings to the top of the discard pile only sets what must be matched: its action does
-    not happen [decision: it was played long ago].  If it is a wild, the player of the
-    ``F`` names the colour first [decision, RULES.md §3], then the next player plays.
+    Play then goes on to the next player in the direction of play: the seeds say only that
+    play continues on the other side, and ``F`` is not a skip.  A card that ``F`` brings to
+    the top of the discard pile only sets what must be matched: its action does not happen,
+    as it was played long ago [decision flip-turn-passes].  If it is a wild, the player of
+    the ``F`` names the colour first [decision flip-wild-on-top], then the next player plays.
 
     An ``F`` that is its player's last card ends the round before it turns anything over
     (RULES.md §2 "End of a round": only a draw card still acts), so the round is scored on
-    the side that was in play [decision].
+    the side that was in play [decision final-flip].
     """
     t.turn_over()
     if t.color is None:
@@ -96,11 +96,11 @@ def draw_until_color(t: Table, victim: int, extra: int, cause: int | None) -> No
     """``WDC``'s penalty (RULES.md §3 "Dark actions"): draw until a card of the colour in
     play turns up, then ``extra`` more (2 for a challenger proven wrong).
 
-    A drawn wild has no colour, so it does not stop the draw [decision].  The draw
-    reshuffles the discards when the pile runs out and stops short only when no card is
-    left anywhere (RULES.md §2 "Draw pile empty").  A ``WDC`` played as a player's last
-    card ends the round before a colour can be named; its victim then draws until the
-    colour that was in play when it was played [decision].
+    A drawn wild has no colour, so it does not stop the draw [decision wdc-drawn-wild].
+    The draw reshuffles the discards when the pile runs out and stops short only when no
+    card is left anywhere (RULES.md §2 "Draw pile empty").  A ``WDC`` played as a player's
+    last card still has its colour named by that player (``color_decides_draw``), and the
+    victim draws until that colour (RULES.md §2 "End of a round").
     """
     wanted = t.color
 
@@ -116,10 +116,10 @@ def draw_until_color(t: Table, victim: int, extra: int, cause: int | None) -> No
 # -- the rules ---------------------------------------------------------------------------
 
 
-def flip_rules() -> dict[Kind, CardRule]:
+def flip_rules() -> dict[Kind, CardRule[Table]]:
     """Light and dark kinds side by side.  ``R``, ``F`` and ``W`` appear on both sides and
     score the same there (RULES.md §3 "Scoring"), so one rule per kind is enough."""
-    rules: dict[Kind, CardRule] = {
+    rules: dict[Kind, CardRule[Table]] = {
         kind: CardRule(next_player) for kind in NUMBER_KINDS if kind is not Kind.N0
     }
     # Both sides.
@@ -147,12 +147,13 @@ def flip_rules() -> dict[Kind, CardRule]:
         first_card=FirstCard.REDRAW,
         challengeable=True,
         penalty=draw_until_color,
+        color_decides_draw=True,
     )
     return rules
 
 
-# [decision] No Seven-O for Flip (no ``seven_o_rules``): the deck has no 0, and the seeds
-# offer no house rules of their own.
+# No Seven-O for Flip (no ``seven_o_rules``): the deck has no 0, and the seeds offer no
+# house rules of their own [decision house-rules-offered].
 FLIP = Variant(
     name="flip",
     title="UNO Flip",

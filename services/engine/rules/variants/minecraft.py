@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from ..cards import Kind
 from ..effects import draw_card
+from ..table import Table
 from ..variant import CardRule, FirstCard, Variant
 from .classic import CLASSIC_DECK, SEVEN_O_RULES, classic_rules, wilds
 
 MINECRAFT_DECK = CLASSIC_DECK + tuple(wilds(Kind.WILD_DRAW3, 4))
 
 
-def minecraft_rules() -> dict[Kind, CardRule]:
+def minecraft_rules() -> dict[Kind, CardRule[Table]]:
     rules = classic_rules()
     # The seed names the card "draw three" and says no more, so it is a plain wild draw
-    # card [decision, RULES.md §5]: its player names the colour, the next player draws 3
+    # card [decision creeper]: its player names the colour, the next player draws 3
     # and loses the turn; playable at any time, so there is nothing to challenge.  As the
     # first card it goes back like a W+4 (the first player would otherwise draw 3 for a
     # card nobody played).  With Progressive Draw a W+3 stacks on a W+3 only (same kind).

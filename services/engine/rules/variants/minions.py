@@ -7,13 +7,13 @@ Everything else is Classic (``classic.py``), the Wild Banana's challenge include
 their next turn, or draws 4.  Here the next player is *frozen* from the moment the card
 takes effect: they take the turn about to start as usual and stay frozen until the start
 of the turn after it (``Table.start_turn`` counts their turns).  A turn that is skipped
-(``S``, a draw card, a lost challenge) never starts, so it does not end the freeze
-[decision: the seed's "until their next turn" is a turn they play].  While frozen, any
-chat message, button or command of theirs that is not a decision they owe costs 4 cards,
-once: the bot reports it as the system action ``fm.<seat>`` (``breaks_freeze`` tells it
-which actions count), and the freeze ends with the penalty.  Several players can be frozen
-at once; a new Dumb Fu on a frozen player starts their freeze again.  A round's end
-unfreezes everyone.
+(``S``, a draw card, a lost challenge) never starts, so it does not end the freeze: the
+seed's "until their next turn" is a turn they play [decision freeze-skipped-turn].  While
+frozen, any chat message, button or command of theirs that is not a decision they owe
+costs 4 cards, once: the bot reports it as the system action ``fm.<seat>``
+(``breaks_freeze`` tells it which actions count), and the freeze ends with the penalty.
+Several players can be frozen at once; a new Dumb Fu on a frozen player starts their
+freeze again.  A round's end unfreezes everyone.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def dumb_fu(t: Table, player: int, c: Card) -> None:
     t.next_turn(player)
 
 
-def minions_rules() -> dict[Kind, CardRule]:
+def minions_rules() -> dict[Kind, CardRule[Table]]:
     rules = classic_rules()
     # As the first card: the first player names the colour and plays; nobody is frozen,
     # since nobody played it (RULES.md §6).

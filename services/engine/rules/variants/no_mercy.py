@@ -29,7 +29,7 @@ from .classic import numbered_deck, wilds
 
 MERCY_LIMIT = 25  # RULES.md §4 "Mercy"
 # RULES.md §4 "Scoring": numbers face value, coloured actions 20, wild actions 50, 250 per
-# knock-out to whoever caused it; first to 1000.  [decision] The game is decided when a
+# knock-out to whoever caused it; first to 1000.  [decision ties] The game is decided when a
 # round ends (knock-out points can push anyone over), and the highest total wins
 # (round.game_winner_after_round: on a tie, the round's winner, else the lower seat).
 KNOCKOUT_POINTS = 250
@@ -84,7 +84,7 @@ def discard_all(t: Table, player: int, c: Card) -> None:
                 t.uno_window = None
             t.round_winner = player
             return
-        # [decision] A DA that leaves one card opens the UNO window like any other play
+        # [decision discard-all-uno] A DA that leaves one card opens the UNO window like any play
         # down to one card; the player can still call UNO while it is open (RULES.md §2
         # "UNO" [digital]), since they could not call it with more than two cards in hand.
         if left == 1 and not t.declared[player] and t.uno_window != player:
@@ -97,17 +97,18 @@ def wild_reverse_draw_four(t: Table, player: int, c: Card) -> None:
     """WR+4: the direction reverses, then the next player in the new direction draws 4
     (or stacks) and loses the turn.  With two players standing that next player is the
     card's own player (seed: "playing this card makes *you* draw 4"), who may stack on it
-    to send the total back to the opponent.  [decision] That holds whenever it is played,
-    also as an answer in a stack: with two standing, a WR+4 always hits its own player."""
+    to send the total back to the opponent.  That holds whenever it is played, also as an
+    answer in a stack: with two standing, a WR+4 always hits its own player
+    [decision wr4-two-players]."""
     t.direction = -t.direction
     t.emit(EventType.REVERSED, direction=t.direction)
     if len(t.active_players()) == 2:
         if t.round_over:
-            # [decision] Played as the last card in a two-player round, it would hit its
-            # own player, who has already gone out: nobody draws.
+            # Played as the last card in a two-player round, it would hit its own player,
+            # who has already gone out: nobody draws [decision wr4-two-players].
             return
-        # [decision] A knock-out by one's own WR+4 credits nobody (Table.knock_out ignores
-        # a cause equal to the victim).
+        # A knock-out by one's own WR+4 credits nobody (Table.knock_out ignores a cause
+        # equal to the victim) [decision knockout-credit].
         draw_card(t, player, c, victim=player)
         return
     draw_card(t, player, c)
@@ -147,8 +148,8 @@ def spin_roulette(t: Table, victim: int, c: Card) -> None:
 # -- the rules table --------------------------------------------------------------------------
 
 
-def no_mercy_rules() -> dict[Kind, CardRule]:
-    rules: dict[Kind, CardRule] = {kind: CardRule(next_player) for kind in NUMBER_KINDS}
+def no_mercy_rules() -> dict[Kind, CardRule[Table]]:
+    rules: dict[Kind, CardRule[Table]] = {kind: CardRule(next_player) for kind in NUMBER_KINDS}
     # RULES.md §4 "Seven and zero": always in play.  As the last card they do nothing: the
     # round is won at once (the engine runs no effect after a last card but a draw card's).
     rules[Kind.N7] = CardRule(seven)
@@ -178,7 +179,9 @@ def no_mercy_rules() -> dict[Kind, CardRule]:
     rules[Kind.WILD_DRAW10] = CardRule(
         draw_card, points=WILD_POINTS, chooses_color=True, first_card=ignore, stack_value=10
     )
-    # The victim, not the player, names the roulette's colour; WCR can't join a stack.
+    # The victim, not the player, names the roulette's colour; WCR can't join a stack.  It
+    # is no draw card, so as its player's last card it ends the round with no roulette
+    # (``engine._play`` runs only a draw card's effect then) [decision final-wcr].
     rules[Kind.WILD_COLOR_ROULETTE] = CardRule(
         color_roulette, points=WILD_POINTS, first_card=ignore, answer=spin_roulette
     )
@@ -192,7 +195,7 @@ NO_MERCY = Variant(
     rules=no_mercy_rules(),
     target_score=1000,
     # RULES.md §4 "A turn": with no playable card, draw until one turns up and play it.
-    # [decision] You may not draw while holding a playable card.
+    # [decision no-mercy-no-draw-while-playable] You may not draw while holding a playable card.
     draw_policy=DrawPolicy.UNTIL_PLAYABLE,
     must_play_drawn=True,
     draw_only_when_stuck=True,

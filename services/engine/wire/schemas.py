@@ -1,18 +1,30 @@
 """Request and response bodies of the engine service's HTTP API (/v1).
 
-Shared by the service (app.py) and its typed client (client.py): the one description of
-what crosses the wire. A player's hand appears in exactly one place, ``EngineView.hand``,
+Shared by the service and its typed client (client.py): the one description of what
+crosses the wire. A player's hand appears in exactly one place, ``EngineView.hand``,
 filled only by the rules engine's ``view`` for that player.
+
+Request bodies are strict: every field has one JSON type (``"1001"`` is not a user id,
+``4.0`` not a version, ``"yes"`` not ``true``) and unknown fields are refused; the service
+answers anything else 400.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
-from services.engine.lobby import AiLevel as AiLevel  # the wire takes the lobby's levels
 from services.engine.rules import Options
+
+#: The AI players a seat may hold (services/worker/ai).
+AiLevel = Literal["strong", "random", "first-legal"]
+
+#: [decision] Action id prefixes kept for the service's own actors (the worker's timers use
+#: ``timer:{game}:{kind}:{version}``). A player's action ids are remembered apart from the
+#: service's anyway (README "Idempotency"); refusing these prefixes from players also keeps
+#: logs and metrics unambiguous. Compared without regard to case.
+RESERVED_ACTION_ID_PREFIXES = ("timer:", "system:", "service:", "worker:", "stand-in:")
 
 
 def _no_bool(value: Any) -> Any:
@@ -53,15 +65,26 @@ ActionId = Annotated[
         description="Client-chosen id; a repeat returns the first result, applied once",
     ),
 ]
+
+
+def _not_reserved(action_id: str) -> str:
+    if action_id.lower().startswith(RESERVED_ACTION_ID_PREFIXES):
+        reserved = ", ".join(RESERVED_ACTION_ID_PREFIXES)
+        raise ValueError(f"an action id may not start with {reserved} (the service's own)")
+    return action_id
+
+
+#: A player's (or the bot's) action id: any ``ActionId`` but the service's own prefixes.
+PlayerActionId = Annotated[ActionId, AfterValidator(_not_reserved)]
 VariantName = Annotated[str, Field(pattern=r"^[a-z0-9_-]{1,32}$", examples=["classic"])]
 TurnSeconds = Annotated[int, _NotBool, Field(ge=5, le=3600, description="Time for each decision")]
 GameStatusName = Literal["lobby", "playing", "over", "ended"]
 
 
 class Model(BaseModel):
-    """Request bodies: unknown fields are refused."""
+    """Request bodies: strict types, unknown fields refused."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class HouseRules(Model):
@@ -120,7 +143,7 @@ class PlayerOnly(Model):
 
 class HostCommand(Model):
     user_id: UserId
-    admin: bool = Field(default=False, description="The caller is a chat administrator")
+    admin: StrictBool = Field(default=False, description="The caller is a chat administrator")
 
 
 class AddAi(HostCommand):
@@ -138,7 +161,7 @@ class ActionRequest(Model):
     user_id: UserId
     action: ActionCode
     version: Version = Field(description="The version the player saw; another one is a 409")
-    action_id: ActionId
+    action_id: PlayerActionId
 
 
 class StandInAction(Model):
@@ -155,7 +178,7 @@ class CloseUnoWindow(Model):
 class FrozenMoved(Model):
     version: Version
     seat: int = Field(ge=0, le=9, description="The frozen seat that moved")
-    action_id: ActionId
+    action_id: PlayerActionId
 
 
 class SeatSpec(Model):
@@ -164,14 +187,39 @@ class SeatSpec(Model):
     ai: AiLevel | None = None
 
 
+Cards = Annotated[
+    str, Field(max_length=2000, description="Card codes, space-separated (RULES.md §1)")
+]
+
+
+class TestSetup(Model):
+    """A table written out card by card: the fields of ``services.engine.rules.Setup``
+    (piles listed top first). No discard pile but a draw pile: a round about to start,
+    whose first card is turned up from the draw pile."""
+
+    hands: list[Cards] = Field(min_length=2, max_length=10)
+    variant: VariantName = "classic"
+    names: list[Name] | None = None
+    draw_pile: Cards = ""
+    discard: Cards = ""
+    dealer: int = Field(default=0, ge=0, le=9)
+    current: int | None = Field(default=None, ge=0, le=9, description="Default: dealer's left")
+    direction: Literal[1, -1] = 1
+    color: Annotated[str, Field(pattern=r"^[A-Za-z]{1,8}$")] | None = None
+    side: Literal["light", "dark"] = "light"
+    scores: list[Annotated[int, _NotBool, Field(ge=0, le=1_000_000)]] | None = None
+    options: HouseRules | None = None
+    seed: int = Field(default=0, ge=0, le=2**63 - 1)
+    round: int = Field(default=1, ge=1, le=10_000)
+
+
 class TestGame(Model):
-    """A game already in play, dealt exactly as ``setup`` says (RULES.md §1 notation, the
-    fields of ``services.engine.rules.Setup``)."""
+    """A game already in play, dealt exactly as ``setup`` says (RULES.md §1 notation)."""
 
     chat_id: ChatId
     topic_id: TopicId = 0
     seats: list[SeatSpec] = Field(min_length=2, max_length=10)
-    setup: dict[str, Any]
+    setup: TestSetup
     turn_seconds: TurnSeconds | None = None
 
 

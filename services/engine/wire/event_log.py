@@ -27,7 +27,7 @@ from typing import Any
 
 import orjson
 
-from services.engine.event_dictionary import EVENT_DICTIONARY
+from services.engine.wire.event_dictionary import EVENT_DICTIONARY
 
 LOG_PREFIX = "uno:eventlog:"
 

@@ -1,0 +1,96 @@
+"""The bodies the service answers with, built straight from a game record.
+
+``player_view`` is the only place a hand is serialised (the rules engine's ``view`` for one
+seat); ``action_result`` is the answer to every route that takes an action. Bodies are
+encoded by orjson, which takes the rules engine's dataclasses as they are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+import orjson
+from fastapi.responses import Response
+
+from services.engine.games import Outcome
+from services.engine.lobby import GameRecord
+from services.engine.metrics import ServiceMetrics
+from services.engine.rules import options_to_json, view
+
+
+def json_response(data: Any, status: int = 200) -> Response:
+    return Response(orjson.dumps(data), status_code=status, media_type="application/json")
+
+
+def error_response(status: int, error: str, message: str, **extra: Any) -> Response:
+    """Every error body: ``{error, message, ...}`` (``ErrorBody``)."""
+    return json_response({"error": error, "message": message, **extra}, status)
+
+
+def game_info(record: GameRecord) -> dict[str, Any]:
+    return {
+        "game_id": record.id,
+        "version": record.version,
+        "status": record.status.value,
+        "chat_id": record.chat_id,
+        "topic_id": record.topic_id,
+        "host": record.host,
+        "variant": record.variant,
+        "turn_seconds": record.turn_seconds,
+        "rules": options_to_json(record.rules),
+        "seats": [{"seat": i, **s.to_json()} for i, s in enumerate(record.seats)],
+        "winner": record.state.winner if record.state is not None else None,
+        "uno_opened": record.uno_opened,
+    }
+
+
+def player_view(record: GameRecord, seat: int | None) -> dict[str, Any] | None:
+    """The only place a hand is serialised: the rules engine's view for ``seat``.
+
+    Equal to ``View.to_json()`` once encoded, but leaves the nested dataclasses to orjson,
+    which encodes them natively (``dataclasses.asdict`` was the costliest step of a move).
+    """
+    if record.state is None:
+        return None
+    seen = view(record.state, seat)
+    out = {f.name: getattr(seen, f.name) for f in fields(seen)}
+    out["legal"] = list(seen.legal_codes)
+    return out
+
+
+def visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
+    """Public events and those addressed to ``seat`` (the rules' ``events_for``, on JSON)."""
+    return [e for e in events if "to" not in e or e["to"] == seat]
+
+
+def action_result(outcome: Outcome) -> dict[str, Any]:
+    """The answer to a move: what the actor may see of it, their view, and the view of the
+    seat that owes the next decision when that is someone else.
+
+    [decision] The owing seat's view rides along so that a move costs the bot one request:
+    it prompts that player with their own hand and choices without asking again. The caller
+    is the bot (service token), which may read any seat's view anyway and shows each one
+    only to its owner; ``player_view`` stays the one place a hand is serialised."""
+    record, seat = outcome.record, outcome.seat
+    owing = record.owing
+    return {
+        "game_id": record.id,
+        "version": outcome.version,
+        "seat": seat,
+        "duplicate": outcome.duplicate,
+        "events": visible(outcome.events, seat),
+        "view": player_view(record, seat) if seat is not None else None,
+        "owing_seat": owing,
+        "owing_view": player_view(record, owing) if owing is not None and owing != seat else None,
+    }
+
+
+def answer_action(metrics: ServiceMetrics, outcome: Outcome, by: str) -> Response:
+    """The answer of every route that takes an action, counted by who took it (``player``,
+    ``stand_in``, ``system``) or as a repeat."""
+    if outcome.duplicate:
+        metrics.duplicates.inc()
+    else:
+        metrics.actions.labels(by).inc()
+    return json_response(action_result(outcome))

@@ -1,0 +1,155 @@
+"""The lobby: create a game in a chat, take and leave seats, AI seats, options, start, end,
+"I'm back" (RULES.md §7); and the public facts of a game (no cards).
+
+Every change is a pure decision of lobby.py, written by ``Games.change`` (read, decide,
+compare-and-set, retried on a lost race).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query
+from fastapi.responses import Response
+
+from services.engine import lobby
+from services.engine.context import Context
+from services.engine.lobby import GameRecord
+from services.engine.responses import game_info, json_response
+from services.engine.routes import GameId, errors
+from services.engine.rules import Options
+from services.engine.wire.schemas import (
+    AddAi,
+    CreateGame,
+    GameInfo,
+    HostCommand,
+    Join,
+    PlayerOnly,
+    SetOptions,
+)
+
+router = APIRouter(tags=["lobby"])
+
+Decision = Callable[[GameRecord], tuple[GameRecord, lobby.Events] | None]
+
+
+async def _change(context: Context, game_id: str, decide: Decision) -> Response:
+    return json_response(game_info(await context.games.change(game_id, decide)))
+
+
+@router.post("/v1/games", status_code=201, response_model=GameInfo, responses=errors(409, 422))
+async def create_game(context: Context, body: CreateGame) -> Response:
+    """Create a game in a chat (and forum topic); at most one live game in each."""
+    record = await context.games.create(
+        body.chat_id,
+        body.topic_id,
+        body.user_id,
+        body.name,
+        body.variant,
+        body.turn_seconds or context.settings.turn_seconds,
+        body.rules.to_options() if body.rules is not None else Options(),
+    )
+    context.metrics.games_created.inc()
+    return json_response(game_info(record), 201)
+
+
+@router.get("/v1/games/{game_id}", response_model=GameInfo, responses=errors(404))
+async def get_game(context: Context, game_id: GameId) -> Response:
+    """The public facts of a game (no cards)."""
+    return json_response(game_info(await context.games.get(game_id)))
+
+
+@router.get("/v1/chats/{chat_id}/game", response_model=GameInfo, responses=errors(404))
+async def chat_game(
+    context: Context,
+    chat_id: Annotated[int, Path(ge=-(2**53), le=2**53)],
+    topic_id: Annotated[int, Query(ge=0, le=2**31)] = 0,
+) -> Response:
+    """The live game of a chat (and forum topic), if any."""
+    return json_response(game_info(await context.games.live_game(chat_id, topic_id)))
+
+
+#: What a lobby change may answer besides the game's facts.
+CHANGE_ERRORS = errors(403, 404, 409, 422)
+
+
+@router.post(
+    "/v1/games/{game_id}/join",
+    summary="Take a seat",
+    response_model=GameInfo,
+    responses=CHANGE_ERRORS,
+)
+async def join(context: Context, game_id: GameId, body: Join) -> Response:
+    return await _change(context, game_id, lambda r: lobby.join(r, body.user_id, body.name))
+
+
+@router.post(
+    "/v1/games/{game_id}/leave",
+    summary="Leave the lobby, or the game (the stand-in plays on)",
+    response_model=GameInfo,
+    responses=CHANGE_ERRORS,
+)
+async def leave(context: Context, game_id: GameId, body: PlayerOnly) -> Response:
+    return await _change(context, game_id, lambda r: lobby.leave(r, body.user_id))
+
+
+@router.post(
+    "/v1/games/{game_id}/ai",
+    summary="Add an AI seat (host or admin, before the start)",
+    response_model=GameInfo,
+    responses=CHANGE_ERRORS,
+)
+async def add_ai(context: Context, game_id: GameId, body: AddAi) -> Response:
+    return await _change(
+        context,
+        game_id,
+        lambda r: lobby.add_ai(r, body.user_id, body.admin, body.level, body.name),
+    )
+
+
+@router.post(
+    "/v1/games/{game_id}/options",
+    summary="Set the variant, turn time and house rules (host or admin, before the start)",
+    response_model=GameInfo,
+    responses=CHANGE_ERRORS,
+)
+async def set_options(context: Context, game_id: GameId, body: SetOptions) -> Response:
+    rules = body.rules.to_options() if body.rules is not None else None
+    return await _change(
+        context,
+        game_id,
+        lambda r: lobby.set_options(
+            r, body.user_id, body.admin, body.variant, body.turn_seconds, rules
+        ),
+    )
+
+
+@router.post(
+    "/v1/games/{game_id}/start",
+    summary="Deal and start (host or admin)",
+    response_model=GameInfo,
+    responses=CHANGE_ERRORS,
+)
+async def start(context: Context, game_id: GameId, body: HostCommand) -> Response:
+    return await _change(context, game_id, lambda r: lobby.start(r, body.user_id, body.admin))
+
+
+@router.post(
+    "/v1/games/{game_id}/end",
+    summary="End the game now (host or admin)",
+    response_model=GameInfo,
+    responses=CHANGE_ERRORS,
+)
+async def end(context: Context, game_id: GameId, body: HostCommand) -> Response:
+    return await _change(context, game_id, lambda r: lobby.end(r, body.user_id, body.admin))
+
+
+@router.post(
+    "/v1/games/{game_id}/back",
+    summary="I'm back: clear away (RULES.md §7)",
+    response_model=GameInfo,
+    responses=CHANGE_ERRORS,
+)
+async def come_back(context: Context, game_id: GameId, body: PlayerOnly) -> Response:
+    return await _change(context, game_id, lambda r: lobby.come_back(r, body.user_id))

@@ -1,0 +1,47 @@
+"""What a fired deadline reports: the engine's own answer, ``duplicate`` included.
+
+``fire`` (tasks.py) against the real engine app (in-process, over the real Redis): a second
+delivery of a timer whose first one was applied is reported ``duplicate`` in the fire log,
+never ``applied`` a second time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from pydantic import SecretStr
+
+from services.config import Settings
+from services.engine.app import create_app
+from services.engine.client import EngineClient, SeatSpec
+from services.worker.tasks import ClientTimerEngine, FireOutcome, fire
+from services.worker.timers import Deadline, DeadlineKind
+
+TOKEN = "fire-outcome-token"
+
+
+@pytest.fixture
+async def engine(redis_url: str) -> AsyncIterator[EngineClient]:
+    settings = Settings(
+        redis_url=redis_url, engine_token=SecretStr(TOKEN), enable_test_endpoints=True
+    )
+    transport = httpx.ASGITransport(app=create_app(settings))
+    async with EngineClient("http://engine", TOKEN, transport=transport) as client:
+        yield client
+
+
+async def test_a_repeated_fire_reports_duplicate(engine: EngineClient) -> None:
+    seats = [SeatSpec(name="A", user_id=101), SeatSpec(name="B", user_id=102)]
+    game = await engine.create_test_game(
+        -42,
+        seats,
+        {"hands": ["R5 R6", "B1 B2 B3"], "discard": "R3", "current": 0, "draw_pile": "G1 G2 G3"},
+    )
+    played = await engine.act(game.game_id, 101, "p.R5", version=1, action_id="a")
+    window = Deadline(game.game_id, DeadlineKind.UNO, played.version)
+    timers = ClientTimerEngine(engine)
+    assert await fire(window, timers, policy_name="first-legal") is FireOutcome.APPLIED
+    assert await fire(window, timers, policy_name="first-legal") is FireOutcome.DUPLICATE
+    assert (await engine.game(game.game_id)).version == played.version + 1
