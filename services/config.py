@@ -145,8 +145,19 @@ class Settings(BaseSettings):
     )
     bot_replica: str = Field(
         default="",
-        description="This replica's name in the event log's consumer group; default "
-        "hostname-pid.",
+        description="This replica's name in the event log's consumer group; default hostname-pid.",
+    )
+    bot_group_messages_per_minute: float = Field(
+        default=20,
+        gt=0,
+        description="Telegram's limit of messages (edits too) per group per minute, kept for "
+        "the token across replicas.",
+    )
+    bot_private_messages_per_second: float = Field(
+        default=1, gt=0, description="Telegram's limit per private chat per second."
+    )
+    bot_messages_per_second: float = Field(
+        default=30, gt=0, description="Telegram's overall limit for the token per second."
     )
     bot_claim_idle_ms: int = Field(
         default=10_000,

@@ -38,6 +38,9 @@ async def serve(settings: Settings) -> None:
     )
     server = uvicorn.Server(config)
     async with application:
+        # run_polling would call these; this loop also serves HTTP, so it calls them itself.
+        if application.post_init is not None:
+            await application.post_init(application)
         await application.start()
         if not webhook:
             assert application.updater is not None
@@ -51,6 +54,8 @@ async def serve(settings: Settings) -> None:
         if not webhook and application.updater is not None:
             await application.updater.stop()
         await application.stop()
+        if application.post_shutdown is not None:
+            await application.post_shutdown(application)
 
 
 async def set_webhook(settings: Settings) -> None:

@@ -37,7 +37,7 @@ from services.bot.logreader import LogReader
 from services.bot.memory import Memory
 from services.bot.metrics import RENDER_LAG, UPDATES
 from services.bot.outbox import Outbox
-from services.bot.ratelimit import RedisRateLimiter
+from services.bot.ratelimit import Bucket, RedisRateLimiter, within
 from services.bot.rendering import LogEntry, Renderer
 from services.config import Settings
 from services.engine.client import EngineClient, log_keys
@@ -58,7 +58,13 @@ def build_application(
         raise SystemExit("UNO_TELEGRAM_TOKEN is not set")
     name = replica or settings.bot_replica or f"{socket.gethostname()}-{os.getpid()}"
     redis = Redis.from_url(settings.redis_url)
-    limiter = RedisRateLimiter(redis, token.get_secret_value().split(":")[0])
+    limiter = RedisRateLimiter(
+        redis,
+        token.get_secret_value().split(":")[0],
+        overall=within(settings.bot_messages_per_second, 1.0),
+        group=within(settings.bot_group_messages_per_minute, 60.0),
+        private=Bucket(interval=1 / settings.bot_private_messages_per_second, burst=1),
+    )
 
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
         engine = EngineClient.from_settings(settings)

@@ -85,11 +85,12 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
         await query.answer(gettext(locale, "A game is already on here: /join it."))
         return
     title = message.chat.title or ""
-    await uno.memory.remember_game(game.game_id, chat_id, topic, title, "en")
+    # The question becomes the lobby, and then the table: one message all game long.
+    await uno.memory.remember_game(
+        game.game_id, chat_id, topic, title, "en", table_message=message.message_id
+    )
     await uno.memory.add_user_game(user.id, game.game_id)
-    shown = render.lobby("en", game)
-    await uno.outbox.edit(chat_id, message.message_id, shown.text, shown.markup)
-    await uno.memory.update_game(game.game_id, table=message.message_id, tfp=shown.fingerprint())
+    await uno.renderer.render(game.game_id, game.version)
     await query.answer()
 
 

@@ -89,19 +89,28 @@ class Memory:
     # -- a game -------------------------------------------------------------------------------
 
     async def remember_game(
-        self, game_id: str, chat_id: int, topic_id: int, chat_title: str, locale: str
+        self,
+        game_id: str,
+        chat_id: int,
+        topic_id: int,
+        chat_title: str,
+        locale: str,
+        table_message: int | None = None,
     ) -> None:
+        """A game of a chat, and (for a lobby posted by /new) its table message, in one
+        write: a render never finds the game without the message that is its table."""
         key = self.game_key(game_id)
+        fields: dict[str, str | int] = {
+            "chat": chat_id,
+            "topic": topic_id,
+            "title": chat_title[:64],
+            "lang": locale,
+        }
+        if table_message is not None:
+            fields["table"] = table_message
+        mapping: Any = fields
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(
-                key,
-                mapping={
-                    "chat": chat_id,
-                    "topic": topic_id,
-                    "title": chat_title[:64],
-                    "lang": locale,
-                },
-            )
+            pipe.hset(key, mapping=mapping)
             pipe.expire(key, TTL_SECONDS)
             pipe.set(self.chat_key(chat_id, topic_id), game_id, ex=TTL_SECONDS)
             await pipe.execute()

@@ -75,10 +75,18 @@ class Bucket:
         return int(self.interval * 1000), int(self.interval * 1000 * (self.burst - 1))
 
 
-#: burst + rate × window ≤ limit: 10 + 20/s × 1 s = 30 a second overall; 5 + 15/min ×
-#: 1 min = 20 a minute in a group; 1 a second in a private chat.
-OVERALL = Bucket(interval=1 / 20, burst=10)
-GROUP = Bucket(interval=4.0, burst=5)
+def within(limit: float, window: float) -> Bucket:
+    """A bucket that never lets more than ``limit`` calls into any ``window`` seconds: a
+    quarter of the limit as a burst, the rest spread over the window (burst + rate × window
+    = limit)."""
+    burst = max(1, int(limit // 4))
+    rate = (limit - burst) / window if limit > burst else limit / window
+    return Bucket(interval=1 / rate, burst=burst)
+
+
+#: 7 + 23/s overall; 5 + 15/min in a group; 1 a second in a private chat.
+OVERALL = within(30, 1.0)
+GROUP = within(20, 60.0)
 PRIVATE = Bucket(interval=1.0, burst=1)
 
 

@@ -100,7 +100,8 @@ def lobby(locale: str | None, game: GameInfo) -> Rendered:
         + " · "
         + gettext(locale, "the host starts the game")
     )
-    g, v = game.game_id, game.version
+    # Lobby buttons hold no version: joining or starting means the same on any lobby edit.
+    g, v = game.game_id, 0
     markup = InlineKeyboardMarkup(
         [
             [
@@ -223,7 +224,7 @@ def table_buttons(locale: str | None, game: GameInfo, view: EngineView) -> Inlin
             InlineKeyboardButton(
                 "🃏 " + gettext(locale, "My cards"), switch_inline_query_current_chat=g
             ),
-            _button("✉️ " + gettext(locale, "Private hand"), Callback(Kind.HAND, g, v)),
+            _button("✉️ " + gettext(locale, "Private hand"), Callback(Kind.HAND, g, 0)),
         ]
     ]
     extra: list[InlineKeyboardButton] = []
@@ -438,7 +439,7 @@ def event_line(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str
     if kind == "false_catch":
         return gettext(locale, "{name} tried to catch {target}", name=n(), target=n("target"))
     if kind == "stacked":
-        return gettext(locale, "{name} stacked: +{n} to take", name=n(), n=event.get("total"))
+        return gettext(locale, "{name} stacked on +{n}", name=n(), n=event.get("total"))
     if kind == "swapped":
         return gettext(locale, "{name} swapped hands with {target}", name=n(), target=n("target"))
     if kind == "hands_rotated":

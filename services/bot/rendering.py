@@ -11,10 +11,13 @@ What happened in words (the last moves, a round's scores) comes from the entries
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
+
+from telegram.error import TelegramError
 
 from services.bot import render
 from services.bot.memory import GameMemory, Memory
@@ -49,14 +52,35 @@ class Renderer:
         self.bot_username = bot_username
 
     async def on_entry(self, entry: LogEntry) -> None:
-        mem = await self.memory.game(entry.game_id)
+        mem = await self.memory.game(entry.game_id) or await self.adopt(entry.game_id)
         if mem is None:
-            return  # a game of no chat this bot knows (or one forgotten a day ago)
+            return  # gone already
         public = [e for e in entry.events if "to" not in e]
         moves = [e for e in public if e.get("type") in render.MOVE_EVENTS]
         await self.memory.add_moves(entry.game_id, entry.version, moves, render.RECENT_LINES)
         await self.announce(mem, entry, public)
         await self.render(entry.game_id, entry.version)
+
+    async def adopt(self, game_id: str) -> GameMemory | None:
+        """A game this bot has no memory of (its memory was lost, or the game was made
+        through the engine directly): its table is posted in its chat from now on."""
+        try:
+            game = await self.engine.game(game_id)
+        except NotFound:
+            return None
+        if game.status != "playing":
+            # A lobby is always made through /new, which remembers it with its message;
+            # one seen here first is that /new still under way.
+            return None
+        try:
+            title = (await self.outbox.bot.get_chat(game.chat_id)).title or ""
+        except TelegramError:
+            title = ""
+        await self.memory.remember_game(game_id, game.chat_id, game.topic_id, title, "en")
+        for seat in game.seats:
+            if seat.user_id is not None:
+                await self.memory.add_user_game(seat.user_id, game_id)
+        return await self.memory.game(game_id)
 
     async def announce(
         self, mem: GameMemory, entry: LogEntry, public: list[dict[str, Any]]
@@ -129,8 +153,8 @@ class Renderer:
         except NotFound:
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
             return 2**53
-        await self.show_table(mem, spectator)
-        await self.show_hands(mem, spectator)
+        # The private chats have budgets of their own: they need not wait for the group's.
+        await asyncio.gather(self.show_hands(mem, spectator), self.show_table(mem, spectator))
         game = spectator.game
         if game.status in ("over", "ended"):
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
@@ -181,10 +205,10 @@ class Renderer:
     async def show_hands(self, mem: GameMemory, spectator: PlayerView) -> None:
         if spectator.view is None:
             return
-        for user_id, (message_id, fingerprint) in (
-            await self.memory.hand_messages(mem.game_id)
-        ).items():
-            await self.show_hand(mem, user_id, message_id, fingerprint)
+        hands = await self.memory.hand_messages(mem.game_id)
+        await asyncio.gather(
+            *(self.show_hand(mem, user, message, shown) for user, (message, shown) in hands.items())
+        )
 
     async def show_hand(
         self, mem: GameMemory, user_id: int, message_id: int | None, fingerprint: str = ""

@@ -185,9 +185,14 @@ class BotApi:
             raise bad_request(errors.MESSAGE_TEXT_EMPTY)
         if utf16_length(text) > MAX_TEXT_LENGTH:
             raise bad_request(errors.MESSAGE_TOO_LONG)
-        return text, self.world.complete_mentions(
-            merge_entities(formatting, detected_entities(text))
-        )
+        for entity in formatting:
+            # A tg://user?id= link names the whole user, as Telegram's own answers do.
+            if entity["type"] == "text_mention":
+                known = self.world.users.get(entity["user"]["id"])
+                if known is None:
+                    raise bad_request("can't parse entities: user not found")
+                entity["user"] = known.api()
+        return text, merge_entities(formatting, detected_entities(text))
 
     def flood(self, bot: Bot, chat: Chat) -> None:
         retry_after = self.world.limits.take(bot.id, chat.id, chat.is_private, time.monotonic())

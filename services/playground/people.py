@@ -469,9 +469,7 @@ class People:
                 )
             except BotApiError as exc:
                 raise Refused(400, exc.description) from None
-            entities = self.world.complete_mentions(
-                merge_entities(formatting, detected_entities(text))
-            )
+            entities = merge_entities(formatting, detected_entities(text))
         elif result.get("type") == "sticker":
             file_id = result.get("sticker_file_id", "")
             extra["sticker"] = {

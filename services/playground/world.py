@@ -412,19 +412,6 @@ class World:
         self.emit({"kind": "bot", "user": user.api()})
         return bot
 
-    def complete_mentions(self, entities: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Telegram gives a ``text_mention`` the whole ``User`` it names (``tg://user?id=``
-        carries only the id); a mention of a user it does not know is left as plain text."""
-        completed = []
-        for entity in entities:
-            if entity.get("type") == "text_mention":
-                user = self.users.get(int(entity.get("user", {}).get("id", 0)))
-                if user is None:
-                    continue
-                entity = {**entity, "user": user.api()}
-            completed.append(entity)
-        return completed
-
     def find_user_by_username(self, username: str) -> User | None:
         name = username.lstrip("@").lower()
         for user in self.users.values():

@@ -48,7 +48,10 @@ class Seat:
 
 
 class Players:
-    def __init__(self, control: Any, token: str, chat_id: int, bot_username: str) -> None:
+    def __init__(
+        self, control: Any, token: str, chat_id: int, bot_username: str, bot_id: int
+    ) -> None:
+        self.bot_id = bot_id
         self.control = control
         self.token = token
         self.chat_id = chat_id
@@ -58,7 +61,7 @@ class Players:
 
     def bot_messages(self, thread_id: int | None = None) -> list[dict[str, Any]]:
         return [
-            m
+            plain(m)
             for m in self.control.messages(self.chat_id, thread_id=thread_id)
             if m.get("from", {}).get("username") == self.bot_username and not m.get("deleted")
         ]
@@ -74,7 +77,11 @@ class Players:
             table = self.table(thread_id)
             return table if table is not None and predicate(table) else None
 
-        found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
+        try:
+            found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
+        except AssertionError as e:
+            last = self.table(thread_id)
+            raise AssertionError(f"{e}; the table: {last and last['text']!r}") from None
         return found
 
     def press(
@@ -89,11 +96,15 @@ class Players:
         assert answer["answered"], f"the bot did not answer {cb}"
         return answer
 
+    def press_hand(self, user_id: int, message: dict[str, Any], cb: Callback) -> dict[str, Any]:
+        """Press a button of the hand in the user's private chat (named by the bot's id)."""
+        return self.press(user_id, message, cb, chat_id=self.bot_id)
+
     # -- a player's private chat --------------------------------------------------------------
 
     def hand(self, user_id: int) -> dict[str, Any] | None:
         hands = [
-            m
+            plain(m)
             for m in self.control.private_messages(user_id, self.token)
             if m.get("from", {}).get("is_bot") and m.get("text", "").startswith("UNO ")
         ]
@@ -106,8 +117,18 @@ class Players:
             hand = self.hand(user_id)
             return hand if hand is not None and predicate(hand) else None
 
-        found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
+        try:
+            found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
+        except AssertionError as e:
+            last = self.hand(user_id)
+            raise AssertionError(f"{e}; the hand: {last!r}") from None
         return found
+
+
+def plain(message: dict[str, Any]) -> dict[str, Any]:
+    """The message with the bidi isolates around names taken out of its text."""
+    text = message.get("text", "").replace("\u2068", "").replace("\u2069", "")
+    return {**message, "text": text}
 
 
 def version_of(message: dict[str, Any]) -> int:

@@ -1,0 +1,97 @@
+"""Scripted tables for the end-to-end tests: a game dealt exactly (RULES.md §1 notation)
+in a group the bot is in, its table found, its players' private hands opened."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+from conftest import Group, Stack
+from telegram_play import Players, callbacks
+
+from services.bot.callbacks import Callback, Kind
+from services.engine.schemas import GameInfo, SeatSpec
+
+DRAW_PILE = "G1 G2 G3 G4 G5 G6 G7 G8 G9 Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3 B4 B5 B6"
+
+
+@dataclass
+class Scene:
+    stack: Stack
+    group: Group
+    game: GameInfo
+
+    @property
+    def players(self) -> Players:
+        return self.group.players
+
+    def person(self, seat: int) -> dict[str, Any]:
+        return self.group.people[seat]
+
+    def table(self) -> dict[str, Any]:
+        return self.players.wait_table(
+            "the table",
+            lambda m: any(cb.game_id == self.game.game_id for cb in callbacks(m)),
+        )
+
+    def open_hand(self, seat: int) -> dict[str, Any]:
+        user = self.person(seat)["id"]
+        table = self.table()
+        hand_button = next(cb for cb in callbacks(table) if cb.kind is Kind.HAND)
+        self.players.press(user, table, hand_button)
+        return self.players.wait_hand(user, lambda m: True, "the hand")
+
+    def hand_offers(self, seat: int, *codes: str) -> dict[str, Any]:
+        """Wait until the seat's hand offers every one of ``codes`` as a button."""
+        user = self.person(seat)["id"]
+        return self.players.wait_hand(
+            user,
+            lambda m: set(codes) <= {cb.arg for cb in callbacks(m) if cb.kind is Kind.ACT},
+            f"seat {seat}'s hand to offer {codes}",
+        )
+
+    def press(self, seat: int, code: str) -> dict[str, Any]:
+        """Press ``code`` in the seat's private hand once it is offered; the answer."""
+        hand = self.hand_offers(seat, code)
+        cb = next(cb for cb in callbacks(hand) if cb.kind is Kind.ACT and cb.arg == code)
+        return self.players.press_hand(self.person(seat)["id"], hand, cb)
+
+    def group_text(self) -> str:
+        return "\n".join(m.get("text", "") for m in self.players.bot_messages())
+
+    def wait_group(self, words: str, timeout: float = 20) -> None:
+        self.stack.control.wait_until(
+            lambda: words in self.group_text(), timeout=timeout, what=f"{words!r} in the group"
+        )
+
+    def act_button(self, message: dict[str, Any], code: str) -> Callback:
+        return next(cb for cb in callbacks(message) if cb.kind is Kind.ACT and cb.arg == code)
+
+
+def deal(
+    stack: Stack,
+    group: Group,
+    setup: dict[str, Any],
+    *,
+    ai: list[int] = (),  # type: ignore[assignment]
+) -> Scene:
+    """A game in play in ``group`` dealt by ``setup``; seats are the group's people in order
+    (``ai`` lists seats an AI plays instead)."""
+    seats = []
+    for seat in range(len(setup["hands"])):
+        if seat in ai:
+            seats.append(SeatSpec(name=f"AI {seat}", ai="strong"))
+        else:
+            person = group.people[seat]
+            seats.append(SeatSpec(name=person["first_name"], user_id=person["id"]))
+    setup = {"draw_pile": DRAW_PILE, "current": 0, **setup}
+
+    async def create() -> GameInfo:
+        async with stack.engine_client() as engine:
+            return await engine.create_test_game(group.id, seats, setup)
+
+    game = asyncio.run(create())
+    scene = Scene(stack, group, game)
+    scene.table()
+    return scene

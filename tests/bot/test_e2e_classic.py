@@ -1,0 +1,104 @@
+"""A Classic game through the local Telegram, from /new to the end of a round: the lobby's
+buttons, the table edited in place, private hands, an AI seat played by the worker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import Group, Stack
+from telegram_play import callbacks, choose, version_of
+
+from services.bot.callbacks import Kind
+
+
+def owes(hand_text: str) -> bool:
+    """Whether the hand's line says its player owes a decision."""
+    return any(
+        words in hand_text
+        for words in ("your turn", "choose", "drew a card", "makes you take", "swap", "name a")
+    )
+
+
+def round_over(players: Any) -> bool:
+    return "Round 1 goes to" in "".join(m["text"] for m in players.bot_messages())
+
+
+def wait_for_a_turn(players: Any, group: Group) -> None:
+    def ready() -> bool:
+        hands = [players.hand(p["id"]) or {} for p in group.people]
+        return round_over(players) or any(owes(h.get("text", "")) for h in hands)
+
+    try:
+        players.control.wait_until(ready, timeout=30, what="someone's turn")
+    except AssertionError as e:
+        texts = [(players.hand(p["id"]) or {}).get("text") for p in group.people]
+        table = players.table()
+        raise AssertionError(f"{e}; hands {texts}; table {table and table['text']}") from None
+
+
+def open_lobby(stack: Stack, group: Group, variant: str = "classic") -> dict[str, Any]:
+    control, host = stack.control, group.people[0]
+    control.send_message(host["id"], group.id, "/new")
+    players = group.players
+    question = control.wait_until(
+        lambda: next((m for m in players.bot_messages() if callbacks(m)), None),
+        what="the variant keyboard",
+    )
+    choice = next(cb for cb in callbacks(question) if cb.arg == variant)
+    players.press(host["id"], question, choice)
+    return players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
+
+
+def test_a_classic_round_to_its_end(stack: Stack, make_group: Any) -> None:
+    group = make_group(2)
+    players, control = group.players, stack.control
+    host, guest = group.people
+    lobby = open_lobby(stack, group)
+    lobby_buttons = {cb.arg: cb for cb in callbacks(lobby)}
+    answer = players.press(guest["id"], lobby, lobby_buttons["join"])
+    assert answer["text"] == "You're in!"
+    players.press(host["id"], lobby, lobby_buttons["ai.strong"])
+    lobby = players.wait_table("three seats", lambda m: "AI 1" in m["text"] and "P1" in m["text"])
+    refused = players.press(guest["id"], lobby, lobby_buttons["start"])
+    assert "host" in refused["text"]
+    players.press(host["id"], lobby, lobby_buttons["start"])
+    table = players.wait_table("the table", lambda m: "round 1" in m["text"])
+    assert table["message_id"] == lobby["message_id"]  # the lobby became the table
+    # Both open their hands in the private chat from the table's button.
+    for person in group.people:
+        hand_button = next(cb for cb in callbacks(table) if cb.kind is Kind.HAND)
+        players.press(person["id"], table, hand_button)
+        hand = players.wait_hand(person["id"], lambda m: True, "a hand message")
+        assert "Friday UNO" in hand["text"]
+
+    moves = 0
+    while "Round 1 goes to" not in "".join(m["text"] for m in players.bot_messages()):
+        acted = False
+        for person in group.people:
+            hand = players.hand(person["id"])
+            assert hand is not None
+            if not owes(hand["text"]):
+                continue
+            cb = choose(callbacks(hand))
+            if cb is None:
+                continue
+            answer = players.press_hand(person["id"], hand, cb)
+            assert not answer["text"], (cb, answer, hand["text"])
+            moves += 1
+            acted = True
+            control.wait_until(
+                lambda uid=person["id"], before=cb.version: (
+                    version_of(players.hand(uid) or {}) > before
+                    or "Round 1 goes to" in "".join(m["text"] for m in players.bot_messages())
+                ),
+                timeout=20,
+                what=f"the hand to move past version {cb.version}",
+            )
+        if not acted:
+            wait_for_a_turn(players, group)
+        assert moves < 400
+    texts = [m["text"] for m in players.bot_messages()]
+    assert any("Round 1 goes to" in t for t in texts)
+    # The round's table was edited in place: one message with a history of edits.
+    first_table = next(m for m in players.bot_messages() if m["message_id"] == lobby["message_id"])
+    assert len(first_table["history"]) > 3
