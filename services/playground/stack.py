@@ -415,8 +415,8 @@ def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, list[str
     parser.add_argument(
         "--port",
         type=int,
-        default=int(os.environ.get("UNO_PLAY_PORT", "8000")),
-        help="the page's port, or the next free one (default 8000, or UNO_PLAY_PORT)",
+        default=8000,
+        help="the page's port, or the next free one after it (default 8000)",
     )
     parser.add_argument(
         "--engine-port", type=int, default=8080, help="the engine's port, or the next free one"
