@@ -20,8 +20,15 @@ from services.bot.context import (
     topic_of,
 )
 from services.bot.i18n import gettext
-from services.engine.client import Conflict, EngineError, Forbidden, IllegalAction, NotFound
-from services.engine.schemas import AiLevel, GameInfo
+from services.engine.client import (
+    AiLevel,
+    Conflict,
+    EngineError,
+    Forbidden,
+    GameInfo,
+    IllegalAction,
+    NotFound,
+)
 
 RULES_SUMMARY = {
     "classic": "Match the colour, number or symbol; +2, skip, reverse, wilds; call UNO at two "

@@ -17,7 +17,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from services.bot.callbacks import Callback, Kind
 from services.bot.cards import COLOR_SQUARES, color_name, face_label
 from services.bot.i18n import gettext, ngettext
-from services.engine.schemas import EngineView, GameInfo, SeatInfo
+from services.engine.client import EngineView, GameInfo, SeatInfo
 
 VARIANTS = ("classic", "flip", "no_mercy", "minecraft", "minions")
 AI_LEVELS = ("strong", "random")

@@ -22,8 +22,7 @@ from telegram.error import TelegramError
 from services.bot import render
 from services.bot.memory import GameMemory, Memory
 from services.bot.outbox import Outbox, Outcome
-from services.engine.client import EngineClient, Forbidden, NotFound
-from services.engine.schemas import PlayerView
+from services.engine.client import EngineClient, Forbidden, NotFound, PlayerView
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from conftest import Group, Stack
 from telegram_play import Players, callbacks
 
 from services.bot.callbacks import Callback, Kind
-from services.engine.schemas import GameInfo, SeatSpec
+from services.engine.client import GameInfo, SeatSpec
 
 DRAW_PILE = "G1 G2 G3 G4 G5 G6 G7 G8 G9 Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3 B4 B5 B6"
 

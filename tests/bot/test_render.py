@@ -12,9 +12,9 @@ from telegram import InlineKeyboardMarkup
 
 from services.bot import render
 from services.bot.callbacks import Callback, Kind
+from services.engine.client import EngineView, GameInfo, SeatInfo
 from services.engine.rules import VARIANTS, Action, Applied, apply, legal_actions, new_game, view
 from services.engine.rules.state import GameState, Options
-from services.engine.schemas import EngineView, GameInfo, SeatInfo
 
 GAME_ID = "Gx7-_abcdEF1"
 
