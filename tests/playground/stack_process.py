@@ -79,8 +79,10 @@ class LauncherProcess:
 
 
 def start_launcher(state_dir: Path, *args: str, **extra_env: str) -> LauncherProcess:
-    """The launcher on the test Redis (with the user's token, if any, left out)."""
-    env = {k: v for k, v in os.environ.items() if k != "UNO_TELEGRAM_TOKEN"}
+    """The launcher on the test Redis (the user's own token and Bot API address left out)."""
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("UNO_TELEGRAM_TOKEN", "UNO_BOT_API_URL")
+    }
     env.update(UNO_REDIS_URL=TEST_REDIS_URL, PYTHONUNBUFFERED="1", **extra_env)
     process = subprocess.Popen(
         [sys.executable, "-m", "services.playground.stack", "--state-dir", str(state_dir), *args],

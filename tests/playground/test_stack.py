@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -72,3 +73,32 @@ def test_the_stack_starts_moves_off_a_busy_port_is_found_again_and_stops_on_ctrl
     assert "every process this command started has exited" in launcher.output
     assert not any(alive(pid) for pid in children.values())
     assert not (tmp_path / "play" / "stack.json").exists()
+
+
+def test_with_a_token_the_bot_talks_to_that_telegram_and_no_page_starts(
+    tmp_path: Path, local_telegram: Any
+) -> None:
+    """``UNO_TELEGRAM_TOKEN`` set: no local Telegram of the stack's own and no page; the bot
+    polls the Telegram it is given (here the test's local Telegram standing in for the real
+    one through ``UNO_BOT_API_URL``)."""
+    bot = local_telegram.control.create_bot("token_mode_bot")
+    launcher = start_launcher(
+        tmp_path / "play",
+        "--engine-port",
+        str(free_port()),
+        UNO_TELEGRAM_TOKEN=bot["token"],
+        UNO_BOT_API_URL=local_telegram.bot_api_url,
+    )
+    try:
+        launcher.wait_for("UNO is running against Telegram")
+        assert "local telegram" not in launcher.output
+        control = local_telegram.control
+        control.wait_until(
+            lambda: any(c["method"] == "getUpdates" for c in control.calls(token=bot["token"])),
+            timeout=30,
+            what="the bot polling the Telegram it was given",
+        )
+        children = json.loads((tmp_path / "play" / "stack.json").read_text())["children"]
+        assert set(children) == {"engine", "worker", "bot"}
+    finally:
+        assert launcher.interrupt() == 0, launcher.output
