@@ -198,8 +198,10 @@ class Stack:
         self.started_at = time.monotonic()
 
     def say(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+        # The terminal (or a pipe's reader) may be gone by the time we stop; stopping goes on.
+        with contextlib.suppress(OSError, ValueError):
+            self.out.write(text + "\n")
+            self.out.flush()
 
     def progress(self, what: str, detail: str) -> None:
         elapsed = time.monotonic() - self.started_at
