@@ -31,6 +31,7 @@ help:
 	@echo "make test    PYTEST_ARGS='...'  install, start Redis/PostgreSQL, lint, type-check, test"
 	@echo "make setup                      create .venv and install the project with the dev extra"
 	@echo "make services                   start Redis/PostgreSQL if they are not running"
+	@echo "make browser                    install Debian's chromium for the page's browser test"
 	@echo "make lint                       ruff check + mypy"
 	@echo "make bench                      run the benchmarks in bench/"
 

@@ -497,24 +497,40 @@ function closeInline() {
 
 // ------------------------------------------------------------------------- commands
 
-const COMMANDS = [
-  ["new", "start a new game here"],
-  ["join", "join the game"],
-  ["start", "deal the cards (host)"],
-  ["leave", "leave the game"],
-  ["back", "come back after being away"],
-  ["settings", "the chat's game settings"],
-  ["rules", "the rules of a variant"],
-  ["language", "choose your language"],
-  ["end", "end the game (host)"],
-  ["help", "how to play"],
-];
+/** The bot's command menus, as it registered them (setMyCommands, read from the Bot API
+ * call log): Telegram shows the group's menu in groups and the private one in private. */
+let commands = { group: [], private: [] };
+
+const parsed = (value) => {
+  if (typeof value !== "string") return value;
+  try { return JSON.parse(value); } catch { return value; }
+};
+
+async function loadCommands() {
+  const found = { group: null, private: null };
+  for (const call of await request("GET", "/control/calls")) {
+    if (String(call.method).toLowerCase() !== "setmycommands" || !call.ok) continue;
+    const params = call.params || {};
+    if (params.language_code) continue;
+    const scope = (parsed(params.scope) || {}).type || "default";
+    const list = parsed(params.commands) || [];
+    if (scope === "all_group_chats") found.group = list;
+    else if (scope === "all_private_chats") found.private = list;
+    else if (scope === "default") {
+      found.group = found.group || list;
+      found.private = found.private || list;
+    }
+  }
+  commands = { group: found.group || [], private: found.private || [] };
+}
 
 function renderCommands() {
-  $("#commands").replaceChildren(...COMMANDS.map(([name, text]) => el("button", {
+  const list = openChat().private ? commands.private : commands.group;
+  $("#commands").replaceChildren(...(list.length ? list.map(({ command, description }) => el("button", {
     type: "button",
-    onclick: () => { $("#text").value = `/${name}`; $("#commands").hidden = true; send(); },
-  }, `/${name}`, el("span", { class: "muted" }, text))));
+    onclick: () => { $("#text").value = `/${command}`; $("#commands").hidden = true; send(); },
+  }, `/${command}`, el("span", { class: "muted", dir: "auto" }, description)))
+    : [el("div", { class: "muted" }, "the bot has registered no commands")]));
 }
 
 // ------------------------------------------------------------------------- actions
@@ -601,6 +617,7 @@ async function boot() {
   await loadWorld();
   if (!world.people.some((p) => p.id === saved.current)) saved.current = world.people.length ? world.people[0].id : null;
   if (!me()) await addPerson("You", "en");
+  await loadCommands().catch(() => {});
   rendered.clear();
   renderedChat = null;
   renderPeople();
@@ -625,10 +642,12 @@ function listen() {
 document.addEventListener("DOMContentLoaded", async () => {
   $("#composer").addEventListener("submit", send);
   $("#text").addEventListener("input", onInput);
-  $("#menu").addEventListener("click", () => {
+  $("#menu").addEventListener("click", async () => {
     const box = $("#commands");
     box.hidden = !box.hidden;
-    if (!box.hidden) renderCommands();
+    if (box.hidden) return;
+    if (!commands.group.length && !commands.private.length) await loadCommands().catch(() => {});
+    renderCommands();
   });
   $("#inline-close").addEventListener("click", () => { closeInline(); $("#text").value = ""; });
   $("#inline-more").addEventListener("click", () => runInline(inline ? inline.nextOffset : ""));
