@@ -246,7 +246,7 @@ function previewOf(messages, key) {
   const seenKey = `${me().id}:${key}`;
   const seen = saved.seen[seenKey] || 0;
   return {
-    text: last ? `${last.from ? displayName(last.from) + ": " : ""}${last.text || ""}` : "",
+    text: !last ? "" : serviceText(last) || `${last.from ? displayName(last.from) + ": " : ""}${last.text || ""}`,
     unread: live.filter((m) => m.message_id > seen && (!m.from || m.from.id !== me().id)).length,
   };
 }
