@@ -1,6 +1,7 @@
 # Developer entry points. Everything runs from the project's own virtualenv in .venv.
 #
-#   make play   ARGS='...'        a terminal game between AI players
+#   make play   ARGS='...'        the whole stack and the playground page (Ctrl-C stops it)
+#   make play-terminal ARGS='...' a terminal game between AI players
 #   make test   PYTEST_ARGS='...' setup + services + lint + tests
 #   make bench                    run every bench/*.py script (installs the bench extra)
 #   make lock                     re-pin requirements*.lock after a change to pyproject.toml
@@ -35,14 +36,17 @@ BENCH_STAMP := $(BIN)/.installed-bench-$(DEPS_HASH)
 
 PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
 
-.PHONY: help setup setup-bench services tools lint test pytest play bench lock lock-upgrade clean \
+.PHONY: help setup setup-bench services tools browser lint test pytest play play-terminal bench lock \
+	lock-upgrade clean \
 	catalogs catalogs-extract catalogs-update catalog-init
 
 help:
-	@echo "make play    ARGS='...'         play a game between AI players in the terminal"
+	@echo "make play    ARGS='...'         start everything and the playground page; Ctrl-C stops it"
+	@echo "make play-terminal ARGS='...'   play a game between AI players in the terminal"
 	@echo "make test    PYTEST_ARGS='...'  install, start Redis/PostgreSQL, lint, type-check, test"
 	@echo "make setup                      create .venv and install the project with the dev extra"
 	@echo "make services                   start Redis/PostgreSQL if they are not running"
+	@echo "make browser                    install Debian's chromium for the page's browser test"
 	@echo "make lint                       ruff check + mypy"
 	@echo "make bench                      run the benchmarks in bench/"
 	@echo "make lock    LOCK_ARGS='...'    re-pin the lock files from pyproject.toml"
@@ -109,6 +113,10 @@ services:
 tools:
 	bash scripts/ensure-tools.sh
 
+# The headless Chromium (Debian's package) that the playground page's test drives.
+browser:
+	bash scripts/ensure-browser.sh
+
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy
@@ -117,10 +125,13 @@ lint: setup
 pytest: setup
 	UNO_DEV_MODE=1 $(BIN)/pytest $(PYTEST_ARGS)
 
-test: setup services tools lint pytest
+test: setup services tools browser lint pytest
 
 play: setup
-	UNO_DEV_MODE=1 $(BIN)/python -m services.worker.ai.play $(ARGS)
+	@$(BIN)/python -m services.playground.stack $(ARGS)
+
+play-terminal: setup
+	@UNO_DEV_MODE=1 $(BIN)/python -m services.worker.ai.play $(ARGS)
 
 bench: setup-bench
 	@shopt -s nullglob; scripts=(bench/*.py); \

@@ -8,7 +8,9 @@ addressee).  The same seed replays the same game.
 
     python -m services.worker.ai.play [--variant classic] [--players 4] [--seed 7]
         [--policy strong | --policies strong,random,first,strong] [--rounds 1]
-        [--house-rule progressive_draw ...] [--target-score 200] [--quiet]
+        [--house-rule progressive_draw ...] [--target-score 200] [--quiet] [--no-legend]
+
+It opens with a legend of the card and action codes it prints (``legend.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from services.engine.rules.variant import HouseRule
 
 from . import POLICIES, Policy, get_policy
 from .arena import Arena, Turn, seat_names
+from .legend import legend
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -57,6 +60,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--target-score", type=int, default=None)
     parser.add_argument(
         "--quiet", action="store_true", help="print the events only, not every player's view"
+    )
+    parser.add_argument(
+        "--no-legend", action="store_true", help="leave out the legend of card and action codes"
     )
     args = parser.parse_args(argv)
     if args.players < 1:
@@ -112,6 +118,8 @@ def play(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> GameSta
     )
     state, dealt = new_game(args.variant, names, options, seed=seed)
     variant = VARIANTS[args.variant]
+    if not args.no_legend:
+        out.write(legend() + "\n\n")
     out.write(f"{variant.title}: {', '.join(names)}; seed {seed}\n")
     out.write(f"replay: make play ARGS='--variant {args.variant} --players {args.players} ")
     out.write(f"--seed {seed} --policies {','.join(p.name for p in policies)}'\n\n")

@@ -86,3 +86,21 @@ def test_runs_on_a_bare_machine_without_token_redis_or_celery() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Stopped after 1 round(s)." in done.stdout
+
+
+def test_the_game_opens_with_a_legend_of_every_code_it_prints() -> None:
+    from services.engine.rules.actions import ActionType
+    from services.engine.rules.cards import Color, Kind
+    from services.worker.ai.legend import ACTION_WORDS, COLOR_WORDS, KIND_WORDS
+
+    # Every colour, action kind and action has its words (a new one without fails here).
+    assert set(COLOR_WORDS) == set(Color)
+    assert set(KIND_WORDS) == {k for k in Kind if not k.is_number}
+    assert set(ACTION_WORDS) == set(ActionType)
+    text = run("--seed", "9", "--rounds", "1", "--quiet")
+    legend, _, game = text.partition("\n\n")
+    assert legend.startswith("Legend")
+    for words in (*COLOR_WORDS.values(), *KIND_WORDS.values(), *ACTION_WORDS.values()):
+        assert words in " ".join(legend.split()), words
+    assert "Classic UNO" in game
+    assert "Legend" not in run("--seed", "9", "--rounds", "1", "--quiet", "--no-legend")

@@ -1,0 +1,127 @@
+"""How long ``make play`` takes from a fresh clone to a playable page.
+
+Clones the repository (its committed HEAD) into a temporary folder, then runs ``make play``
+there several times, each until the launcher prints the page's address (it prints it only
+once the bot polls, so the page is playable then) and the page answers, then stops it with
+Ctrl-C (SIGINT to its process group, as a terminal sends it):
+
+- **first run**: creates ``.venv`` and installs the project (pip's cache on this machine
+  counts: a machine that never downloaded the packages takes longer);
+- **later runs**: everything installed; only the stack starts.
+
+As the baseline, measured in the same run: the engine alone (uvicorn until ``/healthz``
+answers), the part every run of the stack needs at least.
+
+Usage: .venv/bin/python bench/play_startup.py [--runs 3] [--redis URL] [--keep]
+Uses the Redis at ``--redis`` (default redis://127.0.0.1:6379/13; nothing is flushed).
+Nothing here asserts on time; the figures are for reading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from services.engine.local_server import free_port, uvicorn_command  # noqa: E402
+
+READY = "UNO playground: "
+
+
+def timed_play(clone: Path, redis_url: str, log: Path) -> float:
+    """Seconds from ``make play`` to a page that answers; the stack is stopped after."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
+    env["UNO_REDIS_URL"] = redis_url
+    args = f"--port {free_port()} --engine-port {free_port()}"
+    started = time.monotonic()
+    process = subprocess.Popen(
+        ["make", "play", f"ARGS={args}"],
+        cwd=clone,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    assert process.stdout is not None
+    page = None
+    with log.open("a") as out:
+        for line in process.stdout:
+            out.write(line)
+            if line.startswith(READY):
+                page = line[len(READY) :].split()[0]
+                break
+        if page is None:
+            raise SystemExit(f"make play never printed its page; see {log}")
+        httpx.get(page, timeout=10).raise_for_status()
+        elapsed = time.monotonic() - started
+        os.killpg(process.pid, signal.SIGINT)
+        out.write(process.stdout.read())
+    process.wait(60)
+    return elapsed
+
+
+def timed_engine(redis_url: str) -> float:
+    """Seconds from starting the engine alone to its ``/healthz`` answering."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
+    env.update(UNO_REDIS_URL=redis_url, UNO_DEV_MODE="true")
+    started = time.monotonic()
+    process = subprocess.Popen(
+        uvicorn_command("services.engine.app:app", port, "--log-level", "warning"),
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    return time.monotonic() - started
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None:
+                raise SystemExit("the engine exited while starting")
+            time.sleep(0.02)
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs in all (the first installs)")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/13")
+    parser.add_argument("--keep", action="store_true", help="keep the clone and its logs")
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp(prefix="uno-play-bench-"))
+    clone = folder / "uno"
+    subprocess.run(["git", "clone", "--quiet", str(REPO), str(clone)], check=True)
+    log = folder / "make-play.log"
+    print(f"fresh clone of {REPO} at {clone}; output in {log}")
+    print(f"{'run':<28} {'seconds':>8}")
+    baseline = timed_engine(args.redis)
+    print(f"{'baseline: engine alone':<28} {baseline:8.1f}")
+    for run in range(args.runs):
+        seconds = timed_play(clone, args.redis, log)
+        name = "make play, first (installs)" if run == 0 else f"make play, later #{run}"
+        print(f"{name:<28} {seconds:8.1f}")
+    if not args.keep:
+        subprocess.run(["rm", "-rf", str(folder)], check=True)
+
+
+if __name__ == "__main__":
+    main()

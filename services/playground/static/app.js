@@ -1,0 +1,663 @@
+// The playground page: a Telegram-like client of the local Telegram's control API.
+//
+// People you play as are users of the local Telegram; the page shows what each of them sees
+// (the group and their private chat with the bot), sends their messages, presses the bot's
+// buttons as them and opens their hand through inline mode. It holds no game logic: the bot
+// does everything, exactly as it would in Telegram.
+"use strict";
+
+const STORE_KEY = "uno-playground";
+const POLL_MS = 2000; // the live feed redraws at once; this only backs it up
+
+// ------------------------------------------------------------------------- control API
+
+async function request(method, path, body) {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = { detail: text }; }
+  if (!response.ok) {
+    const detail = data && (data.detail || data.error || data.description);
+    const error = new Error(`${method} ${path}: ${response.status} ${JSON.stringify(detail)}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+const api = {
+  state: () => request("GET", "/control/state"),
+  createUser: (first_name, language_code) =>
+    request("POST", "/control/users", { first_name, language_code }),
+  addMember: (chat_id, user_id) =>
+    request("POST", `/control/chats/${chat_id}/members`, { user_id }),
+  sendMessage: (user_id, chat_id, text) =>
+    request("POST", "/control/messages", { user_id, chat_id, text }),
+  pressButton: (user_id, chat_id, message_id, callback_data) =>
+    request("POST", "/control/presses", { user_id, chat_id, message_id, callback_data }),
+  inlineQuery: (user_id, query, chat_id, offset) =>
+    request("POST", "/control/inline_queries", { user_id, query: `@${bot.username} ${query}`, chat_id, offset }),
+  chooseInlineResult: (user_id, query_id, result_id, chat_id) =>
+    request("POST", "/control/inline_choices", { user_id, query_id, result_id, chat_id }),
+  messages: (chat_id) => request("GET", `/control/chats/${chat_id}/messages`),
+  privateMessages: (user_id, bot_id) => request("GET", `/control/private/${user_id}/${bot_id}/messages`),
+};
+
+// ------------------------------------------------------------------------- state
+
+// The world (people, the group, the bot) lives in the local Telegram, which `make play`
+// sets up; the page remembers only whom you play as, which chat is open and what was read.
+let saved = { current: null, open: "group", seen: {} };
+let world = { people: [], group: null }; // from /control/state
+let bot = null; // the bot's User
+let inline = null; // { query, queryId, results, nextOffset, button }
+const rendered = new Map(); // message id -> { signature, element }
+let renderedChat = null;
+let polling = false;
+let pollAgain = false;
+
+function save() { localStorage.setItem(STORE_KEY, JSON.stringify(saved)); }
+
+function load() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORE_KEY) || "null");
+    if (data && typeof data === "object") saved = { ...saved, ...data };
+  } catch { /* a broken entry starts afresh */ }
+}
+
+const me = () => world.people.find((p) => p.id === saved.current) || world.people[0];
+
+/** The chat open now: the id the control API names it by (a private chat is named by the
+ * bot's id), its title and whether it is the private chat with the bot. */
+function openChat() {
+  if (saved.open === "private" || !world.group) {
+    return { id: bot.id, private: true, title: bot.first_name, subtitle: `@${bot.username} · bot` };
+  }
+  const people = world.group.members.filter((id) => world.people.some((p) => p.id === id)).length;
+  return {
+    id: world.group.id,
+    private: false,
+    title: world.group.title,
+    subtitle: `${people} ${people === 1 ? "person" : "people"} and @${bot.username}`,
+  };
+}
+
+/** Read the world: the playground's bot, its people, and the group they play in. */
+async function loadWorld() {
+  const state = await api.state();
+  bot = state.bots.find((b) => b.username === "uno_playground_bot") || state.bots[0] || null;
+  if (!bot) throw new Error("the local Telegram has no bot yet");
+  world.people = state.users;
+  const groups = state.chats.filter((c) => c.type !== "private" && memberIds(c).includes(bot.id));
+  world.group = groups[0] ? { ...groups[0], members: memberIds(groups[0]) } : null;
+}
+
+function memberIds(chat) {
+  const members = chat.members || {};
+  return Array.isArray(members) ? members.map(Number) : Object.keys(members).map(Number);
+}
+
+// ------------------------------------------------------------------------- set-up
+
+/** Another person to play as: a new user, in the group, who has started the bot. */
+async function addPerson(firstName, languageCode) {
+  const user = await api.createUser(firstName, languageCode);
+  if (world.group) await api.addMember(world.group.id, user.id);
+  await api.sendMessage(user.id, bot.id, "/start");
+  saved.current = user.id;
+  save();
+  await loadWorld();
+  return user;
+}
+
+// ------------------------------------------------------------------------- rendering helpers
+
+const $ = (selector) => document.querySelector(selector);
+
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const PALETTE = ["#e17076", "#7bc862", "#65aadd", "#a695e7", "#ee7aae", "#6ec9cb", "#faa774"];
+
+function avatar(user) {
+  const name = (user && (user.first_name || user.title)) || "?";
+  const id = Math.abs(Number(user && user.id) || 0);
+  return el("span", { class: "avatar", style: `background:${PALETTE[id % PALETTE.length]}` },
+    Array.from(name)[0].toUpperCase());
+}
+
+function displayName(user) {
+  return [user.first_name, user.last_name].filter(Boolean).join(" ") || user.username || "?";
+}
+
+/** Telegram's entities (offsets in UTF-16 units, as JavaScript strings count) as elements. */
+function renderText(text, entities) {
+  const sorted = [...(entities || [])].sort((a, b) => a.offset - b.offset || b.length - a.length);
+  function build(start, end, list) {
+    const fragment = document.createDocumentFragment();
+    let position = start;
+    let index = 0;
+    while (index < list.length) {
+      const entity = list[index];
+      const entityEnd = entity.offset + entity.length;
+      if (entity.offset > position) fragment.append(text.slice(position, entity.offset));
+      const inner = [];
+      index += 1;
+      while (index < list.length && list[index].offset < entityEnd) {
+        inner.push(list[index]);
+        index += 1;
+      }
+      const node = wrap(entity);
+      node.append(build(entity.offset, entityEnd, inner));
+      fragment.append(node);
+      position = Math.max(position, entityEnd);
+    }
+    if (position < end) fragment.append(text.slice(position, end));
+    return fragment;
+  }
+  return build(0, text.length, sorted);
+}
+
+function wrap(entity) {
+  switch (entity.type) {
+    case "bold": return el("b");
+    case "italic": return el("i");
+    case "underline": return el("u");
+    case "strikethrough": return el("s");
+    case "code": return el("code");
+    case "pre": return el("pre");
+    case "spoiler": return el("span", { class: "spoiler" });
+    case "blockquote": case "expandable_blockquote": return el("blockquote");
+    case "text_link": return el("a", { href: entity.url, target: "_blank", rel: "noopener" });
+    case "text_mention": return el("a", { class: "mention", title: `user ${entity.user && entity.user.id}` });
+    case "mention": case "bot_command": case "hashtag": return el("a", { class: entity.type });
+    default: return el("span", { class: entity.type });
+  }
+}
+
+let toastTimer = null;
+function toast(text) {
+  const box = $("#toast");
+  box.textContent = text;
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 2500);
+}
+
+function alertBox(text) {
+  $("#alert-text").textContent = text;
+  $("#alert-dialog").showModal();
+}
+
+function setStatus(text) { $("#status").textContent = text; }
+
+// ------------------------------------------------------------------------- sidebar
+
+function renderPeople() {
+  const box = $("#people");
+  box.replaceChildren(...world.people.map((person) => el("button", {
+    class: `person${person.id === me().id ? " current" : ""}`,
+    title: `Play as ${person.first_name}`,
+    "data-person": person.id,
+    onclick: () => switchPerson(person.id),
+  }, avatar(person), el("span", { dir: "auto" }, person.first_name))));
+}
+
+function renderChats(previews) {
+  const chats = [
+    world.group ? { key: "group", title: world.group.title, user: world.group } : null,
+    { key: "private", title: `${bot.first_name} (@${bot.username})`, user: bot },
+  ].filter(Boolean);
+  $("#chats").replaceChildren(...chats.map((chat) => {
+    const preview = previews[chat.key] || { text: "", unread: 0 };
+    return el("button", {
+      class: `chat-item${saved.open === chat.key ? " open" : ""}`,
+      role: "listitem",
+      "data-chat": chat.key,
+      onclick: () => switchChat(chat.key),
+    },
+    avatar(chat.user),
+    el("div", {},
+      el("div", { dir: "auto" }, chat.title),
+      el("div", { class: "preview muted", dir: "auto" }, preview.text)),
+    preview.unread ? el("span", { class: "badge hot" }, preview.unread) : null);
+  }));
+}
+
+function previewOf(messages, key) {
+  const live = messages.filter((m) => !m.deleted);
+  const last = live[live.length - 1];
+  const seenKey = `${me().id}:${key}`;
+  const seen = saved.seen[seenKey] || 0;
+  return {
+    text: !last ? "" : serviceText(last) || `${last.from ? displayName(last.from) + ": " : ""}${last.text || ""}`,
+    unread: live.filter((m) => m.message_id > seen && (!m.from || m.from.id !== me().id)).length,
+  };
+}
+
+// ------------------------------------------------------------------------- messages
+
+function messageSignature(message) {
+  return JSON.stringify([message.text, message.entities, message.reply_markup, message.edit_date,
+    message.deleted, me().id]);
+}
+
+/** A live countdown under a bot message that shows a turn's time ("⏱ 60s") while its
+ * buttons are up: the message was last edited when the turn began. */
+function countdown(message) {
+  const found = /⏱\s*(\d+)\s*s/.exec(message.text || "");
+  if (!found || !message.from || !message.from.is_bot || !message.reply_markup) return null;
+  const deadline = ((message.edit_date || message.date) + Number(found[1])) * 1000;
+  return el("span", { class: "countdown", "data-deadline": deadline }, "");
+}
+
+function tickCountdowns() {
+  for (const node of document.querySelectorAll(".countdown")) {
+    const left = Math.max(0, Math.round((Number(node.dataset.deadline) - Date.now()) / 1000));
+    node.textContent = `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left · `;
+    node.classList.toggle("late", left <= 10);
+  }
+}
+
+/** The grey centred line Telegram shows for a change in the chat, or null. */
+function serviceText(message) {
+  const who = message.from ? displayName(message.from) : "";
+  if (message.group_chat_created || message.supergroup_chat_created) return `${who} created the group`;
+  if (message.new_chat_members) {
+    const names = message.new_chat_members.map(displayName).join(", ");
+    return message.new_chat_members.some((u) => u.id === (message.from && message.from.id))
+      ? `${names} joined the group` : `${who} added ${names}`;
+  }
+  if (message.left_chat_member) return `${displayName(message.left_chat_member)} left the group`;
+  if (message.pinned_message) return `${who} pinned a message`;
+  if (message.new_chat_title) return `${who} renamed the group to “${message.new_chat_title}”`;
+  return null;
+}
+
+function renderMessage(message, chat) {
+  const service = serviceText(message);
+  if (service !== null) return el("div", { class: "service", dir: "auto" }, service);
+  const own = message.from && message.from.id === me().id;
+  const fromBot = message.from && message.from.is_bot;
+  const bubble = el("div", { class: "bubble" });
+  if (!chat.private && !own && message.from) {
+    bubble.append(el("div", { class: "from", dir: "auto", style: `color:${PALETTE[Math.abs(message.from.id) % PALETTE.length]}` },
+      displayName(message.from)));
+  }
+  if (message.reply_to_message) {
+    const quoted = message.reply_to_message;
+    bubble.append(el("blockquote", { class: "muted", dir: "auto" },
+      `${quoted.from ? displayName(quoted.from) : ""}: ${(quoted.text || "").slice(0, 80)}`));
+  }
+  bubble.append(el("div", { class: "text", dir: "auto" },
+    renderText(message.text || message.caption || "", message.entities || message.caption_entities)));
+  const time = new Date((message.edit_date || message.date) * 1000);
+  bubble.append(el("div", { class: "meta" },
+    countdown(message),
+    message.via_bot ? el("span", { class: "via" }, `via @${message.via_bot.username} · `) : null,
+    message.edit_date ? "edited " : "",
+    time.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })));
+  const wrapBox = el("div", { class: "bubble-wrap" }, bubble);
+  const markup = message.reply_markup && message.reply_markup.inline_keyboard;
+  if (markup && markup.length) wrapBox.append(renderKeyboard(markup, message, chat));
+  return el("div", {
+    class: `msg${own ? " own" : ""}${fromBot ? " bot" : ""}`,
+    "data-message-id": message.message_id,
+  }, message.from ? avatar(message.from) : null, wrapBox);
+}
+
+function renderKeyboard(rows, message, chat) {
+  return el("div", { class: "keyboard" }, rows.map((row) => el("div", { class: "row" },
+    row.map((button) => el("button", {
+      type: "button",
+      dir: "auto",
+      title: button.text,
+      "data-callback": button.callback_data,
+      onclick: (event) => pressButton(event.currentTarget, button, message, chat),
+    }, button.text)))));
+}
+
+async function pressButton(node, button, message, chat) {
+  if (button.callback_data !== undefined) {
+    node.classList.add("busy");
+    try {
+      const answer = await api.pressButton(me().id, chat.id, message.message_id, button.callback_data);
+      if (answer.url) openLink(answer.url);
+      else if (answer.text && answer.show_alert) alertBox(answer.text);
+      else if (answer.text) toast(answer.text);
+    } catch (error) {
+      toast(error.message);
+    } finally {
+      node.classList.remove("busy");
+    }
+    poll();
+  } else if (button.switch_inline_query_current_chat !== undefined) {
+    startInline(button.switch_inline_query_current_chat);
+  } else if (button.switch_inline_query !== undefined) {
+    if (chat.private) await switchChat("group");
+    startInline(button.switch_inline_query);
+  } else if (button.url) {
+    openLink(button.url);
+  } else {
+    toast("This button does not work in the playground.");
+  }
+}
+
+/** A t.me link to the bot's /start opens the private chat and starts it; others open. */
+async function openLink(url) {
+  const match = /^https?:\/\/t\.me\/([A-Za-z0-9_]+)(?:\?start=([\w-]+))?/.exec(url);
+  if (match && bot && match[1].toLowerCase() === bot.username.toLowerCase()) {
+    await switchChat("private");
+    await api.sendMessage(me().id, bot.id, match[2] ? `/start ${match[2]}` : "/start");
+    poll();
+    return;
+  }
+  window.open(url, "_blank", "noopener");
+}
+
+async function renderMessages(chat, messages) {
+  const box = $("#messages");
+  const chatKey = `${me().id}:${chat.private ? "private" : "group"}`;
+  if (renderedChat !== chatKey) {
+    rendered.clear();
+    box.replaceChildren();
+    renderedChat = chatKey;
+  }
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+  let added = false;
+  for (const message of messages) {
+    const key = message.message_id;
+    const signature = messageSignature(message);
+    const known = rendered.get(key);
+    if (known && known.signature === signature) continue;
+    if (message.deleted) {
+      if (known) known.element.remove();
+      rendered.set(key, { signature, element: null });
+      continue;
+    }
+    const element = renderMessage(message, chat);
+    if (known && known.element) known.element.replaceWith(element);
+    else { box.append(element); added = true; }
+    rendered.set(key, { signature, element });
+  }
+  tickCountdowns();
+  if (atBottom || added) box.scrollTop = box.scrollHeight;
+  const live = messages.filter((m) => !m.deleted);
+  if (live.length) saved.seen[chatKey] = live[live.length - 1].message_id;
+}
+
+// ------------------------------------------------------------------------- inline mode
+
+function startInline(query) {
+  const input = $("#text");
+  input.value = `@${bot.username} ${query}`;
+  input.focus();
+  runInline();
+}
+
+let inlineTimer = null;
+function onInput() {
+  const text = $("#text").value;
+  $("#commands").hidden = !(text === "/");
+  if (text === "/") renderCommands();
+  clearTimeout(inlineTimer);
+  if (inlineQueryText(text) === null) { closeInline(); return; }
+  inlineTimer = setTimeout(runInline, 250);
+}
+
+function inlineQueryText(text) {
+  const prefix = `@${bot.username}`;
+  if (!text.toLowerCase().startsWith(prefix.toLowerCase())) return null;
+  const rest = text.slice(prefix.length);
+  if (rest && !rest.startsWith(" ")) return null;
+  return rest.trim();
+}
+
+async function runInline(offset = "") {
+  const query = inlineQueryText($("#text").value);
+  if (query === null) return;
+  const chat = openChat();
+  $("#inline-results").hidden = false;
+  $("#inline-title").textContent = offset ? "loading more…" : "loading…";
+  try {
+    const answer = await api.inlineQuery(me().id, query, chat.private ? null : chat.id, offset);
+    if (!offset || !inline || inline.query !== query) {
+      inline = { query, results: [], chatId: chat.id };
+    }
+    inline.queryId = answer.query_id;
+    inline.results = inline.results.concat((answer.results || []).map((r) => ({ ...r, queryId: answer.query_id })));
+    inline.nextOffset = answer.next_offset || "";
+    inline.button = answer.button || null;
+    renderInline(answer.answered);
+  } catch (error) {
+    $("#inline-title").textContent = error.message;
+  }
+}
+
+function renderInline(answered) {
+  $("#inline-title").textContent = answered ? `@${bot.username}` : `@${bot.username} did not answer`;
+  const buttonBox = $("#inline-button");
+  buttonBox.replaceChildren();
+  if (inline.button) {
+    buttonBox.append(el("button", {
+      type: "button",
+      onclick: () => openLink(`https://t.me/${bot.username}?start=${inline.button.start_parameter || ""}`),
+    }, inline.button.text));
+  }
+  $("#inline-list").replaceChildren(...inline.results.map((result) => el("button", {
+    type: "button",
+    class: "inline-result",
+    role: "listitem",
+    "data-result-id": result.id,
+    onclick: () => chooseInline(result),
+  },
+  result.thumbnail_url || result.thumb_url
+    ? el("img", { src: result.thumbnail_url || result.thumb_url, alt: "" })
+    : null,
+  el("div", {},
+    el("div", { class: "title", dir: "auto" }, result.title || result.id),
+    result.description ? el("div", { class: "description", dir: "auto" }, result.description) : null))));
+  $("#inline-more").hidden = !inline.nextOffset;
+}
+
+async function chooseInline(result) {
+  const chat = openChat();
+  closeInline();
+  $("#text").value = "";
+  try {
+    await api.chooseInlineResult(me().id, result.queryId, result.id, chat.id);
+  } catch (error) {
+    toast(error.message);
+  }
+  poll();
+}
+
+function closeInline() {
+  inline = null;
+  $("#inline-results").hidden = true;
+  $("#inline-list").replaceChildren();
+  $("#inline-button").replaceChildren();
+}
+
+// ------------------------------------------------------------------------- commands
+
+/** The bot's command menus, as it registered them (setMyCommands, read from the Bot API
+ * call log): Telegram shows the group's menu in groups and the private one in private. */
+let commands = { group: [], private: [] };
+
+const parsed = (value) => {
+  if (typeof value !== "string") return value;
+  try { return JSON.parse(value); } catch { return value; }
+};
+
+async function loadCommands() {
+  const found = { group: null, private: null };
+  for (const call of await request("GET", "/control/calls")) {
+    if (String(call.method).toLowerCase() !== "setmycommands" || !call.ok) continue;
+    const params = call.params || {};
+    if (params.language_code) continue;
+    const scope = (parsed(params.scope) || {}).type || "default";
+    const list = parsed(params.commands) || [];
+    if (scope === "all_group_chats") found.group = list;
+    else if (scope === "all_private_chats") found.private = list;
+    else if (scope === "default") {
+      found.group = found.group || list;
+      found.private = found.private || list;
+    }
+  }
+  commands = { group: found.group || [], private: found.private || [] };
+}
+
+function renderCommands() {
+  const list = openChat().private ? commands.private : commands.group;
+  $("#commands").replaceChildren(...(list.length ? list.map(({ command, description }) => el("button", {
+    type: "button",
+    onclick: () => { $("#text").value = `/${command}`; $("#commands").hidden = true; send(); },
+  }, `/${command}`, el("span", { class: "muted", dir: "auto" }, description)))
+    : [el("div", { class: "muted" }, "the bot has registered no commands")]));
+}
+
+// ------------------------------------------------------------------------- actions
+
+async function send(event) {
+  if (event) event.preventDefault();
+  const input = $("#text");
+  const text = input.value.trim();
+  if (!text) return;
+  if (inlineQueryText(text) !== null) { runInline(); return; }
+  const chat = openChat();
+  input.value = "";
+  $("#commands").hidden = true;
+  try {
+    await api.sendMessage(me().id, chat.id, text);
+  } catch (error) {
+    toast(error.message);
+  }
+  poll();
+}
+
+async function switchPerson(id) {
+  saved.current = id;
+  save();
+  closeInline();
+  renderPeople();
+  await poll();
+}
+
+async function switchChat(key) {
+  saved.open = key;
+  save();
+  closeInline();
+  await poll();
+}
+
+async function askPerson() {
+  const dialog = $("#person-dialog");
+  $("#person-form").reset();
+  dialog.showModal();
+  dialog.addEventListener("close", async () => {
+    if (dialog.returnValue !== "ok") return;
+    const form = new FormData($("#person-form"));
+    try {
+      await addPerson(String(form.get("first_name")).trim(), String(form.get("language_code")));
+      renderPeople();
+      await poll();
+    } catch (error) {
+      toast(error.message);
+    }
+  }, { once: true });
+}
+
+// ------------------------------------------------------------------------- the loop
+
+async function poll() {
+  if (!bot) return;
+  if (polling) { pollAgain = true; return; }
+  polling = true;
+  try {
+    const chat = openChat();
+    const [group, direct] = await Promise.all([
+      world.group ? api.messages(world.group.id) : Promise.resolve([]),
+      api.privateMessages(me().id, bot.id),
+    ]);
+    $("#chat-title").textContent = chat.title;
+    $("#chat-subtitle").textContent = chat.subtitle;
+    await renderMessages(chat, chat.private ? direct : group);
+    renderChats({ group: previewOf(group, "group"), private: previewOf(direct, "private") });
+    save();
+    setStatus(`playing as ${me().first_name}`);
+  } catch (error) {
+    setStatus(`lost touch with the local Telegram: ${error.message}`);
+    if (error.status === 404) await boot().catch(() => {});
+  } finally {
+    polling = false;
+  }
+  if (pollAgain) { pollAgain = false; poll(); }
+}
+
+/** Read the world and draw it; `make play` set it up (the bot, a first person, a group). */
+async function boot() {
+  load();
+  await loadWorld();
+  if (!world.people.some((p) => p.id === saved.current)) saved.current = world.people.length ? world.people[0].id : null;
+  if (!me()) await addPerson("You", "en");
+  await loadCommands().catch(() => {});
+  rendered.clear();
+  renderedChat = null;
+  renderPeople();
+  await poll();
+}
+
+/** The live feed: any change in the world redraws what is open (a slow poll backs it up). */
+function listen() {
+  const feed = new EventSource("/control/feed");
+  let timer = null;
+  feed.onmessage = (event) => {
+    let change = {};
+    try { change = JSON.parse(event.data); } catch { /* a comment line */ }
+    if (change.kind === "reset") { boot().catch(() => {}); return; }
+    if (change.kind === "member" || change.kind === "user" || change.kind === "chat") loadWorld().then(renderPeople).catch(() => {});
+    clearTimeout(timer);
+    timer = setTimeout(poll, 60);
+  };
+  feed.onerror = () => setStatus("live feed interrupted; retrying…");
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  $("#composer").addEventListener("submit", send);
+  $("#text").addEventListener("input", onInput);
+  $("#menu").addEventListener("click", async () => {
+    const box = $("#commands");
+    box.hidden = !box.hidden;
+    if (box.hidden) return;
+    if (!commands.group.length && !commands.private.length) await loadCommands().catch(() => {});
+    renderCommands();
+  });
+  $("#inline-close").addEventListener("click", () => { closeInline(); $("#text").value = ""; });
+  $("#inline-more").addEventListener("click", () => runInline(inline ? inline.nextOffset : ""));
+  $("#add-person").addEventListener("click", askPerson);
+  try {
+    await boot();
+  } catch (error) {
+    setStatus(`cannot reach the local Telegram: ${error.message}`);
+  }
+  listen();
+  setInterval(tickCountdowns, 1000);
+  setInterval(() => (bot ? poll() : boot().catch(() => {})), POLL_MS);
+});

@@ -1,0 +1,261 @@
+"""The playground page in a real browser (Debian's Chromium, driven by Playwright) against
+the whole stack that ``make play`` starts: two people play a full round of Classic UNO with
+an AI through the page, one opening the hand through inline mode, the other through the
+private chat; each sees only their own hand; Persian reads right to left. The page's
+screenshot is saved (``UNO_TEST_SCREENSHOT=path`` keeps a copy, e.g. for the README).
+
+``make browser`` (part of ``make test``) installs Chromium when it is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+from stack_process import TEST_REDIS_URL, LauncherProcess, start_launcher
+
+from services.engine.local_server import free_port
+from services.playground.control import TelegramControl
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = os.environ.get("UNO_CHROMIUM", "/usr/bin/chromium")
+GREETING = "سلام! یک دست اونو بازی کنیم؟"
+#: What a player picks, best first: play a card, name a colour, keep, draw, take, swap.
+PREFERENCE = ("p.", "c.", "k", "d", "a", "s.")
+
+
+@pytest.fixture(scope="module")
+def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LauncherProcess]:
+    """``make play``'s stack on the test Redis, its ports picked free."""
+    redis.Redis.from_url(TEST_REDIS_URL).flushdb()
+    launcher = start_launcher(
+        tmp_path_factory.mktemp("play"),
+        "--port",
+        str(free_port()),
+        "--engine-port",
+        str(free_port()),
+        UNO_UNO_WINDOW_SECONDS="2",
+        UNO_AWAY_PAUSE_SECONDS="0.3",
+    )
+    try:
+        launcher.wait_for("UNO playground: ")
+        yield launcher
+    finally:
+        launcher.interrupt()
+        for log in sorted((launcher.state_dir / "logs").glob("*.log")):
+            if "Traceback" in log.read_text(errors="replace"):
+                print(f"==== {log.name}\n{log.read_text(errors='replace')[-6000:]}")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: run `make browser` (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield chromium
+        chromium.close()
+
+
+class Page:
+    """The playground page, used the way a person would: chips, chats, buttons."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    def play_as(self, name: str) -> None:
+        self.page.locator(".person", has_text=name).click()
+        self.page.wait_for_selector(f".person.current:has-text('{name}')")
+
+    def open_chat(self, which: str) -> None:
+        self.page.click(f".chat-item[data-chat='{which}']")
+        self.page.wait_for_selector(f".chat-item.open[data-chat='{which}']")
+
+    def say(self, text: str) -> None:
+        self.page.fill("#text", text)
+        self.page.press("#text", "Enter")
+
+    def press(self, selector: str, timeout: float = 15_000) -> None:
+        button = self.page.locator(selector).last
+        button.wait_for(timeout=timeout)
+        button.click()
+
+    def best_move(self, selector: str, attribute: str) -> str | None:
+        """Of the elements under ``selector``, the ``attribute`` value (``a|game|version|code``)
+        whose code comes first in PREFERENCE; None when there is no move to make."""
+        values = [
+            v
+            for v in self.page.locator(selector).evaluate_all(
+                f"nodes => nodes.map(n => n.getAttribute('{attribute}'))"
+            )
+            if v
+        ]
+        ranked = [
+            (rank, value)
+            for value in values
+            for rank, prefix in enumerate(PREFERENCE)
+            if (code := value.split("|")[-1]) == prefix
+            or (prefix.endswith(".") and code.startswith(prefix))
+        ]
+        return min(ranked)[1] if ranked else None
+
+    def click_now(self, selector: str) -> bool:
+        """Click the last of what ``selector`` finds if it is there within a moment (the
+        newest message's button): a hand is redrawn
+        when the bot edits it, and a move that is gone is no longer to be made."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.locator(selector).last.click(timeout=3_000)
+        except PlaywrightTimeout:
+            return False
+        return True
+
+    def move_through_inline_mode(self, shown: Callable[[], None] = lambda: None) -> bool:
+        """Open the hand with the table's "My cards" and choose the best move, if any;
+        ``shown`` is called while the hand is open."""
+        self.open_chat("group")
+        if not self.click_now("#messages button:has-text('My cards')"):
+            return False
+        self.page.wait_for_function(
+            "() => !document.querySelector('#inline-results').hidden"
+            " && !document.querySelector('#inline-title').textContent.startsWith('loading')"
+        )
+        move = self.best_move(".inline-result[data-result-id^='a|']", "data-result-id")
+        shown()
+        if move is None:
+            self.page.click("#inline-close")
+            return False
+        return self.click_now(f'.inline-result[data-result-id="{move}"]')
+
+    def move_through_private_chat(self) -> bool:
+        """Ask for the hand in the private chat ("Private hand") and press the best move."""
+        self.open_chat("group")
+        if not self.click_now("#messages button[data-callback^='h|']"):
+            return False
+        self.open_chat("private")
+        hand = "#messages .msg:last-child button[data-callback^='a|']"
+        try:
+            self.page.wait_for_selector(hand, timeout=3_000)
+        except Exception:
+            return False
+        move = self.best_move(hand, "data-callback")
+        return move is not None and self.click_now(f'#messages button[data-callback="{move}"]')
+
+
+def whose_turn(texts: list[str]) -> str | None:
+    """The name after "▶" on the latest table message (names are isolated: U+2068/9)."""
+    for text in reversed(texts):
+        if text.startswith("🎴"):
+            found = re.search("▶ \u2068(.+?)\u2069", text)
+            return found.group(1) if found else None
+    return None
+
+
+def group_texts(control: TelegramControl, group_id: int) -> list[str]:
+    return [m.get("text") or "" for m in control.messages(group_id) if not m["deleted"]]
+
+
+def test_two_people_and_an_ai_play_a_full_round_through_the_page(
+    playground: LauncherProcess, browser: Any, tmp_path: Path
+) -> None:
+    url = playground.page_url
+    control = TelegramControl(url.rstrip("/"))
+    # Telegram's flood limits (20 messages a minute in a group) would make the round take
+    # minutes; what the page shows does not depend on them.
+    control.set_limits(False)
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    errors: list[str] = []
+    raw = context.new_page()
+    raw.on("pageerror", lambda error: errors.append(str(error)))
+    page = Page(raw)
+    raw.goto(url)
+    raw.wait_for_selector(".person.current:has-text('You')")
+
+    # A second person, who reads Persian, joins the group through the page.
+    raw.click("#add-person")
+    raw.fill("#person-dialog input[name=first_name]", "Sara")
+    raw.select_option("#person-dialog select[name=language_code]", "fa")
+    raw.click("#person-ok")
+    raw.wait_for_selector(".person.current:has-text('Sara')")
+    page.open_chat("group")
+    page.say(GREETING)
+
+    # You start a Classic game; Sara joins; You add an AI player and deal.
+    page.play_as("You")
+    page.open_chat("group")
+    page.say("/new")
+    page.press("#messages button[data-callback$='|classic']")
+    page.play_as("Sara")
+    page.press("#messages button[data-callback$='|join']")
+    page.play_as("You")
+    page.press("#messages button[data-callback$='|ai.strong']")
+    page.press("#messages button[data-callback$='|start']")
+
+    group_id = next(c["id"] for c in control.state()["chats"])
+    pictures: list[Path] = []
+
+    def picture() -> None:
+        """The README's picture: the table, and the hand open with cards to play."""
+        if not pictures and raw.locator(".inline-result[data-result-id*='|p.']").count() >= 2:
+            raw.locator("#toast").evaluate("node => { node.hidden = true; }")
+            pictures.append(tmp_path / "playground-inline.png")
+            raw.screenshot(path=str(pictures[0]))
+
+    deadline = time.monotonic() + 600
+    moves = {"You": 0, "Sara": 0}
+    while not any(t.startswith("🏁") for t in group_texts(control, group_id)):
+        assert time.monotonic() < deadline, "the round did not end:\n" + "\n".join(
+            group_texts(control, group_id)[-5:]
+        )
+        turn = whose_turn(group_texts(control, group_id))
+        if turn == "You":
+            page.play_as("You")
+            if page.move_through_inline_mode(shown=picture):
+                moves["You"] += 1
+                continue
+        elif turn == "Sara":
+            page.play_as("Sara")
+            if page.move_through_private_chat():
+                moves["Sara"] += 1
+                continue
+        time.sleep(0.3)  # the AI's turn, a window running out, or the table catching up
+    assert moves["You"] > 0 and moves["Sara"] > 0, moves
+
+    # The round's end is in the group, as each person sees it.
+    page.play_as("You")
+    page.open_chat("group")
+    raw.wait_for_selector("#messages .msg:has-text('🏁')")
+    raw.screenshot(path=str(tmp_path / "playground.png"))
+
+    # Each sees only their own hand: You played from inline mode, so You's private chat
+    # holds no hand; Sara's holds hers, headed with the group it belongs to.
+    page.open_chat("private")
+    assert raw.locator("#messages button[data-callback^='a|']").count() == 0
+    assert "UNO night" not in raw.locator("#messages").inner_text()
+    page.play_as("Sara")
+    page.open_chat("private")
+    raw.wait_for_selector("#messages .msg:has-text('UNO night')")
+
+    # Persian reads right to left; English left to right.
+    page.open_chat("group")
+    greeting = raw.locator("#messages .text", has_text="سلام").first
+    assert greeting.evaluate("e => getComputedStyle(e).direction") == "rtl"
+    english = raw.locator("#messages .text", has_text="/new").first
+    assert english.evaluate("e => getComputedStyle(e).direction") == "ltr"
+
+    assert errors == [], errors
+    keep = os.environ.get("UNO_TEST_SCREENSHOT")
+    if keep and pictures:
+        shutil.copy(pictures[0], keep)
+    context.close()
