@@ -1,0 +1,899 @@
+"""Load benchmark of the Telegram bot against the local Telegram, its flood limits on.
+
+Real processes on the loopback interface: the local Telegram (``python -m
+services.playground``, Telegram's flood limits: 20 messages a minute per group, about one a
+second per private chat, 30 a second per bot token), the engine, the Celery worker and one
+bot replica, all on one Redis database (emptied first). Simulated people open N 4-player
+Classic games the way people do (/new, the variant button, Join, Start) and then make one
+move every ``--pace`` seconds per game: the player the table names picks a card either from
+the inline-mode hand ("My cards": an inline query and a chosen result posted in the group)
+or from the hand in their private chat (a button press).
+
+Everything is timed on the local Telegram's clock, from its live feed and call log: a
+move's time is the press (or the posting of the chosen inline result); it shows when the
+bot's first write of the group's table after it carries the move's line ("P2 played 🟥 5").
+
+Prints, per run: Bot API calls per turn (group, private, all), 429s, press-to-table p50/p99,
+bot / engine / worker CPU per turn (from /proc), the bot's own Redis per live game (MEMORY
+USAGE over ``bot:``) and its process memory growth per 1,000 games, beside the goals. With
+``--capacity`` it raises the number of games step by step until the first 429 or p99 over
+100 ms, and prints the turns per second one bot token carried, with the local Telegram's
+CPU share to show it was not the bottleneck.
+
+    .venv/bin/python bench/telegram_load.py [--games 100] [--pace 5] [--seconds 60]
+        [--hand inline|private|both] [--capacity] [--quick] [--redis redis://127.0.0.1:6379/13]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import random
+import re
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import redis
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from services.bot import render  # noqa: E402
+from services.bot.callbacks import BadCallback, Callback, Kind  # noqa: E402
+from services.bot.memory import PREFIX as BOT_PREFIX  # noqa: E402
+from services.engine.client import EngineClient, GameInfo  # noqa: E402
+from services.playground.control import TelegramControl  # noqa: E402
+from tests.bot.bot_processes import (  # noqa: E402
+    ENGINE_TOKEN,
+    Process,
+    start_bot,
+    start_engine,
+    start_worker,
+)
+from tests.bot.telegram_play import choose  # noqa: E402
+
+GOAL_GROUP_CALLS = 1.2
+GOAL_P99_S = 0.100
+GOAL_REDIS_BYTES = 1024
+TELEGRAM_TOKEN_RATE = 30.0  # messages a second one bot token may send
+SHOWN_WITHIN_S = 10.0  # a move not on the table by then counts as lost
+TABLE_HEAD = "🎴 UNO"
+HAND_HEAD = "UNO "
+METERED = ("send", "edit", "delete", "copy", "forward")
+MENTION = re.compile(r"tg://user\?id=(\d+)")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+# -- the local Telegram as seen through its live feed -----------------------------------------
+
+
+@dataclass
+class Shown:
+    """A bot message as it is now: its raw text (Telegram HTML) and buttons."""
+
+    message_id: int
+    text: str
+    markup: dict[str, Any] | None
+
+
+@dataclass
+class TableWrite:
+    time: float
+    text: str
+
+
+class Feed:
+    """Follows ``/control/feed``: the bot's messages as they are now (tables in groups,
+    hands in private chats), every write of a table, and when each press and each posted
+    inline choice happened, all on the local Telegram's clock."""
+
+    def __init__(self, url: str, bot_id: int) -> None:
+        self.url = url
+        self.bot_id = bot_id
+        self.groups: set[int] = set()
+        self.chats: dict[int, dict[int, Shown]] = {}  # chat → message id → as shown
+        self.latest: dict[int, int] = {}  # chat → the bot's last message id there
+        self.table_writes: dict[int, list[TableWrite]] = {}
+        self.press_times: dict[tuple[int, str], float] = {}
+        self.post_times: dict[tuple[int, int], float] = {}
+        self.last_seq = 0
+        self.events = 0
+        self.connected = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        async with (
+            httpx.AsyncClient(timeout=None) as http,
+            http.stream("GET", self.url + "/control/feed") as response,
+        ):
+            self.connected.set()
+            async for line in response.aiter_lines():
+                if line.startswith("data: "):
+                    self.events += 1
+                    self.on_event(orjson.loads(line[6:]))
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("kind")
+        if kind == "message":
+            message = event["message"]
+            chat_id = message["chat"]["id"]
+            sender = message.get("from", {}).get("id")
+            if sender == self.bot_id:
+                self.latest[chat_id] = message["message_id"]
+            elif message.get("via_bot"):
+                self.post_times[(chat_id, message["message_id"])] = event["time"]
+        elif kind == "press":
+            self.press_times[(event["user_id"], event["data"])] = event["time"]
+        elif kind == "call":
+            self.on_call(event["call"])
+
+    def on_call(self, call: dict[str, Any]) -> None:
+        self.last_seq = max(self.last_seq, call["seq"])
+        if not call.get("ok") or call.get("bot_id") != self.bot_id:
+            return
+        method = str(call["method"]).lower()
+        params = call.get("params") or {}
+        chat_id = call.get("chat_id")
+        if method not in ("sendmessage", "editmessagetext") or chat_id is None:
+            return
+        if method == "sendmessage":
+            message_id = self.latest.get(chat_id)
+        else:
+            message_id = int(params.get("message_id", 0))
+        if message_id is None:
+            return
+        text = str(params.get("text", ""))
+        self.chats.setdefault(chat_id, {})[message_id] = Shown(message_id, text, _markup(params))
+        if chat_id in self.groups and text.startswith(TABLE_HEAD):
+            self.table_writes.setdefault(chat_id, []).append(TableWrite(call["time"], text))
+
+    def newest(self, chat_id: int, head: str = "", kind: Kind | None = None) -> Shown | None:
+        """The bot's newest message in the chat whose text starts with ``head`` (and which has
+        a button of ``kind``)."""
+        for message_id in sorted(self.chats.get(chat_id, {}), reverse=True):
+            shown = self.chats[chat_id][message_id]
+            if not shown.text.startswith(head):
+                continue
+            if kind is None or any(cb.kind is kind for cb in _callbacks(shown.markup)):
+                return shown
+        return None
+
+    def table(self, chat_id: int) -> Shown | None:
+        """The group's live table."""
+        return self.newest(chat_id, TABLE_HEAD)
+
+    def hand(self, user_id: int) -> Shown | None:
+        """The user's hand message in their private chat with the bot."""
+        return self.newest(user_id, HAND_HEAD)
+
+
+def _markup(params: dict[str, Any]) -> dict[str, Any] | None:
+    raw = params.get("reply_markup")
+    if isinstance(raw, str):
+        raw = json.loads(raw) if raw else None
+    return raw if isinstance(raw, dict) else None
+
+
+def _callbacks(markup: dict[str, Any] | None) -> list[Callback]:
+    out = []
+    for row in (markup or {}).get("inline_keyboard", []):
+        for button in row:
+            data = button.get("callback_data")
+            if data:
+                with contextlib.suppress(BadCallback):
+                    out.append(Callback.decode(data))
+    return out
+
+
+def owing_user(table_text: str) -> int | None:
+    """The user the table's "▶" line names (who owes the next decision)."""
+    for line in table_text.split("\n"):
+        if line.startswith("▶"):
+            found = MENTION.search(line)
+            return int(found.group(1)) if found else None
+    return None
+
+
+def move_line(game: GameInfo, seat: int, code: str) -> str | None:
+    """The words the table's last-moves line gives the move ``code`` (the bot's own
+    renderer), or None when they depend on what the engine decides (a challenge's verdict)."""
+    head, _, arg = code.partition(".")
+    events = {
+        "p": {"type": "played", "player": seat, "card": arg},
+        "d": {"type": "drew", "player": seat, "count": 1},
+        "k": {"type": "kept", "player": seat},
+        "c": {"type": "color_chosen", "player": seat, "color": arg},
+        "u": {"type": "uno_called", "player": seat},
+    }
+    event = events.get(head)
+    return render.event_line("en", game, event) if event is not None else None
+
+
+# -- the processes ------------------------------------------------------------------------------
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of ``pid`` and every living descendant (Celery's pool children)."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = raw[raw.rindex(")") + 2 :].split()
+        parents[int(entry.name)] = int(fields[1])
+        ticks[int(entry.name)] = int(fields[11]) + int(fields[12])
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        total += ticks.get(current, 0)
+        todo.extend(child for child, parent in parents.items() if parent == current)
+    return total / CLOCK_TICKS
+
+
+def rss_bytes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def bot_redis_bytes(client: redis.Redis) -> tuple[int, dict[str, int]]:
+    """MEMORY USAGE summed over the bot's keys, and per kind of key (``bot:<kind>:...``)."""
+    total, kinds = 0, dict[str, int]()
+    for key in client.scan_iter(match=BOT_PREFIX + "*", count=1000):
+        size = int(client.memory_usage(key) or 0)
+        kind = key.decode().split(":")[1]
+        kinds[kind] = kinds.get(kind, 0) + size
+        total += size
+    return total, kinds
+
+
+@dataclass
+class Stack:
+    """The local Telegram, engine, worker and bot, each a process of its own."""
+
+    log_dir: Path
+    redis_url: str
+    telegram: Process
+    engine: Process
+    worker: Process
+    bot: Process
+    url: str
+    token: str
+    bot_id: int
+
+    @property
+    def processes(self) -> dict[str, Process]:
+        return {
+            "bot": self.bot,
+            "engine": self.engine,
+            "worker": self.worker,
+            "telegram": self.telegram,
+        }
+
+    def cpu(self) -> dict[str, float]:
+        return {
+            name: cpu_seconds(proc.process.pid)
+            for name, proc in self.processes.items()
+            if proc.process is not None
+        }
+
+    def stop(self) -> None:
+        for proc in (self.bot, self.worker, self.engine, self.telegram):
+            proc.stop()
+
+
+def start_stack(redis_url: str, log_dir: Path) -> Stack:
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    client.close()
+    telegram = Process(
+        "telegram",
+        [sys.executable, "-m", "services.playground", "--port", "0"],
+        {**os.environ, "PYTHONUNBUFFERED": "1"},
+        log_dir / "telegram.log",
+    )
+    telegram.start(lambda: "listening on" in telegram.log())
+    url = telegram.log().split("listening on ", 1)[1].split()[0]
+    control = TelegramControl(url)
+    try:
+        limits = control.set_limits(True)  # Telegram's own numbers
+        assert limits["enabled"] and limits["global_per_second"] == TELEGRAM_TOKEN_RATE
+        made = control.create_bot(username="uno_load_bot", first_name="UNO")
+    finally:
+        control.close()
+    started: list[Process] = [telegram]
+    try:
+        engine = start_engine(redis_url, log_dir)
+        started.append(engine)
+        worker = start_worker(redis_url, engine.env["UNO_ENGINE_URL"], log_dir)
+        started.append(worker)
+        bot = start_bot("bot", redis_url, engine.env["UNO_ENGINE_URL"], url + "/bot",
+                        made["token"], log_dir)  # fmt: skip
+    except BaseException:
+        for proc in reversed(started):
+            proc.stop()
+        raise
+    return Stack(
+        log_dir, redis_url, telegram, engine, worker, bot, url, made["token"], made["user"]["id"]
+    )
+
+
+# -- the people ---------------------------------------------------------------------------------
+
+_local = threading.local()
+
+
+def control_for(url: str) -> TelegramControl:
+    """One control client per thread (the people act from a thread pool)."""
+    found: TelegramControl | None = getattr(_local, "control", None)
+    if found is None or found.base_url != url:
+        found = _local.control = TelegramControl(url)
+    return found
+
+
+@dataclass
+class Move:
+    chat_id: int
+    key: tuple[str, int, Any]  # ("press", user, data) or ("post", chat, message id)
+    before: str  # the table's text when the player read it
+    line: str | None
+
+
+@dataclass
+class Game:
+    chat_id: int
+    people: list[dict[str, Any]]
+    info: GameInfo | None = None
+
+    def seat_of(self, user_id: int) -> int:
+        assert self.info is not None
+        return next(s.seat for s in self.info.seats if s.user_id == user_id)
+
+
+@dataclass
+class Counters:
+    moves: list[tuple[float, Move]] = field(default_factory=list)  # (bench clock, move)
+    refused: int = 0
+    idle: int = 0  # ticks where the named player had nothing to do yet
+
+
+class Load:
+    """Games on one stack and the people playing them."""
+
+    def __init__(self, stack: Stack, hand: str, pace: float) -> None:
+        self.stack, self.hand, self.pace = stack, hand, pace
+        self.feed = Feed(stack.url, stack.bot_id)
+        self.games: list[Game] = []
+        self.counters = Counters()
+        self.stopping = False
+        self.tasks: list[asyncio.Task[None]] = []
+        self.serial = itertools.count(1)
+
+    async def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        url = self.stack.url
+
+        def run() -> Any:
+            return getattr(control_for(url), name)(*args, **kwargs)
+
+        return await asyncio.to_thread(run)
+
+    async def wait_for(self, what: str, check: Any, timeout: float = 60.0) -> Any:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            found = check()
+            if found:
+                return found
+            await asyncio.sleep(0.05)
+        raise RuntimeError(f"timed out waiting for {what}")
+
+    # -- setting games up the way people do -------------------------------------------------
+
+    async def add_games(self, n: int, concurrency: int = 6) -> None:
+        gate = asyncio.Semaphore(concurrency)
+
+        async def one() -> None:
+            async with gate:
+                game = await self.open_game()
+            self.games.append(game)
+            self.tasks.append(asyncio.create_task(self.play(game)))
+
+        await asyncio.gather(*(one() for _ in range(n)))
+
+    async def open_game(self) -> Game:
+        n = next(self.serial)
+        token = self.stack.token
+        people = [await self.call("create_user", f"P{seat}") for seat in range(4)]
+        host = people[0]["id"]
+        chat = await self.call(
+            "create_group", f"Table {n}", [p["id"] for p in people], admins=[host], bots=[token]
+        )
+        chat_id = int(chat["id"])
+        self.feed.groups.add(chat_id)
+        if self.hand == "private":
+            for person in people:
+                await self.call("start_bot", person["id"], token)
+        await self.call("send_message", host, chat_id, "/new")
+        question = await self.wait_for(
+            "the variant keyboard", lambda: self.feed.newest(chat_id, kind=Kind.VARIANT)
+        )
+        classic = next(cb for cb in _callbacks(question.markup) if cb.arg == "classic")
+        await self.call("press_button", host, chat_id, question.message_id, classic.encode())
+        lobby = await self.wait_for("the lobby", lambda: self.feed.newest(chat_id, kind=Kind.LOBBY))
+        buttons = {cb.arg: cb for cb in _callbacks(lobby.markup)}
+        for person in people[1:]:
+            await self.call(
+                "press_button", person["id"], chat_id, lobby.message_id, buttons["join"].encode()
+            )
+        await self.call("press_button", host, chat_id, lobby.message_id, buttons["start"].encode())
+        table = await self.wait_for(
+            "the table", lambda: self._in_play(chat_id), timeout=SHOWN_WITHIN_S * 6
+        )
+        game = Game(chat_id, people)
+        async with EngineClient(self.stack.engine.env["UNO_ENGINE_URL"], ENGINE_TOKEN) as engine:
+            game.info = await engine.chat_game(chat_id)
+        assert game.info is not None and len(game.info.seats) == 4, game.info
+        if self.hand == "private":
+            hand_button = next(cb for cb in _callbacks(table.markup) if cb.kind is Kind.HAND)
+            for person in people:
+                await self.call(
+                    "press_button", person["id"], chat_id, table.message_id, hand_button.encode()
+                )
+            for person in people:
+                await self.wait_for("a private hand", lambda u=person["id"]: self.feed.hand(u))
+        return game
+
+    def _in_play(self, chat_id: int) -> Shown | None:
+        table = self.feed.table(chat_id)
+        return table if table is not None and owing_user(table.text) is not None else None
+
+    # -- playing ----------------------------------------------------------------------------
+
+    async def play(self, game: Game) -> None:
+        """One move every ``pace`` seconds, from a random phase so games don't move in step."""
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(random.uniform(0, self.pace))
+        due = loop.time()
+        while not self.stopping:
+            try:
+                await self.move(game, due + self.pace / 2)
+            except Exception as e:  # a refused control request: counted, play goes on
+                self.counters.refused += 1
+                print(f"  move in chat {game.chat_id} failed: {e}", file=sys.stderr)
+            due += self.pace
+            await asyncio.sleep(max(0.0, due - loop.time()))
+
+    async def move(self, game: Game, give_up: float) -> None:
+        """The player the table names makes their move; retried briefly while their hand
+        (or the table) has not caught up yet."""
+        loop = asyncio.get_running_loop()
+        while not self.stopping:
+            table = self.feed.table(game.chat_id)
+            user = owing_user(table.text) if table is not None else None
+            if table is not None and user is not None:
+                done = await (self.move_inline if self.hand == "inline" else self.move_private)(
+                    game, table, user
+                )
+                if done:
+                    return
+            if loop.time() > give_up:
+                self.counters.idle += 1
+                return
+            await asyncio.sleep(0.1)
+
+    async def move_inline(self, game: Game, table: Shown, user: int) -> bool:
+        assert game.info is not None
+        found = await self.call("inline_query", user, game.info.game_id, chat_id=game.chat_id)
+        options = {}
+        for result in found["results"]:
+            with contextlib.suppress(BadCallback):
+                options[Callback.decode(result["id"])] = result["id"]
+        cb = choose(list(options))
+        if cb is None:
+            return False
+        posted = await self.call(
+            "choose_inline_result", user, found["query_id"], options[cb], chat_id=game.chat_id
+        )
+        line = move_line(game.info, game.seat_of(user), cb.arg)
+        key = ("post", game.chat_id, posted["message_id"])
+        self.counters.moves.append((time.time(), Move(game.chat_id, key, table.text, line)))
+        return True
+
+    async def move_private(self, game: Game, table: Shown, user: int) -> bool:
+        assert game.info is not None
+        hand = self.feed.hand(user)
+        cb = choose(_callbacks(hand.markup)) if hand is not None else None
+        if hand is None or cb is None:
+            return False
+        data = cb.encode()
+        answer = await self.call("press_button", user, self.stack.bot_id, hand.message_id, data)
+        if answer.get("text"):
+            self.counters.refused += 1
+            return False
+        line = move_line(game.info, game.seat_of(user), cb.arg)
+        key = ("press", user, data)
+        self.counters.moves.append((time.time(), Move(game.chat_id, key, table.text, line)))
+        return True
+
+    async def stop(self) -> None:
+        self.stopping = True
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+
+
+# -- measuring ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Window:
+    """What one measured stretch of play gave."""
+
+    hand: str
+    games: int
+    seconds: float
+    turns: int
+    lost: int
+    refused: int
+    idle: int
+    group_calls: int
+    private_calls: int
+    answer_calls: int
+    other_calls: int
+    polls: int
+    too_many: int
+    too_many_total: int
+    latencies: list[float]
+    cpu: dict[str, float]
+    redis_bytes: int = 0
+    redis_kinds: dict[str, int] = field(default_factory=dict)
+    rss_growth: int = 0
+    load_average: float = 0.0
+
+    @property
+    def all_calls(self) -> int:
+        return self.group_calls + self.private_calls + self.answer_calls + self.other_calls
+
+    @property
+    def metered_per_turn(self) -> float:
+        return (self.group_calls + self.private_calls) / max(self.turns, 1)
+
+    def per_turn(self, calls: int) -> float:
+        return calls / max(self.turns, 1)
+
+    def quantile(self, q: float) -> float:
+        if not self.latencies:
+            return float("nan")
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+    @property
+    def turns_per_second(self) -> float:
+        return self.turns / self.seconds
+
+    def share(self, name: str) -> float:
+        """CPU of a process as a share of one core over the window."""
+        return self.cpu.get(name, 0.0) / self.seconds
+
+
+def shown_at(feed: Feed, move: Move, moved_at: float) -> float | None:
+    """When the group's table first showed ``move``: its first write after the move whose
+    text changed and carries the move's line."""
+    for write in feed.table_writes.get(move.chat_id, []):
+        if write.time <= moved_at or write.text == move.before:
+            continue
+        if move.line is None or move.line in write.text:
+            return write.time if write.time - moved_at <= SHOWN_WITHIN_S else None
+    return None
+
+
+def moved_at(feed: Feed, move: Move) -> float | None:
+    kind, a, b = move.key
+    return feed.press_times.get((a, b)) if kind == "press" else feed.post_times.get((a, b))
+
+
+async def measure(load: Load, seconds: float, rss_before: int) -> Window:
+    stack, feed = load.stack, load.feed
+    client = redis.Redis.from_url(stack.redis_url)
+    seq0, cpu0, t0 = feed.last_seq, stack.cpu(), time.time()
+    await asyncio.sleep(seconds)
+    t1, cpu1 = time.time(), stack.cpu()
+    redis_total, kinds = bot_redis_bytes(client)
+    client.close()
+    rss = rss_bytes(stack.bot.process.pid) if stack.bot.process is not None else 0
+    await asyncio.sleep(min(SHOWN_WITHIN_S, 3.0))  # the last moves' tables
+    calls = await load.call("calls", token=stack.token, since=seq0)
+    users = {p["id"] for g in load.games for p in g.people}
+    counts = {"group": 0, "private": 0, "answer": 0, "other": 0, "poll": 0}
+    too_many = 0
+    for call in calls:
+        if not t0 <= call["time"] < t1:
+            continue
+        method = str(call["method"]).lower()
+        too_many += call.get("error_code") == 429
+        if method == "getupdates":
+            counts["poll"] += 1
+        elif call.get("chat_id") in feed.groups:
+            counts["group"] += 1
+        elif call.get("chat_id") in users:
+            counts["private"] += 1
+        elif method.startswith("answer"):
+            counts["answer"] += 1
+        else:
+            counts["other"] += 1
+    all_calls = await load.call("calls", token=stack.token)
+    latencies, lost = [], 0
+    for _, move in load.counters.moves:
+        at = moved_at(feed, move)
+        if at is None or not t0 <= at < t1:
+            continue
+        shown = shown_at(feed, move, at)
+        if shown is None:
+            lost += 1
+        else:
+            latencies.append(shown - at)
+    return Window(
+        hand=load.hand,
+        games=len(load.games),
+        seconds=t1 - t0,
+        turns=len(latencies),
+        lost=lost,
+        refused=load.counters.refused,
+        idle=load.counters.idle,
+        group_calls=counts["group"],
+        private_calls=counts["private"],
+        answer_calls=counts["answer"],
+        other_calls=counts["other"],
+        polls=counts["poll"],
+        too_many=too_many,
+        too_many_total=sum(c.get("error_code") == 429 for c in all_calls),
+        latencies=latencies,
+        cpu={name: cpu1[name] - cpu0.get(name, 0.0) for name in cpu1},
+        redis_bytes=redis_total,
+        redis_kinds=kinds,
+        rss_growth=rss - rss_before,
+        load_average=os.getloadavg()[0],
+    )
+
+
+@contextlib.asynccontextmanager
+async def running_load(hand: str, pace: float, redis_url: str) -> AsyncIterator[Load]:
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(64))
+    log_dir = Path(tempfile.mkdtemp(prefix="telegram-load-"))
+    stack = start_stack(redis_url, log_dir)
+    load = Load(stack, hand, pace)
+    try:
+        load.feed.start()
+        await asyncio.wait_for(load.feed.connected.wait(), 10)
+        yield load
+    except BaseException:
+        print(f"  (the processes' logs are kept in {log_dir})", file=sys.stderr)
+        log_dir = Path()
+        raise
+    finally:
+        await load.stop()
+        await load.feed.stop()
+        stack.stop()
+        if log_dir != Path():
+            shutil.rmtree(log_dir, ignore_errors=True)
+
+
+async def steady(hand: str, games: int, pace: float, seconds: float, redis_url: str) -> Window:
+    """``games`` games at ``pace``: set up, one pace of warm-up, then ``seconds`` measured."""
+    async with running_load(hand, pace, redis_url) as load:
+        bot = load.stack.bot.process
+        assert bot is not None
+        await asyncio.sleep(1.0)
+        rss_before = rss_bytes(bot.pid)
+        await load.add_games(games)
+        await asyncio.sleep(max(pace, 3.0))
+        window = await measure(load, seconds, rss_before)
+    return window
+
+
+async def capacity(
+    hand: str, pace: float, seconds: float, steps: list[int], redis_url: str
+) -> list[Window]:
+    """More games at ``pace`` step by step until the first 429 or p99 over the goal."""
+    out: list[Window] = []
+    async with running_load(hand, pace, redis_url) as load:
+        bot = load.stack.bot.process
+        assert bot is not None
+        await asyncio.sleep(1.0)
+        rss_before = rss_bytes(bot.pid)
+        for total in steps:
+            await load.add_games(total - len(load.games))
+            await asyncio.sleep(max(pace, 3.0))
+            window = await measure(load, seconds, rss_before)
+            out.append(window)
+            print_capacity_step(window)
+            if window.too_many or window.quantile(0.99) > GOAL_P99_S:
+                break
+    return out
+
+
+# -- printing -----------------------------------------------------------------------------------
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "MISSED"
+
+
+def print_steady(windows: list[Window], pace: float) -> None:
+    heads = [f"{w.hand} hand" for w in windows]
+    rows: list[tuple[str, list[str], str]] = []
+
+    def row(name: str, values: list[str], goal: str = "") -> None:
+        rows.append((name, values, goal))
+
+    row("games × 4 players, pace", [f"{w.games}, {pace:g} s" for w in windows])
+    row("measured seconds", [f"{w.seconds:.0f}" for w in windows])
+    row("turns (moves shown)", [f"{w.turns} ({w.turns_per_second:.1f}/s)" for w in windows])
+    row(
+        "moves lost / refused / idle ticks", [f"{w.lost} / {w.refused} / {w.idle}" for w in windows]
+    )
+    row(
+        "group calls per turn",
+        [f"{w.per_turn(w.group_calls):.2f} {verdict(w.per_turn(w.group_calls) <= GOAL_GROUP_CALLS)}"
+         for w in windows],
+        f"≤ {GOAL_GROUP_CALLS}",
+    )  # fmt: skip
+    row("private calls per turn", [f"{w.per_turn(w.private_calls):.2f}" for w in windows])
+    row("answer calls per turn", [f"{w.per_turn(w.answer_calls):.2f}" for w in windows])
+    row("all calls per turn (no polls)", [f"{w.per_turn(w.all_calls):.2f}" for w in windows])
+    row(
+        "429s in window (whole run)",
+        [f"{w.too_many} ({w.too_many_total}) {verdict(w.too_many_total == 0)}" for w in windows],
+        "0",
+    )
+    row("press → table p50", [ms(w.quantile(0.5)) for w in windows])
+    row(
+        "press → table p99",
+        [f"{ms(w.quantile(0.99))} {verdict(w.quantile(0.99) <= GOAL_P99_S)}" for w in windows],
+        f"≤ {ms(GOAL_P99_S)}",
+    )
+    for name in ("bot", "engine", "worker"):
+        row(
+            f"{name} CPU per turn",
+            [f"{ms(w.cpu.get(name, 0) / max(w.turns, 1))}" for w in windows],
+        )
+    row("local Telegram CPU share", [f"{w.share('telegram'):.0%} of a core" for w in windows])
+    row(
+        "bot's Redis per live game",
+        [f"{w.redis_bytes / max(w.games, 1):.0f} B "
+         f"{verdict(w.redis_bytes / max(w.games, 1) <= GOAL_REDIS_BYTES)}" for w in windows],
+        f"≤ {GOAL_REDIS_BYTES} B",
+    )  # fmt: skip
+    row(
+        "  by key kind",
+        [" ".join(f"{k}:{v / max(w.games, 1):.0f}" for k, v in sorted(w.redis_kinds.items()))
+         for w in windows],
+    )  # fmt: skip
+    row(
+        "bot RSS growth per 1,000 games",
+        [f"{w.rss_growth / max(w.games, 1) * 1000 / 2**20:.1f} MiB" for w in windows],
+    )
+    row(
+        "turns/s one token carries (30 ÷ metered calls/turn)",
+        [f"{TELEGRAM_TOKEN_RATE / max(w.metered_per_turn, 1e-9):.1f}" for w in windows],
+    )
+    row("load average (1 min)", [f"{w.load_average:.1f}" for w in windows])
+    width = max(len(r[0]) for r in rows)
+    cols = [max(len(h), *(len(r[1][i]) for r in rows)) for i, h in enumerate(heads)]
+    print(
+        f"{'':{width}}  " + "  ".join(f"{h:>{c}}" for h, c in zip(heads, cols, strict=True))
+        + "  goal"
+    )  # fmt: skip
+    for name, values, goal in rows:
+        cells = "  ".join(f"{v:>{c}}" for v, c in zip(values, cols, strict=True))
+        print(f"{name:{width}}  {cells}  {goal}")
+
+
+CAPACITY_HEAD = (
+    f"{'hand':>8} {'games':>6} {'turns/s':>8} {'grp/turn':>8} {'metered':>8} {'429s':>5} "
+    f"{'p50':>7} {'p99':>7} {'lost':>5} {'bot CPU':>8} {'eng CPU':>8} {'tg CPU':>7} {'load':>5}"
+)
+
+
+def print_capacity_step(w: Window) -> None:
+    print(
+        f"{w.hand:>8} {w.games:>6} {w.turns_per_second:>8.1f} "
+        f"{w.per_turn(w.group_calls):>8.2f} {w.metered_per_turn:>8.2f} {w.too_many:>5} "
+        f"{ms(w.quantile(0.5)):>7} {ms(w.quantile(0.99)):>7} {w.lost:>5} "
+        f"{w.share('bot'):>8.0%} {w.share('engine'):>8.0%} {w.share('telegram'):>7.0%} "
+        f"{w.load_average:>5.1f}",
+        flush=True,
+    )
+
+
+def print_capacity(windows: list[Window]) -> None:
+    passed = [w for w in windows if not w.too_many and w.quantile(0.99) <= GOAL_P99_S]
+    last = windows[-1]
+    stopped = (
+        "a 429"
+        if last.too_many
+        else "p99 over 100 ms"
+        if last.quantile(0.99) > GOAL_P99_S
+        else "the last step (no limit reached)"
+    )
+    if passed:
+        best = passed[-1]
+        ceiling = TELEGRAM_TOKEN_RATE / max(best.metered_per_turn, 1e-9)
+        print(
+            f"{best.hand} hand: one bot token carried {best.turns_per_second:.1f} turns/s "
+            f"({best.games} games at this pace) within the goals; stopped at {stopped}. "
+            f"Telegram's ceiling at {best.metered_per_turn:.2f} metered calls per turn: "
+            f"{ceiling:.1f} turns/s. Local Telegram CPU: {best.share('telegram'):.0%} of a core."
+        )
+    else:
+        print(f"{last.hand} hand: even {last.games} games missed the goals ({stopped}).")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="concurrent 4-player games")
+    parser.add_argument("--pace", type=float, default=5.0, help="seconds between moves per game")
+    parser.add_argument("--seconds", type=float, default=60.0, help="measured seconds per run")
+    parser.add_argument("--hand", choices=("inline", "private", "both"), default="both")
+    parser.add_argument("--capacity", action="store_true", help="raise games until a goal fails")
+    parser.add_argument(
+        "--steps", default="10,25,50,75,100,150,200,300", help="capacity: game counts to try"
+    )
+    parser.add_argument("--quick", action="store_true", help="10 games, 30 s: a smoke check")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/13", help="emptied first")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.games, args.seconds = 10, 30.0
+        args.steps = "5,10"
+    hands = ["inline", "private"] if args.hand == "both" else [args.hand]
+    print(
+        f"bench/telegram_load.py: {'capacity' if args.capacity else 'steady'} run, "
+        f"{os.cpu_count()} cores, Redis {args.redis}, Telegram's flood limits on",
+        flush=True,
+    )
+    if args.capacity:
+        steps = [int(s) for s in args.steps.split(",")]
+        print(CAPACITY_HEAD, flush=True)
+        results = [
+            asyncio.run(capacity(h, args.pace, args.seconds, steps, args.redis)) for h in hands
+        ]
+        for windows in results:
+            print_capacity(windows)
+        return
+    windows = [
+        asyncio.run(steady(h, args.games, args.pace, args.seconds, args.redis)) for h in hands
+    ]
+    print_steady(windows, args.pace)
+
+
+if __name__ == "__main__":
+    main()
