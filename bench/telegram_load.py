@@ -275,6 +275,23 @@ def bot_redis_bytes(client: redis.Redis) -> tuple[int, dict[str, int]]:
     return total, kinds
 
 
+def bot_histograms(port: str) -> dict[str, tuple[float, float]]:
+    """(sum, count) of each of the bot's histograms, from its ``/metrics``."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+    out: dict[str, tuple[float, float]] = {}
+    for family in text_string_to_metric_families(text):
+        if family.type != "histogram":
+            continue
+        values = {s.name: s.value for s in family.samples if not s.name.endswith("_bucket")}
+        out[family.name] = (
+            values.get(family.name + "_sum", 0.0),
+            values.get(family.name + "_count", 0.0),
+        )
+    return out
+
+
 @dataclass
 class Stack:
     """The local Telegram, engine, worker and bot, each a process of its own."""
@@ -297,6 +314,9 @@ class Stack:
             "worker": self.worker,
             "telegram": self.telegram,
         }
+
+    def histograms(self) -> dict[str, tuple[float, float]]:
+        return bot_histograms(self.bot.env["UNO_BOT_HTTP_PORT"])
 
     def cpu(self) -> dict[str, float]:
         return {
@@ -371,6 +391,7 @@ class Move:
 class Game:
     chat_id: int
     people: list[dict[str, Any]]
+    hand: str  # inline or private
     info: GameInfo | None = None
 
     def seat_of(self, user_id: int) -> int:
@@ -389,6 +410,8 @@ class Load:
     """Games on one stack and the people playing them."""
 
     def __init__(self, stack: Stack, hand: str, pace: float) -> None:
+        """``hand``: "inline", "private", or "mixed" (the games take turns: a check that
+        both ways work, in one run)."""
         self.stack, self.hand, self.pace = stack, hand, pace
         self.feed = Feed(stack.url, stack.bot_id)
         self.games: list[Game] = []
@@ -429,6 +452,7 @@ class Load:
 
     async def open_game(self) -> Game:
         n = next(self.serial)
+        hand = self.hand if self.hand != "mixed" else ("inline", "private")[n % 2]
         token = self.stack.token
         people = [await self.call("create_user", f"P{seat}") for seat in range(4)]
         host = people[0]["id"]
@@ -437,7 +461,7 @@ class Load:
         )
         chat_id = int(chat["id"])
         self.feed.groups.add(chat_id)
-        if self.hand == "private":
+        if hand == "private":
             for person in people:
                 await self.call("start_bot", person["id"], token)
         await self.call("send_message", host, chat_id, "/new")
@@ -456,11 +480,11 @@ class Load:
         table = await self.wait_for(
             "the table", lambda: self._in_play(chat_id), timeout=SHOWN_WITHIN_S * 6
         )
-        game = Game(chat_id, people)
+        game = Game(chat_id, people, hand)
         async with EngineClient(self.stack.engine.env["UNO_ENGINE_URL"], ENGINE_TOKEN) as engine:
             game.info = await engine.chat_game(chat_id)
         assert game.info is not None and len(game.info.seats) == 4, game.info
-        if self.hand == "private":
+        if hand == "private":
             hand_button = next(cb for cb in _callbacks(table.markup) if cb.kind is Kind.HAND)
             for person in people:
                 await self.call(
@@ -498,7 +522,7 @@ class Load:
             table = self.feed.table(game.chat_id)
             user = owing_user(table.text) if table is not None else None
             if table is not None and user is not None:
-                done = await (self.move_inline if self.hand == "inline" else self.move_private)(
+                done = await (self.move_inline if game.hand == "inline" else self.move_private)(
                     game, table, user
                 )
                 if done:
@@ -572,7 +596,9 @@ class Window:
     cpu: dict[str, float]
     redis_bytes: int = 0
     redis_kinds: dict[str, int] = field(default_factory=dict)
-    rss_growth: int = 0
+    rss_per_game: float = 0.0
+    render_lag: float = float("nan")  # mean, event log write → table shown (bot's metric)
+    rate_wait: float = float("nan")  # mean wait of a call for the shared rate budget
     load_average: float = 0.0
 
     @property
@@ -617,12 +643,19 @@ def moved_at(feed: Feed, move: Move) -> float | None:
     return feed.press_times.get((a, b)) if kind == "press" else feed.post_times.get((a, b))
 
 
-async def measure(load: Load, seconds: float, rss_before: int) -> Window:
+def mean_between(before: tuple[float, float], after: tuple[float, float]) -> float:
+    count = after[1] - before[1]
+    return (after[0] - before[0]) / count if count > 0 else float("nan")
+
+
+async def measure(load: Load, seconds: float, rss_before: tuple[int, int]) -> Window:
+    """Play on for ``seconds`` and take what the window gave; ``rss_before`` is the bot's
+    RSS and how many games there were when it was read."""
     stack, feed = load.stack, load.feed
     client = redis.Redis.from_url(stack.redis_url)
-    seq0, cpu0, t0 = feed.last_seq, stack.cpu(), time.time()
+    seq0, cpu0, t0, hist0 = feed.last_seq, stack.cpu(), time.time(), stack.histograms()
     await asyncio.sleep(seconds)
-    t1, cpu1 = time.time(), stack.cpu()
+    t1, cpu1, hist1 = time.time(), stack.cpu(), stack.histograms()
     redis_total, kinds = bot_redis_bytes(client)
     client.close()
     rss = rss_bytes(stack.bot.process.pid) if stack.bot.process is not None else 0
@@ -676,7 +709,13 @@ async def measure(load: Load, seconds: float, rss_before: int) -> Window:
         cpu={name: cpu1[name] - cpu0.get(name, 0.0) for name in cpu1},
         redis_bytes=redis_total,
         redis_kinds=kinds,
-        rss_growth=rss - rss_before,
+        rss_per_game=(rss - rss_before[0]) / max(len(load.games) - rss_before[1], 1),
+        render_lag=mean_between(
+            *(h.get("uno_bot_render_lag_seconds", (0, 0)) for h in (hist0, hist1))
+        ),
+        rate_wait=mean_between(
+            *(h.get("uno_bot_rate_wait_seconds", (0, 0)) for h in (hist0, hist1))
+        ),
         load_average=os.getloadavg()[0],
     )
 
@@ -708,9 +747,13 @@ async def steady(hand: str, games: int, pace: float, seconds: float, redis_url: 
     async with running_load(hand, pace, redis_url) as load:
         bot = load.stack.bot.process
         assert bot is not None
-        await asyncio.sleep(1.0)
-        rss_before = rss_bytes(bot.pid)
-        await load.add_games(games)
+        # The first tenth of the games warms the bot up; its memory growth is taken over
+        # the rest.
+        first = max(1, games // 10) if games > 1 else 0
+        await load.add_games(first)
+        await asyncio.sleep(max(pace, 3.0) if first else 1.0)
+        rss_before = (rss_bytes(bot.pid), len(load.games))
+        await load.add_games(games - first)
         await asyncio.sleep(max(pace, 3.0))
         window = await measure(load, seconds, rss_before)
     return window
@@ -725,7 +768,7 @@ async def capacity(
         bot = load.stack.bot.process
         assert bot is not None
         await asyncio.sleep(1.0)
-        rss_before = rss_bytes(bot.pid)
+        rss_before = (rss_bytes(bot.pid), 0)
         for total in steps:
             await load.add_games(total - len(load.games))
             await asyncio.sleep(max(pace, 3.0))
@@ -776,6 +819,8 @@ def print_steady(windows: list[Window], pace: float) -> None:
         "0",
     )
     row("press → table p50", [ms(w.quantile(0.5)) for w in windows])
+    row("  of it: log → table, mean (bot)", [ms(w.render_lag) for w in windows])
+    row("  of it: rate budget wait, mean", [ms(w.rate_wait) for w in windows])
     row(
         "press → table p99",
         [f"{ms(w.quantile(0.99))} {verdict(w.quantile(0.99) <= GOAL_P99_S)}" for w in windows],
@@ -800,7 +845,7 @@ def print_steady(windows: list[Window], pace: float) -> None:
     )  # fmt: skip
     row(
         "bot RSS growth per 1,000 games",
-        [f"{w.rss_growth / max(w.games, 1) * 1000 / 2**20:.1f} MiB" for w in windows],
+        [f"{w.rss_per_game * 1000 / 2**20:.1f} MiB" for w in windows],
     )
     row(
         "turns/s one token carries (30 ÷ metered calls/turn)",
