@@ -330,7 +330,7 @@ class Stack:
             proc.stop()
 
 
-def start_stack(redis_url: str, log_dir: Path) -> Stack:
+def start_stack(redis_url: str, log_dir: Path, bot_env: dict[str, str] | None = None) -> Stack:
     client = redis.Redis.from_url(redis_url)
     client.flushdb()
     client.close()
@@ -356,7 +356,7 @@ def start_stack(redis_url: str, log_dir: Path) -> Stack:
         worker = start_worker(redis_url, engine.env["UNO_ENGINE_URL"], log_dir)
         started.append(worker)
         bot = start_bot("bot", redis_url, engine.env["UNO_ENGINE_URL"], url + "/bot",
-                        made["token"], log_dir)  # fmt: skip
+                        made["token"], log_dir, **(bot_env or {}))  # fmt: skip
     except BaseException:
         for proc in reversed(started):
             proc.stop()
@@ -721,10 +721,12 @@ async def measure(load: Load, seconds: float, rss_before: tuple[int, int]) -> Wi
 
 
 @contextlib.asynccontextmanager
-async def running_load(hand: str, pace: float, redis_url: str) -> AsyncIterator[Load]:
+async def running_load(
+    hand: str, pace: float, redis_url: str, bot_env: dict[str, str] | None = None
+) -> AsyncIterator[Load]:
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(64))
     log_dir = Path(tempfile.mkdtemp(prefix="telegram-load-"))
-    stack = start_stack(redis_url, log_dir)
+    stack = start_stack(redis_url, log_dir, bot_env)
     load = Load(stack, hand, pace)
     try:
         load.feed.start()
@@ -742,9 +744,16 @@ async def running_load(hand: str, pace: float, redis_url: str) -> AsyncIterator[
             shutil.rmtree(log_dir, ignore_errors=True)
 
 
-async def steady(hand: str, games: int, pace: float, seconds: float, redis_url: str) -> Window:
+async def steady(
+    hand: str,
+    games: int,
+    pace: float,
+    seconds: float,
+    redis_url: str,
+    bot_env: dict[str, str] | None = None,
+) -> Window:
     """``games`` games at ``pace``: set up, one pace of warm-up, then ``seconds`` measured."""
-    async with running_load(hand, pace, redis_url) as load:
+    async with running_load(hand, pace, redis_url, bot_env) as load:
         bot = load.stack.bot.process
         assert bot is not None
         # The first tenth of the games warms the bot up; its memory growth is taken over
@@ -760,11 +769,16 @@ async def steady(hand: str, games: int, pace: float, seconds: float, redis_url: 
 
 
 async def capacity(
-    hand: str, pace: float, seconds: float, steps: list[int], redis_url: str
+    hand: str,
+    pace: float,
+    seconds: float,
+    steps: list[int],
+    redis_url: str,
+    bot_env: dict[str, str] | None = None,
 ) -> list[Window]:
     """More games at ``pace`` step by step until the first 429 or p99 over the goal."""
     out: list[Window] = []
-    async with running_load(hand, pace, redis_url) as load:
+    async with running_load(hand, pace, redis_url, bot_env) as load:
         bot = load.stack.bot.process
         assert bot is not None
         await asyncio.sleep(1.0)
@@ -915,27 +929,38 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--quick", action="store_true", help="10 games, 30 s: a smoke check")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13", help="emptied first")
+    parser.add_argument(
+        "--bot-env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a setting for the bot process, e.g. UNO_BOT_GROUP_MESSAGES_PER_MINUTE=20",
+    )
     args = parser.parse_args(argv)
+    bot_env = dict(item.split("=", 1) for item in args.bot_env)
     if args.quick:
         args.games, args.seconds = 10, 30.0
         args.steps = "5,10"
     hands = ["inline", "private"] if args.hand == "both" else [args.hand]
     print(
         f"bench/telegram_load.py: {'capacity' if args.capacity else 'steady'} run, "
-        f"{os.cpu_count()} cores, Redis {args.redis}, Telegram's flood limits on",
+        f"{os.cpu_count()} cores, Redis {args.redis}, Telegram's flood limits on"
+        + (f", bot settings {bot_env}" if bot_env else ""),
         flush=True,
     )
     if args.capacity:
         steps = [int(s) for s in args.steps.split(",")]
         print(CAPACITY_HEAD, flush=True)
         results = [
-            asyncio.run(capacity(h, args.pace, args.seconds, steps, args.redis)) for h in hands
+            asyncio.run(capacity(h, args.pace, args.seconds, steps, args.redis, bot_env))
+            for h in hands
         ]
         for windows in results:
             print_capacity(windows)
         return
     windows = [
-        asyncio.run(steady(h, args.games, args.pace, args.seconds, args.redis)) for h in hands
+        asyncio.run(steady(h, args.games, args.pace, args.seconds, args.redis, bot_env))
+        for h in hands
     ]
     print_steady(windows, args.pace)
 
