@@ -275,20 +275,24 @@ def bot_redis_bytes(client: redis.Redis) -> tuple[int, dict[str, int]]:
     return total, kinds
 
 
-def bot_histograms(port: str) -> dict[str, tuple[float, float]]:
-    """(sum, count) of each of the bot's histograms, from its ``/metrics``."""
+def bot_histograms(port: str) -> dict[str, tuple[float, float, float]]:
+    """(sum, count, count over 100 ms) of each of the bot's histograms, from its
+    ``/metrics``."""
     from prometheus_client.parser import text_string_to_metric_families
 
     text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
-    out: dict[str, tuple[float, float]] = {}
+    out: dict[str, tuple[float, float, float]] = {}
     for family in text_string_to_metric_families(text):
         if family.type != "histogram":
             continue
         values = {s.name: s.value for s in family.samples if not s.name.endswith("_bucket")}
-        out[family.name] = (
-            values.get(family.name + "_sum", 0.0),
-            values.get(family.name + "_count", 0.0),
+        within = sum(
+            s.value
+            for s in family.samples
+            if s.name.endswith("_bucket") and s.labels.get("le") in ("0.1", "0.1000")
         )
+        count = values.get(family.name + "_count", 0.0)
+        out[family.name] = (values.get(family.name + "_sum", 0.0), count, count - within)
     return out
 
 
@@ -315,7 +319,7 @@ class Stack:
             "telegram": self.telegram,
         }
 
-    def histograms(self) -> dict[str, tuple[float, float]]:
+    def histograms(self) -> dict[str, tuple[float, float, float]]:
         return bot_histograms(self.bot.env["UNO_BOT_HTTP_PORT"])
 
     def cpu(self) -> dict[str, float]:
@@ -439,8 +443,11 @@ class Load:
 
     # -- setting games up the way people do -------------------------------------------------
 
-    async def add_games(self, n: int, concurrency: int = 6) -> None:
+    async def add_games(self, n: int, concurrency: int = 10) -> None:
+        """Open ``n`` more games (a few at a time, as people would over a while, so the
+        lobbies' messages stay within the token's budget) and start playing each."""
         gate = asyncio.Semaphore(concurrency)
+        began = time.monotonic()
 
         async def one() -> None:
             async with gate:
@@ -449,6 +456,13 @@ class Load:
             self.tasks.append(asyncio.create_task(self.play(game)))
 
         await asyncio.gather(*(one() for _ in range(n)))
+        if n:
+            print(
+                f"  {self.hand} hand: {n} games opened in {time.monotonic() - began:.0f} s, "
+                f"{len(self.games)} in play",
+                file=sys.stderr,
+                flush=True,
+            )
 
     async def open_game(self) -> Game:
         n = next(self.serial)
@@ -599,6 +613,7 @@ class Window:
     rss_per_game: float = 0.0
     render_lag: float = float("nan")  # mean, event log write → table shown (bot's metric)
     rate_wait: float = float("nan")  # mean wait of a call for the shared rate budget
+    rate_waits_over_100ms: int = 0  # calls that waited longer for it
     load_average: float = 0.0
 
     @property
@@ -643,7 +658,7 @@ def moved_at(feed: Feed, move: Move) -> float | None:
     return feed.press_times.get((a, b)) if kind == "press" else feed.post_times.get((a, b))
 
 
-def mean_between(before: tuple[float, float], after: tuple[float, float]) -> float:
+def mean_between(before: tuple[float, ...], after: tuple[float, ...]) -> float:
     count = after[1] - before[1]
     return (after[0] - before[0]) / count if count > 0 else float("nan")
 
@@ -713,6 +728,10 @@ async def measure(load: Load, seconds: float, rss_before: tuple[int, int]) -> Wi
         render_lag=mean_between(
             *(h.get("uno_bot_render_lag_seconds", (0, 0)) for h in (hist0, hist1))
         ),
+        rate_waits_over_100ms=int(
+            hist1.get("uno_bot_rate_wait_seconds", (0, 0, 0))[2]
+            - hist0.get("uno_bot_rate_wait_seconds", (0, 0, 0))[2]
+        ),
         rate_wait=mean_between(
             *(h.get("uno_bot_rate_wait_seconds", (0, 0)) for h in (hist0, hist1))
         ),
@@ -775,8 +794,9 @@ async def capacity(
     steps: list[int],
     redis_url: str,
     bot_env: dict[str, str] | None = None,
+    p99_limit: float = GOAL_P99_S,
 ) -> list[Window]:
-    """More games at ``pace`` step by step until the first 429 or p99 over the goal."""
+    """More games at ``pace`` step by step until the first 429 or p99 over ``p99_limit``."""
     out: list[Window] = []
     async with running_load(hand, pace, redis_url, bot_env) as load:
         bot = load.stack.bot.process
@@ -789,7 +809,7 @@ async def capacity(
             window = await measure(load, seconds, rss_before)
             out.append(window)
             print_capacity_step(window)
-            if window.too_many or window.quantile(0.99) > GOAL_P99_S:
+            if window.too_many or window.quantile(0.99) > p99_limit:
                 break
     return out
 
@@ -834,7 +854,10 @@ def print_steady(windows: list[Window], pace: float) -> None:
     )
     row("press → table p50", [ms(w.quantile(0.5)) for w in windows])
     row("  of it: log → table, mean (bot)", [ms(w.render_lag) for w in windows])
-    row("  of it: rate budget wait, mean", [ms(w.rate_wait) for w in windows])
+    row(
+        "  rate budget wait: mean, calls > 100 ms",
+        [f"{ms(w.rate_wait)}, {w.rate_waits_over_100ms}" for w in windows],
+    )
     row(
         "press → table p99",
         [f"{ms(w.quantile(0.99))} {verdict(w.quantile(0.99) <= GOAL_P99_S)}" for w in windows],
@@ -894,14 +917,14 @@ def print_capacity_step(w: Window) -> None:
     )
 
 
-def print_capacity(windows: list[Window]) -> None:
-    passed = [w for w in windows if not w.too_many and w.quantile(0.99) <= GOAL_P99_S]
+def print_capacity(windows: list[Window], p99_limit: float = GOAL_P99_S) -> None:
+    passed = [w for w in windows if not w.too_many and w.quantile(0.99) <= p99_limit]
     last = windows[-1]
     stopped = (
         "a 429"
         if last.too_many
-        else "p99 over 100 ms"
-        if last.quantile(0.99) > GOAL_P99_S
+        else f"p99 over {ms(p99_limit)}"
+        if last.quantile(0.99) > p99_limit
         else "the last step (no limit reached)"
     )
     if passed:
@@ -926,6 +949,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--capacity", action="store_true", help="raise games until a goal fails")
     parser.add_argument(
         "--steps", default="10,25,50,75,100,150,200,300", help="capacity: game counts to try"
+    )
+    parser.add_argument(
+        "--p99-limit",
+        type=float,
+        default=GOAL_P99_S,
+        help="capacity: the p99 (seconds) that ends the sweep; the goal is 0.1",
     )
     parser.add_argument("--quick", action="store_true", help="10 games, 30 s: a smoke check")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13", help="emptied first")
@@ -952,11 +981,13 @@ def main(argv: list[str] | None = None) -> None:
         steps = [int(s) for s in args.steps.split(",")]
         print(CAPACITY_HEAD, flush=True)
         results = [
-            asyncio.run(capacity(h, args.pace, args.seconds, steps, args.redis, bot_env))
+            asyncio.run(
+                capacity(h, args.pace, args.seconds, steps, args.redis, bot_env, args.p99_limit)
+            )
             for h in hands
         ]
         for windows in results:
-            print_capacity(windows)
+            print_capacity(windows, args.p99_limit)
         return
     windows = [
         asyncio.run(steady(h, args.games, args.pace, args.seconds, args.redis, bot_env))
