@@ -32,7 +32,7 @@ from telegram.ext import (
 
 from services.bot import lobby, play
 from services.bot.context import SERVICES_KEY, BotServices, ChatSettings, NoChatSettings, services
-from services.bot.i18n import gettext
+from services.bot.i18n import available_locales, gettext
 from services.bot.logreader import LogReader
 from services.bot.memory import Memory
 from services.bot.metrics import RENDER_LAG, UPDATES
@@ -183,8 +183,15 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
-    """The command menus, per scope (and, once translated, per language)."""
-    locale = None
+    """The command menus, per scope and per language with a catalog."""
+    for locale in [None, *available_locales()]:
+        try:
+            await register_menus(app, locale)
+        except Exception:
+            log.warning("could not register the command menus (%s)", locale, exc_info=True)
+
+
+async def register_menus(app: Application, locale: str | None) -> None:  # type: ignore[type-arg]
     group = [
         BotCommand("new", gettext(locale, "start a game")),
         BotCommand("join", gettext(locale, "join the game")),
@@ -200,8 +207,7 @@ async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
         BotCommand("start", gettext(locale, "show my hands")),
         BotCommand("help", gettext(locale, "how to play")),
     ]
-    try:
-        await app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats())
-        await app.bot.set_my_commands(private, scope=BotCommandScopeAllPrivateChats())
-    except Exception:
-        log.warning("could not register the command menus", exc_info=True)
+    await app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(), language_code=locale)
+    await app.bot.set_my_commands(
+        private, scope=BotCommandScopeAllPrivateChats(), language_code=locale
+    )

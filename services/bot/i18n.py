@@ -29,6 +29,13 @@ def translations(locale: str | None) -> NullTranslations:
     return Translations.load(str(LOCALES_DIR), [lang], DOMAIN)
 
 
+def available_locales() -> list[str]:
+    """The languages with a catalog (English, the source, needs none)."""
+    if not LOCALES_DIR.is_dir():
+        return []
+    return sorted(p.name for p in LOCALES_DIR.iterdir() if (p / "LC_MESSAGES").is_dir())
+
+
 def gettext(locale: str | None, message: str, /, **values: Any) -> str:
     """``message`` in ``locale``, with ``{name}`` fields filled from ``values``."""
     text = translations(locale).gettext(message)

@@ -96,7 +96,6 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
     await uno.memory.remember_game(
         game.game_id, chat_id, topic, title, "en", table_message=message.message_id
     )
-    await uno.memory.add_user_game(user.id, game.game_id)
     await uno.renderer.render(game.game_id, game.version)
     await query.answer()
 
@@ -140,11 +139,9 @@ async def lobby_command(
     try:
         if what == "join":
             await call_engine(lambda: engine.join(game_id, user_id, name))
-            await uno.memory.add_user_game(user_id, game_id)
             return gettext(locale, "You're in!")
         if what == "leave":
             await call_engine(lambda: engine.leave(game_id, user_id))
-            await uno.memory.remove_user_game(user_id, game_id)
             return gettext(locale, "You left the game.")
         try:
             await call_engine(lambda: as_host_or_admin(False))

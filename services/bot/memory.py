@@ -50,6 +50,7 @@ class GameMemory:
     locale: str
     table_message: int | None
     table_fingerprint: str
+    scrolled: int  # messages posted in the chat since the table was (group privacy off)
     recent: list[str]
     frozen: dict[int, int]  # user id → seat, for the players Dumb Fu froze (RULES.md §6)
 
@@ -77,10 +78,6 @@ class Memory:
     @staticmethod
     def lock_key(game_id: str) -> str:
         return f"{PREFIX}lock:{game_id}"
-
-    @staticmethod
-    def user_games_key(user_id: int) -> str:
-        return f"{PREFIX}user:{user_id}"
 
     @staticmethod
     def chat_key(chat_id: int, topic_id: int = 0) -> str:
@@ -130,6 +127,7 @@ class Memory:
             locale=fields.get("lang", "en"),
             table_message=int(table) if table else None,
             table_fingerprint=fields.get("tfp", ""),
+            scrolled=int(fields.get("scrolled", "0")),
             recent=json.loads(fields.get("recent", "[]")),
             frozen={
                 int(u): int(s) for u, _, s in (p.partition(":") for p in frozen.split(",") if p)
@@ -143,6 +141,9 @@ class Memory:
             pipe.hset(key, mapping=mapping)
             pipe.expire(key, TTL_SECONDS)
             await pipe.execute()
+
+    async def count_chat_message(self, game_id: str) -> None:
+        await self.redis.hincrby(self.game_key(game_id), "scrolled", 1)
 
     async def forget_game(self, game_id: str, chat_id: int, topic_id: int) -> None:
         key = self.chat_key(chat_id, topic_id)
@@ -198,22 +199,6 @@ class Memory:
 
     async def drop_hand_message(self, game_id: str, user_id: int) -> None:
         await self.redis.hdel(self.hands_key(game_id), str(user_id))
-
-    # -- a user's games (inline queries without a game tag) -----------------------------------
-
-    async def add_user_game(self, user_id: int, game_id: str) -> None:
-        key = self.user_games_key(user_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.sadd(key, game_id)
-            pipe.expire(key, TTL_SECONDS)
-            await pipe.execute()
-
-    async def user_games(self, user_id: int) -> list[str]:
-        members = await self.redis.smembers(self.user_games_key(user_id))
-        return sorted(_text(m) for m in members)
-
-    async def remove_user_game(self, user_id: int, game_id: str) -> None:
-        await self.redis.srem(self.user_games_key(user_id), game_id)
 
     # -- said once ----------------------------------------------------------------------------
 

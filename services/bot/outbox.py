@@ -60,6 +60,13 @@ class Outbox:
             log.info("chat %s does not take the bot's messages", chat_id)
             return None
 
+    async def delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message; one already gone (or too old to delete) is left as it is."""
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+        except (BadRequest, Forbidden) as e:
+            log.info("could not delete message %s in %s: %s", message_id, chat_id, e)
+
     async def edit(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
     ) -> Outcome:

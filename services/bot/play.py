@@ -9,6 +9,7 @@ changes when the engine's write reaches the event log (rendering.py).
 from __future__ import annotations
 
 import logging
+import re
 
 from telegram import (
     InlineQueryResultArticle,
@@ -36,6 +37,7 @@ from services.engine.client import (
 log = logging.getLogger(__name__)
 
 INLINE_PAGE = 50
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
 def refusal_text(locale: str, e: EngineError) -> str:
@@ -65,10 +67,23 @@ def refusal_text(locale: str, e: EngineError) -> str:
     return texts.get(reason or "", gettext(locale, "That is not possible now."))
 
 
+#: Refusals that mean the press was not a decision its player owes (RULES.md §6).
+NOT_OWED = frozenset({"not_your_turn", "wrong_decision"})
+
+
 async def act(
     context: ContextTypes.DEFAULT_TYPE, user_id: int, cb: Callback, locale: str
 ) -> str | None:
     """Send the move; None when it was applied, else the words to answer with."""
+    refused, _ = await attempt(context, user_id, cb, locale)
+    return refused
+
+
+async def attempt(
+    context: ContextTypes.DEFAULT_TYPE, user_id: int, cb: Callback, locale: str
+) -> tuple[str | None, bool]:
+    """The move sent: the words to answer with (None: applied), and whether it was refused
+    as a decision the player does not owe."""
     uno = services(context)
     try:
         await call_engine(
@@ -81,10 +96,11 @@ async def act(
             )
         )
     except EngineDown:
-        return gettext(locale, "The game server is not answering. Please try again.")
+        return gettext(locale, "The game server is not answering. Please try again."), False
     except EngineError as e:
-        return refusal_text(locale, e)
-    return None
+        not_owed = isinstance(e, IllegalAction) and e.reason in NOT_OWED
+        return refusal_text(locale, e), not_owed
+    return None, False
 
 
 async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -110,6 +126,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             await query.answer(url=f"https://t.me/{bot}?start={cb.game_id}")
     elif cb.kind is Kind.INERT:
         await query.answer(gettext(locale, "You can't play this card now."))
+        await report_if_frozen(context, cb.game_id, user.id, f"q{query.id}")
     else:
         await move_button(update, context, cb)
 
@@ -118,8 +135,10 @@ async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Ca
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None
     locale = locale_of(user)
-    refused = await act(context, user.id, cb, locale)
+    refused, not_owed = await attempt(context, user.id, cb, locale)
     await query.answer(refused or "")
+    if not_owed:  # a frozen player pressing what is not theirs to press moved
+        await report_if_frozen(context, cb.game_id, user.id, f"q{query.id}")
     if refused is None or query.message is None or is_group(query.message.chat):
         return
     # A stale or refused press in a private hand: show the hand as it is now.
@@ -148,7 +167,7 @@ async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     locale = locale_of(user)
     uno = services(context)
-    games = list(context.args or []) or await uno.memory.user_games(user.id)
+    games = [a for a in (context.args or [])[:1] if _GAME_ID.fullmatch(a)]
     shown = False
     for game_id in games:
         mem = await uno.memory.game(game_id)
@@ -172,7 +191,9 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         return
     locale = locale_of(user)
     uno = services(context)
-    game_id = await _inline_game(context, query.query.strip(), user.id)
+    # "My cards" fills the query with the game's id: a person in several groups gets the
+    # hand of the game whose button they pressed.
+    game_id = query.query.strip() or None
     player = None
     if game_id is not None:
         try:
@@ -215,17 +236,6 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     await query.answer(results, cache_time=0, is_personal=True, next_offset=next_offset)
 
 
-async def _inline_game(context: ContextTypes.DEFAULT_TYPE, tag: str, user_id: int) -> str | None:
-    """The game the query is for: the tag "My cards" put in it, else the user's one game."""
-    if tag:
-        return tag
-    uno = services(context)
-    for game_id in await uno.memory.user_games(user_id):
-        if await uno.memory.game(game_id) is not None:
-            return game_id
-    return None
-
-
 async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A card chosen from the inline hand: the move, applied once (its action id is the
     same whichever way it arrives)."""
@@ -252,16 +262,26 @@ async def group_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or not is_group(update.effective_chat):
         return
-    if message.via_bot is not None:
-        return  # a card chosen from the inline hand is a move, not a frozen player talking
     uno = services(context)
     game_id = await uno.memory.chat_game(message.chat_id, topic_of(message))
     if game_id is None:
         return
+    await uno.memory.count_chat_message(game_id)  # it pushes the table up
+    if message.via_bot is not None:
+        return  # a card chosen from the inline hand is a move, not a frozen player talking
+    await report_if_frozen(context, game_id, user.id, f"m{message.message_id}")
+
+
+async def report_if_frozen(
+    context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int, what: str
+) -> None:
+    """RULES.md §6: a frozen player's message, or press that is not a decision they owe,
+    is reported to the engine (which decides what breaks the freeze, and the cost)."""
+    uno = services(context)
     mem = await uno.memory.game(game_id)
-    if mem is None or user.id not in mem.frozen:
+    if mem is None or user_id not in mem.frozen:
         return
-    seat = mem.frozen[user.id]
+    seat = mem.frozen[user_id]
     try:
         spectator = await call_engine(lambda: uno.engine.spectator_view(game_id))
         await call_engine(
@@ -269,7 +289,7 @@ async def group_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
                 game_id,
                 version=spectator.game.version,
                 seat=seat,
-                action_id=f"tg-frozen:{user.id}:{message.message_id}",
+                action_id=f"tg-frozen:{user_id}:{what}",
             )
         )
     except (EngineError, EngineDown) as e:

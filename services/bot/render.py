@@ -7,7 +7,9 @@ Pure functions (no I/O): a view in, text (Telegram HTML) and buttons out, every 
 
 from __future__ import annotations
 
+import hashlib
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -54,11 +56,17 @@ class Rendered:
     text: str
     markup: InlineKeyboardMarkup | None
 
-    def fingerprint(self) -> str:
-        import hashlib
-
+    def fingerprint(self, *, versions: bool = True) -> str:
+        """A digest of the content; with ``versions=False`` the buttons' versions are left
+        out, so a hand whose cards and choices did not change is not edited for a new
+        version alone (a press on it that is out of date is answered and refreshes it)."""
         markup = self.markup.to_json() if self.markup is not None else ""
+        if not versions:
+            markup = _VERSION_FIELD.sub("|*|", markup)
         return hashlib.blake2b(f"{self.text}\0{markup}".encode(), digest_size=8).hexdigest()
+
+
+_VERSION_FIELD = re.compile(r"\|\d+\|")
 
 
 def _button(text: str, callback: Callback) -> InlineKeyboardButton:
@@ -361,10 +369,13 @@ def private_hand(locale: str | None, game: GameInfo, view: EngineView, chat_titl
         variant=variant_name(locale, game.variant),
         chat=html.escape(chat_title),
     )
-    lines = [header, top_line(locale, view)]
-    why = why_line(locale, game, view)
-    if why:
-        lines.append(why)
+    lines = [header]
+    owes = view.pending is not None and view.pending.player == view.viewer
+    if owes:
+        # The table's state only where a decision is owed: the others' hands change only
+        # with their cards, which spares a private message per player per turn.
+        lines.append(top_line(locale, view))
+        lines.append(why_line(locale, game, view))
     reveal = (view.model_extra or {}).get("reveal") or []
     reveal_of = (view.model_extra or {}).get("reveal_of")
     if reveal and reveal_of is not None:
@@ -548,6 +559,15 @@ MOVE_EVENTS = frozenset(
         "player_left",
     }
 )
+
+
+def blocked(locale: str | None, seat: SeatInfo) -> str:
+    return gettext(
+        locale,
+        "{name} has blocked me, so their hand is no longer in our private chat: "
+        "use 🃏 My cards to play.",
+        name=person(seat),
+    )
 
 
 def frozen_penalty(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:

@@ -22,12 +22,15 @@ from telegram.error import TelegramError
 from services.bot import render
 from services.bot.memory import GameMemory, Memory
 from services.bot.outbox import Outbox, Outcome
-from services.engine.client import EngineClient, Forbidden, NotFound, PlayerView
+from services.engine.client import EngineClient, Forbidden, GameInfo, NotFound, PlayerView
 
 log = logging.getLogger(__name__)
 
 #: A render lock left by a replica that died mid-render is free again after this.
 LOCK_MS = 15_000
+#: After this many messages from people below it, the table is posted again at the bottom
+#: (BOT-UX.md "The group": a new message only when the old one has scrolled away).
+REPOST_AFTER = 15
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,11 +77,8 @@ class Renderer:
         try:
             title = (await self.outbox.bot.get_chat(game.chat_id)).title or ""
         except TelegramError:
-            title = ""
+            return None  # not a chat this bot is in: another bot's game
         await self.memory.remember_game(game_id, game.chat_id, game.topic_id, title, "en")
-        for seat in game.seats:
-            if seat.user_id is not None:
-                await self.memory.add_user_game(seat.user_id, game_id)
         return await self.memory.game(game_id)
 
     async def announce(
@@ -111,6 +111,17 @@ class Renderer:
             if kind == "round_ended":
                 # The score message pushed the table up: the next render posts it anew.
                 await self.retire_table(mem)
+
+    async def tell_blocked(self, mem: GameMemory, game: GameInfo, user_id: int) -> None:
+        """The player blocked the bot: their hand stays reachable through inline mode, and
+        the group is told so once."""
+        if not await self.memory.first_time(f"blocked:{mem.game_id}:{user_id}"):
+            return
+        seat = next((s for s in game.seats if s.user_id == user_id), None)
+        if seat is not None:
+            await self.outbox.send(
+                mem.chat_id, render.blocked(mem.locale, seat), topic_id=mem.topic_id
+            )
 
     async def retire_table(self, mem: GameMemory) -> None:
         if mem.table_message is not None:
@@ -181,10 +192,17 @@ class Renderer:
             for s in (view.seats if view is not None else [])
             if s.frozen and game.seats[s.seat].user_id is not None
         )
-        if fingerprint == mem.table_fingerprint and mem.table_message is not None:
+        if (
+            fingerprint == mem.table_fingerprint
+            and mem.table_message is not None
+            and mem.scrolled < REPOST_AFTER
+        ):
             await self.memory.update_game(mem.game_id, frozen=frozen)
             return
-        if mem.table_message is not None:
+        if mem.table_message is not None and mem.scrolled >= REPOST_AFTER:
+            await self.outbox.delete(mem.chat_id, mem.table_message)
+            await self.memory.update_game(mem.game_id, table="", scrolled=0)
+        elif mem.table_message is not None:
             outcome = await self.outbox.edit(
                 mem.chat_id, mem.table_message, shown.text, shown.markup
             )
@@ -198,7 +216,7 @@ class Renderer:
         )
         if message is not None:
             await self.memory.update_game(
-                mem.game_id, table=message.message_id, tfp=fingerprint, frozen=frozen
+                mem.game_id, table=message.message_id, tfp=fingerprint, frozen=frozen, scrolled=0
             )
 
     async def show_hands(self, mem: GameMemory, spectator: PlayerView) -> None:
@@ -223,7 +241,7 @@ class Renderer:
         shown = render.private_hand(mem.locale, player.game, player.view, mem.chat_title)
         if player.game.status != "playing":
             shown = render.Rendered(shown.text, None)
-        new_fingerprint = shown.fingerprint()
+        new_fingerprint = shown.fingerprint(versions=False)
         if message_id is not None:
             if new_fingerprint == fingerprint:
                 return
@@ -235,6 +253,7 @@ class Renderer:
                 return
             if outcome is Outcome.UNREACHABLE:
                 await self.memory.drop_hand_message(mem.game_id, user_id)
+                await self.tell_blocked(mem, player.game, user_id)
                 return
         message = await self.outbox.send(user_id, shown.text, shown.markup)
         if message is None:

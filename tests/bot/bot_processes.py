@@ -34,8 +34,10 @@ class Process:
     env: dict[str, str]
     log_path: Path
     process: Popen[bytes] | None = field(default=None, init=False)
+    _ready: Callable[[], bool] = field(default=lambda: True, init=False)
 
     def start(self, ready: Callable[[], bool], timeout: float = 60) -> None:
+        self._ready = ready
         offset = len(self.log())
         self.process = local_server.spawn(self.argv, self.env, self.log_path)
         end = time.monotonic() + timeout
@@ -46,6 +48,10 @@ class Process:
                 break
             time.sleep(0.05)
         raise RuntimeError(f"{self.name} did not start; its log:\n{self.log()[offset:][-4000:]}")
+
+    def start_again(self) -> None:
+        """Start the same process again (same port, name and settings) after a kill."""
+        self.start(self._ready)
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
@@ -125,7 +131,7 @@ def start_bot(
     log_dir: Path,
     **extra: str,
 ) -> Process:
-    port = free_port()
+    port = int(extra.pop("UNO_BOT_HTTP_PORT", None) or free_port())
     env = local_server.service_env(
         redis_url,
         engine_url,

@@ -21,6 +21,7 @@ class Scene:
     stack: Stack
     group: Group
     game: GameInfo
+    thread_id: int | None = None
 
     @property
     def players(self) -> Players:
@@ -33,6 +34,7 @@ class Scene:
         return self.players.wait_table(
             "the table",
             lambda m: any(cb.game_id == self.game.game_id for cb in callbacks(m)),
+            thread_id=self.thread_id,
         )
 
     def open_hand(self, seat: int) -> dict[str, Any]:
@@ -58,7 +60,7 @@ class Scene:
         return self.players.press_hand(self.person(seat)["id"], hand, cb)
 
     def group_text(self) -> str:
-        return "\n".join(m.get("text", "") for m in self.players.bot_messages())
+        return "\n".join(m.get("text", "") for m in self.players.bot_messages(self.thread_id))
 
     def wait_group(self, words: str, timeout: float = 20) -> None:
         self.stack.control.wait_until(
@@ -75,6 +77,8 @@ def deal(
     setup: dict[str, Any],
     *,
     ai: list[int] = (),  # type: ignore[assignment]
+    topic: int = 0,
+    turn_seconds: int | None = None,
 ) -> Scene:
     """A game in play in ``group`` dealt by ``setup``; seats are the group's people in order
     (``ai`` lists seats an AI plays instead)."""
@@ -89,9 +93,11 @@ def deal(
 
     async def create() -> GameInfo:
         async with stack.engine_client() as engine:
-            return await engine.create_test_game(group.id, seats, setup)
+            return await engine.create_test_game(
+                group.id, seats, setup, topic_id=topic, turn_seconds=turn_seconds
+            )
 
     game = asyncio.run(create())
-    scene = Scene(stack, group, game)
+    scene = Scene(stack, group, game, topic or None)
     scene.table()
     return scene

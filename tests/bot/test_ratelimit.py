@@ -1,0 +1,56 @@
+"""The shared flood limits: replicas draw on one budget per token in Redis; a 429 holds
+the buckets and the call goes again. (Waits are read from the reservation, not timed.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from redis.asyncio import Redis
+from telegram.error import RetryAfter
+
+from services.bot.ratelimit import Bucket, RedisRateLimiter, within
+
+
+def limiter(redis: Redis, group: Bucket) -> RedisRateLimiter:
+    return RedisRateLimiter(redis, "42", group=group, private=Bucket(1.0, 1))
+
+
+async def test_replicas_share_a_groups_budget(redis: Redis) -> None:
+    one, two = limiter(redis, Bucket(60.0, 2)), limiter(redis, Bucket(60.0, 2))
+    keys = one.buckets("editMessageText", {"chat_id": -100})
+    assert [k for k, _ in keys] == ["bot:rate:42", "bot:rate:42:-100"]
+    waits = []
+    for replica in (one, two, one):
+        args = [n for _, b in keys for n in b.args()]
+        waits.append(int(await replica._reserve(keys=[k for k, _ in keys], args=args)))
+    # The burst of two goes at once, whichever replica sends; the third waits its turn.
+    assert waits[0] == 0 and waits[1] == 0 and waits[2] > 50_000
+
+
+def test_answers_to_queries_are_not_metered(redis: Redis) -> None:
+    one = limiter(redis, Bucket(60.0, 2))
+    assert one.buckets("answerCallbackQuery", {"callback_query_id": "1"}) == []
+    assert one.buckets("answerInlineQuery", {"inline_query_id": "1"}) == []
+    assert [k for k, _ in one.buckets("sendMessage", {"chat_id": 7})][1] == "bot:rate:42:7"
+
+
+@pytest.mark.parametrize("limit,window", [(20, 60.0), (30, 1.0), (1, 1.0), (6000, 60.0)])
+def test_buckets_never_exceed_the_limit_in_a_window(limit: float, window: float) -> None:
+    bucket = within(limit, window)
+    assert bucket.burst + window / bucket.interval <= limit + 1e-9
+
+
+async def test_a_429_holds_the_bucket_and_sends_again(redis: Redis) -> None:
+    one = limiter(redis, Bucket(0.01, 5))
+    calls = 0
+
+    async def callback(**kwargs: Any) -> bool:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RetryAfter(1)
+        return True
+
+    result = await one.process_request(callback, (), {}, "sendMessage", {"chat_id": -5}, None)
+    assert result is True and calls == 2
