@@ -3,25 +3,36 @@
 Real processes on the loopback interface: the local Telegram (``python -m
 services.playground``, Telegram's flood limits: 20 messages a minute per group, about one a
 second per private chat, 30 a second per bot token), the engine, the Celery worker and one
-bot replica, all on one Redis database (emptied first). Simulated people open N 4-player
-Classic games the way people do (/new, the variant button, Join, Start) and then make one
-move every ``--pace`` seconds per game: the player the table names picks a card either from
-the inline-mode hand ("My cards": an inline query and a chosen result posted in the group)
-or from the hand in their private chat (a button press).
+bot replica (started by the bot's end-to-end test helpers, tests/bot/bot_processes.py), all
+on one Redis database, emptied first. Simulated people open N 4-player Classic games the
+way people do (/new, the variant button, Join, Start) and then make one move every
+``--pace`` seconds per game: the player the table's "▶" line names picks a card (the tests'
+preference: play, then any other decision, then draw) either from the inline-mode hand ("My
+cards": an inline query and a chosen result posted in the group) or from the hand in their
+private chat (a button press). Nothing asks the engine during play.
 
 Everything is timed on the local Telegram's clock, from its live feed and call log: a
-move's time is the press (or the posting of the chosen inline result); it shows when the
-bot's first write of the group's table after it carries the move's line ("P2 played 🟥 5").
+move's time is the press (or the posting of the chosen inline result); it is shown when the
+bot's first write of the group's table after it carries the move's line ("P2 played 🟥 5",
+the bot's own words). A turn is a move shown so; one not shown within 10 s is "lost".
+"Refused" counts presses the bot answered with a refusal (a stale private hand) or that
+Telegram refused (the button was gone); "idle" counts ticks where the named player had
+nothing to choose yet (their hand or the inline answer not caught up).
 
-Prints, per run: Bot API calls per turn (group, private, all), 429s, press-to-table p50/p99,
-bot / engine / worker CPU per turn (from /proc), the bot's own Redis per live game (MEMORY
-USAGE over ``bot:``) and its process memory growth per 1,000 games, beside the goals. With
-``--capacity`` it raises the number of games step by step until the first 429 or p99 over
-100 ms, and prints the turns per second one bot token carried, with the local Telegram's
-CPU share to show it was not the bottleneck.
+Prints, per run: Bot API calls per turn (group, private, answers to callback and inline
+queries, all but getUpdates), 429s, press-to-table p50/p99 (with the bot's own mean render
+lag and rate-budget wait from its /metrics), bot / engine / worker CPU per turn (/proc), the
+bot's own Redis per live game (MEMORY USAGE over ``bot:``) and its RSS growth per 1,000 games
+(past a warm-up tenth of the games), beside the goals. With ``--capacity`` it raises the
+number of games step by step until the first 429 or p99 over ``--p99-limit`` (the goal, 100
+ms), and prints the turns per second one bot token carried, with the local Telegram's CPU
+share to show it was not the bottleneck.
 
     .venv/bin/python bench/telegram_load.py [--games 100] [--pace 5] [--seconds 60]
-        [--hand inline|private|both] [--capacity] [--quick] [--redis redis://127.0.0.1:6379/13]
+        [--hand inline|private|both] [--capacity [--steps 10,25,50] [--p99-limit 0.1]]
+        [--quick] [--bot-env NAME=VALUE ...] [--redis redis://127.0.0.1:6379/13]
+
+``--quick``: 10 games, 30 s (capacity: 5 and 10 games). Bounded: every run stops by itself.
 """
 
 from __future__ import annotations
