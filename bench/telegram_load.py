@@ -943,12 +943,13 @@ def print_capacity(windows: list[Window], p99_limit: float = GOAL_P99_S) -> None
         ceiling = TELEGRAM_TOKEN_RATE / max(best.metered_per_turn, 1e-9)
         print(
             f"{best.hand} hand: one bot token carried {best.turns_per_second:.1f} turns/s "
-            f"({best.games} games at this pace) within the goals; stopped at {stopped}. "
+            f"({best.games} games at this pace) with no 429 and p99 ≤ {ms(p99_limit)}; "
+            f"stopped at {stopped}. "
             f"Telegram's ceiling at {best.metered_per_turn:.2f} metered calls per turn: "
             f"{ceiling:.1f} turns/s. Local Telegram CPU: {best.share('telegram'):.0%} of a core."
         )
     else:
-        print(f"{last.hand} hand: even {last.games} games missed the goals ({stopped}).")
+        print(f"{last.hand} hand: even {last.games} games had {stopped}.")
 
 
 def main(argv: list[str] | None = None) -> None:
