@@ -3,6 +3,7 @@
 #   entrypoint.sh engine [uvicorn args...]   the engine service on :8080
 #   entrypoint.sh worker [celery args...]    the Celery worker
 #   entrypoint.sh bot                        the Telegram bot
+#   entrypoint.sh migrate [upgrade|downgrade REV]  the records database's migrations (default: upgrade)
 #   entrypoint.sh CMD [ARGS...]              anything else, e.g. a shell
 set -eu
 
@@ -18,6 +19,10 @@ worker)
     ;;
 bot)
     exec python -m services.bot "$@"
+    ;;
+migrate)
+    [ "$#" -gt 0 ] || set -- upgrade
+    exec python -m services.records.migrate "$@"
     ;;
 *)
     exec "$role" "$@"

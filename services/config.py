@@ -110,6 +110,11 @@ class Settings(BaseSettings):
             "e.g. postgresql+psycopg://postgres@127.0.0.1:5432/uno."
         ),
     )
+    record_results: bool = Field(
+        default=True,
+        description="Whether this worker records finished games, results and ratings from the "
+        "event log into database_url (services/worker/records.py).",
+    )
     telegram_token: SecretStr | None = Field(
         default=None, description="Bot token from @BotFather; only the bot needs it."
     )
@@ -137,7 +142,7 @@ class Settings(BaseSettings):
         default="0.0.0.0", description="Where the bot's HTTP server (webhook, probes) listens."
     )
     bot_http_port: int = Field(
-        default=8081,
+        default=8090,
         ge=0,
         le=65535,
         description="Port of the bot's HTTP server: /telegram (webhook), /healthz, /readyz, "

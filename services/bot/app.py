@@ -157,7 +157,8 @@ _UPDATE_KINDS = ("message", "callback_query", "inline_query", "chosen_inline_res
 
 async def on_log_entry(update: LogEntry, context: ContextTypes.DEFAULT_TYPE) -> None:
     uno = services(context)
-    await uno.renderer.on_entry(update)
+    if not await uno.renderer.on_entry(update):
+        return  # left pending: claimed and rendered again if the render under way dies
     reader, _ = context.bot_data[READER_KEY]
     await reader.ack(update)
     written_ms = int(update.entry_id.split("-")[0])

@@ -29,6 +29,8 @@ if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return 1 end
 return 0
 """
 _UNLOCK_IF_DONE = """
+local shown = tonumber(redis.call('HGET', KEYS[1], 'shown') or '-1')
+if tonumber(ARGV[1]) > shown then redis.call('HSET', KEYS[1], 'shown', ARGV[1]) end
 local seen = tonumber(redis.call('HGET', KEYS[1], 'seen') or '-1')
 if seen > tonumber(ARGV[1]) then
   redis.call('PEXPIRE', KEYS[2], ARGV[3])
@@ -171,6 +173,11 @@ class Memory:
             keys=[self.game_key(game_id), self.lock_key(game_id)], args=[version, owner, lock_ms]
         )
         return bool(done)
+
+    async def shown_version(self, game_id: str) -> int:
+        """The newest version a finished render showed (-1: none yet)."""
+        value = await self.redis.hget(self.game_key(game_id), "shown")
+        return int(value) if value else -1
 
     async def drop_lock(self, game_id: str, owner: str) -> None:
         key = self.lock_key(game_id)

@@ -8,6 +8,7 @@ changes when the engine's write reaches the event log (rendering.py).
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 
@@ -22,6 +23,7 @@ from telegram.ext import ContextTypes
 
 from services.bot import render
 from services.bot.callbacks import BadCallback, Callback, Kind, action_id
+from services.bot.cards import face_label
 from services.bot.context import EngineDown, call_engine, is_group, locale_of, services, topic_of
 from services.bot.i18n import gettext
 from services.bot.lobby import choose_variant, lobby_button
@@ -37,6 +39,12 @@ from services.engine.client import (
 log = logging.getLogger(__name__)
 
 INLINE_PAGE = 50
+
+
+def strip_isolates(text: str) -> str:
+    return text.replace("\u2068", "").replace("\u2069", "")
+
+
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
@@ -219,7 +227,14 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         kind = Kind.ACT if choice.code is not None else Kind.INERT
         arg = choice.code if choice.code is not None else f"{choice.card}.{offset + n}"
         result_id = Callback(kind, game.game_id, view.version, arg or "").encode()
-        text = choice.label if choice.code is not None else "🃏"
+        # What the choice posts in the group as the player's message: the card as it is
+        # played, the action's name, or for a card that cannot be played, nothing harmful.
+        if choice.code is None:
+            text = "🃏"
+        elif choice.card is not None:
+            text = face_label(locale, choice.card)
+        else:
+            text = choice.label
         results.append(
             InlineQueryResultArticle(
                 id=result_id,
@@ -227,7 +242,7 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
                 description=(
                     gettext(locale, "can't be played now")
                     if choice.code is None
-                    else render.why_line(locale, game, view)
+                    else html.unescape(strip_isolates(render.why_line(locale, game, view)))
                 ),
                 input_message_content=InputTextMessageContent(text, parse_mode=ParseMode.HTML),
             )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 from redis.asyncio import Redis
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
+from telegram.warnings import PTBDeprecationWarning
 
 from services.bot.metrics import API_CALLS, RATE_WAIT, RETRY_AFTER
 
@@ -78,7 +80,8 @@ class Bucket:
 def within(limit: float, window: float) -> Bucket:
     """A bucket that never lets more than ``limit`` calls into any ``window`` seconds: a
     quarter of the limit as a burst, the rest spread over the window (burst + rate × window
-    = limit)."""
+    = limit). Below two there is no such bucket: one call, then the rate itself (Telegram's
+    "about one a second" in a private chat is that soft)."""
     burst = max(1, int(limit // 4))
     rate = (limit - burst) / window if limit > burst else limit / window
     return Bucket(interval=1 / rate, burst=burst)
@@ -88,6 +91,15 @@ def within(limit: float, window: float) -> Bucket:
 OVERALL = within(30, 1.0)
 GROUP = within(20, 60.0)
 PRIVATE = Bucket(interval=1.0, burst=1)
+
+
+def retry_after_seconds(error: RetryAfter) -> float:
+    """The wait Telegram asked for, in seconds (PTB 22 gives an int or a timedelta, and
+    warns that the int is going away)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value = error.retry_after
+    return float(value) if isinstance(value, int | float) else value.total_seconds()
 
 
 class RedisRateLimiter(BaseRateLimiter[None]):
@@ -152,8 +164,7 @@ class RedisRateLimiter(BaseRateLimiter[None]):
             except RetryAfter as e:
                 RETRY_AFTER.labels(endpoint).inc()
                 API_CALLS.labels(endpoint, "retry_after").inc()
-                seconds = e.retry_after
-                delay = seconds if isinstance(seconds, int | float) else seconds.total_seconds()
+                delay = retry_after_seconds(e)
                 log.warning("429 on %s: holding for %.1fs", endpoint, delay)
                 if buckets:
                     await self._hold(keys=[k for k, _ in buckets], args=[int(delay * 1000)])

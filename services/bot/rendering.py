@@ -27,7 +27,7 @@ from services.engine.client import EngineClient, Forbidden, GameInfo, NotFound, 
 log = logging.getLogger(__name__)
 
 #: A render lock left by a replica that died mid-render is free again after this.
-LOCK_MS = 15_000
+LOCK_MS = 10_000
 #: After this many messages from people below it, the table is posted again at the bottom
 #: (BOT-UX.md "The group": a new message only when the old one has scrolled away).
 REPOST_AFTER = 15
@@ -53,15 +53,18 @@ class Renderer:
         self.outbox = outbox
         self.bot_username = bot_username
 
-    async def on_entry(self, entry: LogEntry) -> None:
+    async def on_entry(self, entry: LogEntry) -> bool:
+        """Render one entry; False when it must stay pending (another render holds the game
+        and has not shown this version yet: if that render dies, the entry is claimed and
+        rendered again, so a version is acknowledged only once it is on screen)."""
         mem = await self.memory.game(entry.game_id) or await self.adopt(entry.game_id)
         if mem is None:
-            return  # gone already
+            return True  # gone already
         public = [e for e in entry.events if "to" not in e]
         moves = [e for e in public if e.get("type") in render.MOVE_EVENTS]
         await self.memory.add_moves(entry.game_id, entry.version, moves, render.RECENT_LINES)
         await self.announce(mem, entry, public)
-        await self.render(entry.game_id, entry.version)
+        return await self.render(entry.game_id, entry.version)
 
     async def adopt(self, game_id: str) -> GameMemory | None:
         """A game this bot has no memory of (its memory was lost, or the game was made
@@ -133,21 +136,29 @@ class Renderer:
         async for key in self.memory.redis.scan_iter(match=Memory.game_key("*"), count=500):
             game_id = (key.decode() if isinstance(key, bytes) else key).rsplit(":", 1)[1]
             try:
-                await self.render(game_id, 0)
+                current = await self.engine.game(game_id)
+                await self.render(game_id, current.version)
+            except NotFound:
+                continue
             except Exception:
                 log.exception("re-rendering failed", extra={"game_id": game_id})
 
     # -- render by version ------------------------------------------------------------------
 
-    async def render(self, game_id: str, version: int) -> None:
+    async def render(self, game_id: str, version: int) -> bool:
+        """Show the game as it is now, unless a render holding the game will; whether
+        ``version`` is (or is sure to be) shown by a render that finished."""
+        if await self.memory.shown_version(game_id) >= version:
+            return True
         owner = secrets.token_hex(8)
         if not await self.memory.saw_version(game_id, version, owner, LOCK_MS):
-            return  # another render holds the game; it will show this version too
+            # Another render holds the game and will show this version too, unless it dies.
+            return await self.memory.shown_version(game_id) >= version
         try:
             while True:
                 shown = await self.render_now(game_id)
                 if await self.memory.done_rendering(game_id, shown, owner, LOCK_MS):
-                    return
+                    return True
         except BaseException:
             await self.memory.drop_lock(game_id, owner)
             raise

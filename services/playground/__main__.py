@@ -17,6 +17,7 @@ import uvicorn
 
 from services.logs import configure_logging
 from services.playground.app import create_app
+from services.playground.server import tcp_socket
 
 log = logging.getLogger("services.playground")
 
@@ -26,12 +27,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8081)
     parser.add_argument("--no-limits", action="store_true", help="start with flood limits off")
+    parser.add_argument(
+        "--bot-token",
+        help="create a bot with this token (<id>:<secret>) at start, e.g. UNO_TELEGRAM_TOKEN's",
+    )
+    parser.add_argument("--bot-username", default="uno_local_bot")
     args = parser.parse_args(argv)
     configure_logging("playground")
     app = create_app()
+    world = app.state.world
     if args.no_limits:
-        app.state.world.limits.configure(False)
-    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+        world.limits.configure(False)
+    if args.bot_token:
+        world.create_bot(
+            args.bot_username, "UNO", inline_feedback=True, privacy_mode=True, token=args.bot_token
+        )
+    sock = tcp_socket(args.host)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))
     host, port = sock.getsockname()[:2]

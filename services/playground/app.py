@@ -36,6 +36,7 @@ class NewBot(Body):
     first_name: str = Field("UNO", min_length=1, max_length=64)
     inline_feedback: bool = True
     privacy_mode: bool = True
+    token: str | None = Field(None, pattern=r"^[1-9][0-9]{0,15}:[A-Za-z0-9_-]{20,64}$")
 
 
 class NewUser(Body):
@@ -117,7 +118,9 @@ async def _bot_api_params(request: Request) -> dict[str, Any] | None:
     content_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if request.method != "POST":
         return raw
-    if content_type == "application/json":
+    if content_type == "application/json" or (
+        not content_type and (await request.body()).lstrip().startswith(b"{")
+    ):
         body = await request.body()
         if body.strip():
             try:
@@ -162,12 +165,16 @@ def create_app(world: World | None = None) -> FastAPI:
 
     @app.post("/control/bots")
     async def create_bot(body: NewBot) -> Any:
-        bot = world.create_bot(
-            body.username,
-            body.first_name,
-            inline_feedback=body.inline_feedback,
-            privacy_mode=body.privacy_mode,
-        )
+        try:
+            bot = world.create_bot(
+                body.username,
+                body.first_name,
+                inline_feedback=body.inline_feedback,
+                privacy_mode=body.privacy_mode,
+                token=body.token,
+            )
+        except ValueError as exc:
+            raise Refused(409, str(exc)) from None
         return {"token": bot.token, "user": bot.user.api()}
 
     @app.post("/control/users")
@@ -191,9 +198,23 @@ def create_app(world: World | None = None) -> FastAPI:
     async def create_topic(chat_id: int, body: NewTopic) -> Any:
         return {"message_thread_id": people.create_topic(chat_id, body.name)}
 
+    @app.post("/control/chats/{chat_id}/upgrade")
+    async def upgrade_group(chat_id: int) -> Any:
+        return people.upgrade_group(chat_id).api()
+
     @app.post("/control/chats/{chat_id}/members")
     async def add_member(chat_id: int, body: Member) -> Any:
         people.add_member(chat_id, body.user_id)
+        return {"ok": True}
+
+    @app.put("/control/chats/{chat_id}/admins/{user_id}")
+    async def promote(chat_id: int, user_id: int) -> Any:
+        people.set_admin(chat_id, user_id, True)
+        return {"ok": True}
+
+    @app.delete("/control/chats/{chat_id}/admins/{user_id}")
+    async def demote(chat_id: int, user_id: int) -> Any:
+        people.set_admin(chat_id, user_id, False)
         return {"ok": True}
 
     @app.delete("/control/chats/{chat_id}/members/{user_id}")

@@ -165,6 +165,12 @@ class BotApi:
             if write and chat.user.id not in bot.started_by:
                 raise forbidden(errors.CANT_INITIATE)
             return chat
+        if chat.migrated_to is not None:
+            raise BotApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": chat.migrated_to},
+            )
         status = chat.members.get(bot.id)
         if status == "kicked":
             raise forbidden(f"bot was kicked from the {chat.type} chat")
@@ -364,6 +370,7 @@ async def get_updates(api: BotApi, bot: Bot, p: Params) -> Any:
         )
     bot.poll_generation += 1
     generation = bot.poll_generation
+    bot.new_update.set()  # an earlier poll of this bot wakes up and ends with 409
     if offset is not None:
         if offset < 0:
             while len(bot.updates) > -offset:
@@ -419,7 +426,7 @@ async def set_webhook(api: BotApi, bot: Bot, p: Params) -> Any:
     bot.poll_generation += 1
     bot.new_update.set()
     bot.webhook = Webhook(url, secret, max_connections, allowed)
-    start_webhook(api.world, bot, api)
+    start_webhook(api.world, bot, api.call)
     return (SUCCESS_DESCRIPTION, "Webhook is already set" if same else "Webhook was set")
 
 

@@ -62,13 +62,15 @@ class TelegramControl:
         *,
         inline_feedback: bool = True,
         privacy_mode: bool = True,
+        token: str | None = None,
     ) -> dict[str, Any]:
-        """A new bot: ``{"token", "user"}``."""
+        """A new bot: ``{"token", "user"}``; ``token`` (``<id>:<secret>``) fixes its token."""
         body = {
             "username": username,
             "first_name": first_name,
             "inline_feedback": inline_feedback,
             "privacy_mode": privacy_mode,
+            "token": token,
         }
         result: dict[str, Any] = self._request("POST", "/bots", json=body)
         return result
@@ -120,8 +122,20 @@ class TelegramControl:
         result = self._request("POST", f"/chats/{chat_id}/topics", json={"name": name})
         return int(result["message_thread_id"])
 
+    def upgrade_group(self, chat_id: int) -> dict[str, Any]:
+        """A basic group becomes a supergroup (the new ``Chat``); the bot's calls with the
+        old id get 400 with ``parameters.migrate_to_chat_id``."""
+        result: dict[str, Any] = self._request("POST", f"/chats/{chat_id}/upgrade")
+        return result
+
     def add_member(self, chat_id: int, user_id: int) -> None:
         self._request("POST", f"/chats/{chat_id}/members", json={"user_id": user_id})
+
+    def set_admin(self, chat_id: int, user_id: int, admin: bool = True) -> None:
+        """The owner promotes a member (user or bot, by user id) to administrator, or demotes
+        them with ``admin=False``."""
+        method = "PUT" if admin else "DELETE"
+        self._request(method, f"/chats/{chat_id}/admins/{user_id}")
 
     def remove_member(self, chat_id: int, user_id: int) -> None:
         self._request("DELETE", f"/chats/{chat_id}/members/{user_id}")

@@ -98,55 +98,50 @@ def parse_html(markup: str) -> tuple[str, list[dict[str, Any]]]:
             i = j
             continue
         begin = i
-        if i + 1 >= n:
-            raise parse_error(
-                f"Unexpected end of name token at byte offset {_byte_offset(markup, i)}"
-            )
-        if markup[i + 1] == "/":
-            end = markup.find(">", i)
-            if end < 0:
-                raise parse_error(f"Unclosed end tag at byte offset {_byte_offset(markup, begin)}")
-            name = markup[i + 2 : end].strip().lower()
+        at = _byte_offset(markup, begin)
+        if markup.startswith("</", i):
             if not stack:
-                raise parse_error(
-                    f"Unexpected end tag at byte offset {_byte_offset(markup, begin)}"
-                )
+                raise parse_error(f"Unexpected end tag at byte offset {at}")
+            j = i + 2
+            while j < n and not markup[j].isspace() and markup[j] != ">":
+                j += 1
+            name = markup[i + 2 : j].lower()
+            while j < n and markup[j].isspace():
+                j += 1
+            if j >= n or markup[j] != ">":
+                raise parse_error(f"Unclosed end tag at byte offset {at}")
             open_tag, closed, start = stack.pop()
-            if name != open_tag:
+            if name and name != open_tag:
                 raise parse_error(
-                    f"Unmatched end tag at byte offset {_byte_offset(markup, begin)}, "
-                    f'expected "</{open_tag}>", found "</{name}>"'
+                    f'Unmatched end tag at byte offset {at}, expected "</{open_tag}>", '
+                    f'found "</{name}>"'
                 )
             out.close(closed, start)
-            i = end + 1
+            i = j + 1
             continue
-        match = re.match(r"<([a-zA-Z][a-zA-Z0-9-]*)", markup[i:])
-        if match is None:
-            raise parse_error(
-                f'Unsupported start tag "{markup[i + 1 : i + 2]}" at byte offset '
-                f"{_byte_offset(markup, begin)}"
-            )
-        name = match.group(1).lower()
+        j = i + 1
+        while j < n and not markup[j].isspace() and markup[j] != ">":
+            j += 1
+        if j >= n:
+            raise parse_error(f"Unclosed start tag at byte offset {at}")
+        name = markup[i + 1 : j].lower()
         if name not in _HTML_TAGS:
-            raise parse_error(
-                f'Unsupported start tag "{name}" at byte offset {_byte_offset(markup, begin)}'
-            )
-        end = markup.find(">", i)
+            raise parse_error(f'Unsupported start tag "{name}" at byte offset {at}')
+        end = markup.find(">", j)
         if end < 0:
-            raise parse_error(f"Unclosed start tag at byte offset {_byte_offset(markup, begin)}")
+            raise parse_error(f"Unclosed start tag at byte offset {at}")
         attributes = dict(
             (key.lower(), _unescape(value if value is not None else bare or ""))
             for key, value, bare in (
                 (m.group(1), m.group(2) if m.group(2) is not None else m.group(3), m.group(4))
                 for m in re.finditer(
                     r"([a-zA-Z-]+)\s*(?:=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]*)))?",
-                    markup[i + 1 + len(name) : end],
+                    markup[j:end],
                 )
             )
         )
         entity: dict[str, Any] = {"type": _HTML_TAGS[name]}
         if name == "span" and attributes.get("class") != "tg-spoiler":
-            at = _byte_offset(markup, begin)
             raise parse_error(f'Tag "span" must have class "tg-spoiler" at byte offset {at}')
         if name == "a":
             href = attributes.get("href", "")
@@ -342,13 +337,74 @@ def trim(text: str, entities: list[dict[str, Any]]) -> tuple[str, list[dict[str,
     return text, fixed
 
 
+ENTITY_TYPES = frozenset(
+    {
+        "mention",
+        "hashtag",
+        "cashtag",
+        "bot_command",
+        "url",
+        "email",
+        "phone_number",
+        "bold",
+        "italic",
+        "underline",
+        "strikethrough",
+        "spoiler",
+        "blockquote",
+        "expandable_blockquote",
+        "code",
+        "pre",
+        "text_link",
+        "text_mention",
+        "custom_emoji",
+    }
+)
+#: Fields an entity of a type must carry beside type, offset and length.
+_ENTITY_FIELDS = {"text_link": "url", "text_mention": "user", "custom_emoji": "custom_emoji_id"}
+
+
+def _entity_error(what: str) -> BotApiError:
+    return bad_request(f"can't parse MessageEntity: {what}")
+
+
+def given_entities(entities: Any) -> list[dict[str, Any]]:
+    """The ``entities`` parameter checked as Telegram checks it (``can't parse
+    MessageEntity: ...``); entities reaching outside the text are cut to it later."""
+    if not isinstance(entities, list):
+        raise bad_request("can't parse entities JSON object")
+    checked = []
+    for entity in entities:
+        if not isinstance(entity, dict):
+            raise _entity_error("Object expected")
+        for name in ("type", "offset", "length"):
+            if name not in entity:
+                raise _entity_error(f'Can\'t find field "{name}"')
+        if entity["type"] not in ENTITY_TYPES:
+            raise _entity_error("Unsupported type specified")
+        for name in ("offset", "length"):
+            value = entity[name]
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise _entity_error(f'Field "{name}" must be of type Number')
+        needed = _ENTITY_FIELDS.get(entity["type"])
+        if needed is not None and needed not in entity:
+            raise _entity_error(f'Can\'t find field "{needed}"')
+        if entity["type"] == "text_mention" and not (
+            isinstance(entity["user"], dict) and isinstance(entity["user"].get("id"), int)
+        ):
+            raise _entity_error('Field "user" must be of type Object')
+        if entity["offset"] >= 0 and entity["length"] > 0:
+            checked.append(dict(entity))
+    return checked
+
+
 def format_text(
-    text: str, parse_mode: str | None, entities: list[dict[str, Any]] | None
+    text: str, parse_mode: str | None, entities: Any
 ) -> tuple[str, list[dict[str, Any]]]:
     """Text and formatting entities of a message sent with ``parse_mode`` or ``entities``."""
     mode = (parse_mode or "").strip()
     if entities:
-        parsed, found = text, list(entities)
+        parsed, found = text, given_entities(entities)
     elif mode.lower() == "html":
         parsed, found = parse_html(text)
     elif mode.lower() == "markdownv2":

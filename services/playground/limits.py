@@ -41,7 +41,8 @@ class _Bucket:
 
     def wait(self) -> float:
         """Seconds until one token is there (0 if one is there now)."""
-        return 0.0 if self.tokens >= 1.0 else (1.0 - self.tokens) / self.rate
+        # a hair of tolerance: refills are float sums (3 s of 1/3 a second is 0.999...)
+        return 0.0 if self.tokens >= 1.0 - 1e-9 else (1.0 - self.tokens) / self.rate
 
 
 @dataclass

@@ -22,6 +22,7 @@ from services.playground.text import (
     utf16_length,
 )
 from services.playground.world import (
+    Bot,
     CallbackQuery,
     Chat,
     InlineMessage,
@@ -56,7 +57,7 @@ class People:
             raise Refused(404, f"no user {user_id}")
         return user
 
-    def bot_by_token(self, token: str) -> Any:
+    def bot_by_token(self, token: str) -> Bot:
         bot = self.world.bots_by_token.get(token)
         if bot is None:
             raise Refused(404, "no bot with that token")
@@ -127,7 +128,7 @@ class People:
             self._join_bot(chat, bot, creator, admin=bot.id in admins)
         return chat
 
-    def _join_bot(self, chat: Chat, bot: Any, actor: User, *, admin: bool) -> None:
+    def _join_bot(self, chat: Chat, bot: Bot, actor: User, *, admin: bool) -> None:
         old = chat.members.get(bot.id, "left")
         new = "administrator" if admin else "member"
         chat.members[bot.id] = new
@@ -167,6 +168,22 @@ class People:
         self.world.announce(message)
         return topic.thread_id
 
+    def upgrade_group(self, chat_id: int) -> Chat:
+        """A basic group becomes a supergroup with a new id, as Telegram does when a group
+        grows or its owner changes certain settings; the old id is refused from then on."""
+        old = self.group(chat_id)
+        if old.type != "group" or old.migrated_to is not None:
+            raise Refused(409, f"chat {chat_id} is not a basic group")
+        owner = next((self.world.users[u] for u, s in old.members.items() if s == "creator"), None)
+        if owner is None:
+            raise Refused(409, f"chat {chat_id} has no creator")
+        new = self.world.create_group(old.title or "", supergroup=True, forum=False)
+        new.members = dict(old.members)
+        old.migrated_to = new.id
+        self.world.announce(old.add(owner, extra={"migrate_to_chat_id": new.id}))
+        self.world.announce(new.add(owner, extra={"migrate_from_chat_id": old.id}))
+        return new
+
     def add_member(self, chat_id: int, user_id: int) -> None:
         chat = self.group(chat_id)
         bot = self.world.bots.get(user_id)
@@ -195,6 +212,36 @@ class People:
             )
         )
 
+    def set_admin(self, chat_id: int, user_id: int, admin: bool) -> None:
+        """The owner promotes a member (a user or a bot) to administrator, or demotes one; a
+        bot gets ``my_chat_member``, the chat's admin bots ``chat_member`` for a user."""
+        chat = self.group(chat_id)
+        status = chat.members.get(user_id)
+        if status not in ("member", "administrator"):
+            raise Refused(
+                409, f"{user_id} is not a member (nor a demotable admin) of chat {chat_id}"
+            )
+        new = "administrator" if admin else "member"
+        if status == new:
+            raise Refused(409, f"{user_id} is already {new} of chat {chat_id}")
+        owner = next((self.world.users[u] for u, s in chat.members.items() if s == "creator"), None)
+        if owner is None:
+            raise Refused(409, f"chat {chat_id} has no creator")
+        subject = self.world.users[user_id]
+        chat.members[user_id] = new
+        bot = self.world.bots.get(user_id)
+        if bot is not None:
+            self.world.deliver(
+                bot,
+                "my_chat_member",
+                self.world.chat_member_update(chat, bot, owner, status, new, subject),
+            )
+            self.world.emit(
+                {"kind": "member", "chat_id": chat.id, "user_id": user_id, "status": new}
+            )
+        else:
+            self._chat_member(chat, subject, status, new, actor=owner)
+
     def remove_member(self, chat_id: int, user_id: int) -> None:
         chat = self.group(chat_id)
         if not chat.is_member(user_id):
@@ -218,15 +265,15 @@ class People:
             )
         )
 
-    def _chat_member(self, chat: Chat, user: User, old: str, new: str) -> None:
-        """``chat_member`` updates go to the bots that administer the chat and asked for them."""
+    def _chat_member(
+        self, chat: Chat, user: User, old: str, new: str, *, actor: User | None = None
+    ) -> None:
+        """``chat_member`` updates go to the bots that administer the chat and asked for them;
+        ``actor`` is who made the change (the user themselves when they joined or left)."""
         for bot in self.world.member_bots(chat):
             if chat.is_admin(bot.id):
-                self.world.deliver(
-                    bot,
-                    "chat_member",
-                    self.world.chat_member_update(chat, bot, user, old, new, user),
-                )
+                update = self.world.chat_member_update(chat, bot, actor or user, old, new, user)
+                self.world.deliver(bot, "chat_member", update)
         self.world.emit({"kind": "member", "chat_id": chat.id, "user_id": user.id, "status": new})
 
     def start_bot(self, user_id: int, token: str) -> Message:
@@ -362,7 +409,7 @@ class People:
 
     # ------------------------------------------------------------------ inline mode
 
-    def inline_bot(self, query: str, chat: Chat | None, bot_token: str | None) -> tuple[Any, str]:
+    def inline_bot(self, query: str, chat: Chat | None, bot_token: str | None) -> tuple[Bot, str]:
         """The bot an inline query goes to, and the query without its ``@username``."""
         if bot_token:
             return self.bot_by_token(bot_token), query

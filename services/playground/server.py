@@ -1,13 +1,18 @@
-"""Running the local Telegram: in this process on a background thread (the pytest fixture,
-benchmarks) or as its own process (``python -m services.playground``)."""
+"""Running the local Telegram: in this process on a background thread (the pytest fixture)
+or as its own process (``python -m services.playground``; :class:`LocalTelegramProcess`
+for benchmarks, which can then tell the CPU it used)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import uvicorn
 
@@ -37,10 +42,18 @@ class LocalTelegram:
         self._thread.join(10)
 
 
+def tcp_socket(host: str) -> socket.socket:
+    """A listening socket made as the event loop makes its own: with ``IPPROTO_TCP`` set, so
+    asyncio turns Nagle's algorithm off on its connections (without it every response waits
+    some 40 ms for a delayed ACK)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    return socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+
+
 def start_in_thread(host: str = "127.0.0.1", port: int = 0) -> LocalTelegram:
     """Serve a fresh world on a background thread; ``port`` 0 picks a free one."""
     world = World()
-    sock = socket.socket()
+    sock = tcp_socket(host)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     config = uvicorn.Config(
@@ -61,3 +74,47 @@ def start_in_thread(host: str = "127.0.0.1", port: int = 0) -> LocalTelegram:
     bound_port = sock.getsockname()[1]
     url = f"http://{host}:{bound_port}"
     return LocalTelegram(url, world, TelegramControl(url), server, thread)
+
+
+class LocalTelegramProcess:
+    """``python -m services.playground`` as a child process on a free port: ``url``,
+    ``control`` and :meth:`cpu_seconds`, so a benchmark can report the server's CPU share."""
+
+    def __init__(self, *, limits: bool = True, extra_args: tuple[str, ...] = ()) -> None:
+        argv = [sys.executable, "-m", "services.playground", "--port", "0", *extra_args]
+        if not limits:
+            argv.append("--no-limits")
+        self.process = subprocess.Popen(
+            argv,
+            cwd=Path(__file__).resolve().parents[2],
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "UNO_LOG_LEVEL": os.environ.get("UNO_LOG_LEVEL", "WARNING")},
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline().strip()
+        if not line.startswith("local telegram listening on "):
+            self.process.kill()
+            raise RuntimeError(f"the local Telegram did not start: {line!r}")
+        self.url = line.rsplit(" ", 1)[1]
+        self.bot_api_url = self.url + "/bot"
+        self.control = TelegramControl(self.url)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def cpu_seconds(self) -> float:
+        """User plus system CPU time the server has used so far (Linux /proc)."""
+        stat = Path(f"/proc/{self.pid}/stat").read_text()
+        fields = stat.rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.control.close()
+        self.process.terminate()
+        try:
+            self.process.wait(15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)

@@ -1,5 +1,5 @@
 """Message text as Telegram stores it: UTF-16 offsets, and the entities Telegram finds by
-itself in plain text (``bot_command``, ``mention``, ``hashtag``).
+itself in plain text (``bot_command``, ``mention``, ``hashtag``, ``url``).
 
 Entity offsets and lengths count UTF-16 code units, as in the Bot API. The patterns follow
 Telegram's own (tdlib ``match_bot_commands``, ``match_mentions``): a command is ``/`` plus 1-64
@@ -17,6 +17,8 @@ MAX_TEXT_LENGTH = 4096
 _BOT_COMMAND = re.compile(r"(?<![\w/<>])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?(?![\w/<>@])")
 _MENTION = re.compile(r"(?<!\w)@[A-Za-z0-9_]{2,32}(?!\w)")
 _HASHTAG = re.compile(r"(?<![\w#])#\w*[^\W\d_]\w*(?![\w#])")
+# Telegram's URL finder knows far more forms; links with a scheme are what bots post.
+_URL = re.compile(r"(?<![\w@/])(?:https?|tg)://[^\s<>\"]+[^\s<>\".,;:!?)\]']")
 
 
 def utf16_length(text: str) -> int:
@@ -36,6 +38,7 @@ def detected_entities(text: str) -> list[dict[str, Any]]:
         (_BOT_COMMAND, "bot_command"),
         (_MENTION, "mention"),
         (_HASHTAG, "hashtag"),
+        (_URL, "url"),
     ):
         for match in pattern.finditer(text):
             found.append((match.start(), match.end(), kind))

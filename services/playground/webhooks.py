@@ -10,25 +10,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import httpx
 
 from services.playground.world import Bot, World, now
 
-if TYPE_CHECKING:
-    from services.playground.bot_api import BotApi
-
-log = logging.getLogger(__name__)
+#: Runs a Bot API call the way ``BotApi.call`` does: (token, method, parameters).
+CallRunner = Callable[[str, str, dict[str, Any]], Awaitable[Any]]
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
 
-def start_webhook(world: World, bot: Bot, api: BotApi) -> None:
+def start_webhook(world: World, bot: Bot, run_call: CallRunner) -> None:
+    """Deliver ``bot``'s updates to its webhook from now on; ``run_call`` runs a call the bot
+    answers a delivery with."""
     hook = bot.webhook
     assert hook is not None
-    hook.task = asyncio.get_running_loop().create_task(_deliver(world, bot, api))
+    hook.task = asyncio.get_running_loop().create_task(_deliver(world, bot, run_call))
     hook.wake.set()
 
 
@@ -37,7 +37,7 @@ def stop_webhook(bot: Bot) -> None:
         bot.webhook.task.cancel()
 
 
-async def _deliver(world: World, bot: Bot, api: BotApi) -> None:
+async def _deliver(world: World, bot: Bot, run_call: CallRunner) -> None:
     hook = bot.webhook
     assert hook is not None
     headers = {"Content-Type": "application/json"}
@@ -75,7 +75,7 @@ async def _deliver(world: World, bot: Bot, api: BotApi) -> None:
                 failures = 0
                 if isinstance(reply, dict) and isinstance(reply.get("method"), str):
                     params = {k: v for k, v in reply.items() if k != "method"}
-                    await api.call(bot.token, reply["method"], params)
+                    await run_call(bot.token, reply["method"], params)
                 continue
             hook.last_error_date = now()
             hook.last_error_message = error

@@ -154,7 +154,8 @@ class Message:
 
     @property
     def is_service(self) -> bool:
-        return self.text is None and not any(k in self.extra for k in ("sticker",))
+        """A service message (members joining, a topic made, a pin ...): no text, no sticker."""
+        return self.text is None and "sticker" not in self.extra
 
     def content(self) -> dict[str, Any]:
         """What an edit replaces: text, entities and the inline keyboard."""
@@ -213,6 +214,8 @@ class Chat:
     topics: dict[int, Topic] = field(default_factory=dict)
     pinned: int | None = None
     last_bot_id: int | None = None
+    #: a basic group upgraded to a supergroup: the supergroup's id
+    migrated_to: int | None = None
     #: private chats: the user and the bot at its two ends
     user: User | None = None
     bot_id: int | None = None
@@ -340,6 +343,7 @@ class World:
         self.webhook_retry_delays: tuple[float, ...] = (0.2, 0.5, 1.0, 2.0, 5.0)
         self.callback_query_seconds = 15.0
         self.inline_query_seconds = 10.0
+        self.fixed_bots: list[tuple[str, str, str]] = []
         self.clear()
 
     def clear(self) -> None:
@@ -356,13 +360,18 @@ class World:
         self.limits.clear()
 
     def reset(self) -> None:
-        """Forget every user, chat, bot and log (ids keep growing)."""
+        """Forget every user, chat, bot and log (ids keep growing); a bot created with a
+        fixed token (the process's ``--bot-token``) comes back new, with the same token."""
         for bot in self.bots.values():
             if bot.webhook and bot.webhook.task:
                 bot.webhook.task.cancel()
             bot.poll_generation += 1
             bot.new_update.set()
         self.clear()
+        for username, first_name, token in self.fixed_bots:
+            self.create_bot(
+                username, first_name, inline_feedback=True, privacy_mode=True, token=token
+            )
         self.emit({"kind": "reset"})
 
     # ------------------------------------------------------------------ ids
@@ -404,10 +413,26 @@ class World:
         return user
 
     def create_bot(
-        self, username: str, first_name: str, *, inline_feedback: bool, privacy_mode: bool
+        self,
+        username: str,
+        first_name: str,
+        *,
+        inline_feedback: bool,
+        privacy_mode: bool,
+        token: str | None = None,
     ) -> Bot:
-        user = User(next(self._bot_ids), first_name, is_bot=True, username=username)
-        token = f"{user.id}:{secrets.token_urlsafe(26)[:35]}"
+        """A new bot; ``token`` (``<bot id>:<secret>``, its id unused) fixes its token and id,
+        as a developer's environment may want, else both are new."""
+        if token is not None:
+            bot_id = int(token.split(":", 1)[0])
+            if bot_id in self.users:
+                raise ValueError(f"id {bot_id} is taken")
+            if (username, first_name, token) not in self.fixed_bots:
+                self.fixed_bots.append((username, first_name, token))
+        else:
+            bot_id = next(self._bot_ids)
+            token = f"{bot_id}:{secrets.token_urlsafe(26)[:35]}"
+        user = User(bot_id, first_name, is_bot=True, username=username)
         bot = Bot(user, token, privacy_mode=privacy_mode, inline_feedback=inline_feedback)
         self.users[user.id] = user
         self.bots[user.id] = bot
@@ -462,10 +487,7 @@ class World:
 
     def deliver(self, bot: Bot, kind: str, payload: dict[str, Any]) -> None:
         """Queue an update of ``kind`` for ``bot`` unless its ``allowed_updates`` exclude it."""
-        allowed = bot.allowed_updates
-        if bot.webhook is not None and bot.webhook.allowed_updates is not None:
-            allowed = frozenset(bot.webhook.allowed_updates) or DEFAULT_UPDATE_KINDS
-        if kind not in allowed:
+        if kind not in bot.allowed_updates:
             return
         update = {"update_id": bot.next_update_id, kind: payload}
         bot.next_update_id += 1

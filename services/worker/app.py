@@ -20,6 +20,7 @@ from celery import bootsteps
 
 from services.config import get_settings
 from services.worker.celery_app import app as app
+from services.worker.records import RecorderStep
 from services.worker.stand_in import load_chooser
 from services.worker.tasks import deadline_board, engine_loop, fire_deadline
 from services.worker.timers import Claim, DeadlineDrainer
@@ -62,3 +63,5 @@ class DeadlineDrainerStep(bootsteps.StartStopStep):  # type: ignore[misc]
 
 
 app.steps["worker"].add(DeadlineDrainerStep)
+# Results, ratings and boards: the event log's recorder (records.py), beside the drainer.
+app.steps["worker"].add(RecorderStep)

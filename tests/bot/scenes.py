@@ -4,11 +4,11 @@ in a group the bot is in, its table found, its players' private hands opened."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from conftest import Group, Stack
-from telegram_play import Players, callbacks
+from telegram_play import Players, callbacks, version_of
 
 from services.bot.callbacks import Callback, Kind
 from services.engine.client import GameInfo, SeatSpec
@@ -22,6 +22,8 @@ class Scene:
     group: Group
     game: GameInfo
     thread_id: int | None = None
+    #: per seat, the version of the last press: the next press waits for a newer hand
+    pressed: dict[int, int] = field(default_factory=dict)
 
     @property
     def players(self) -> Players:
@@ -47,9 +49,13 @@ class Scene:
     def hand_offers(self, seat: int, *codes: str) -> dict[str, Any]:
         """Wait until the seat's hand offers every one of ``codes`` as a button."""
         user = self.person(seat)["id"]
+        after = self.pressed.get(seat, -1)
         return self.players.wait_hand(
             user,
-            lambda m: set(codes) <= {cb.arg for cb in callbacks(m) if cb.kind is Kind.ACT},
+            lambda m: (
+                set(codes) <= {cb.arg for cb in callbacks(m) if cb.kind is Kind.ACT}
+                and version_of(m) > after
+            ),
             f"seat {seat}'s hand to offer {codes}",
         )
 
@@ -57,6 +63,7 @@ class Scene:
         """Press ``code`` in the seat's private hand once it is offered; the answer."""
         hand = self.hand_offers(seat, code)
         cb = next(cb for cb in callbacks(hand) if cb.kind is Kind.ACT and cb.arg == code)
+        self.pressed[seat] = cb.version
         return self.players.press_hand(self.person(seat)["id"], hand, cb)
 
     def group_text(self) -> str:

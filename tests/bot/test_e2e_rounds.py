@@ -98,10 +98,13 @@ def test_a_round_to_its_end(stack: Stack, make_group: Any, variant: str) -> None
             assert not answer["text"], (cb, answer, hand["text"])
             moves += 1
             acted = True
+            edits_before = len(hand["history"])
             control.wait_until(
-                lambda uid=person["id"], before=cb.version: (
+                lambda uid=person["id"], before=cb.version, edits=edits_before: (
                     version_of(players.hand(uid) or {}) > before
-                    or "Round 1 goes to" in "".join(m["text"] for m in players.bot_messages())
+                    # a hand left with nothing to press (knocked out, No Mercy) was edited
+                    or len((players.hand(uid) or {}).get("history", [])) > edits
+                    or round_over(players)
                 ),
                 timeout=20,
                 what=f"the hand to move past version {cb.version}",

@@ -12,7 +12,9 @@ async def test_render_lock_renders_every_version_seen(memory: Memory) -> None:
     # Another replica sees version 4 while "a" renders: it does not render, but "a" must.
     assert not await memory.saw_version("g1", 4, "b", 5000)
     assert not await memory.done_rendering("g1", 3, "a", 5000)
+    assert await memory.shown_version("g1") == 3  # 4 is not acknowledged until shown
     assert await memory.done_rendering("g1", 4, "a", 5000)
+    assert await memory.shown_version("g1") == 4
     # Free again: the next version's reader takes it.
     assert await memory.saw_version("g1", 5, "b", 5000)
     # An older version seen late does not lower what was seen.

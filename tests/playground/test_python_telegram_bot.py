@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import uvicorn
-from conversation_script import Cast, cast, play
+from conversation_script import LEGACY_FIELDS, Cast, cast, play
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -22,6 +22,7 @@ from telegram import (
     InlineQueryResultArticle,
     InputTextMessageContent,
     ReplyParameters,
+    TelegramObject,
     Update,
 )
 from telegram.constants import ParseMode
@@ -35,6 +36,7 @@ from telegram.ext import (
     ContextTypes,
     InlineQueryHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -44,8 +46,25 @@ from services.playground.webhooks import SECRET_HEADER
 JOIN = InlineKeyboardMarkup([[InlineKeyboardButton("Join", callback_data="join")]])
 
 
-def build_bot(token: str, bot_api_url: str) -> Application:  # type: ignore[type-arg]
-    """The script's bot, in python-telegram-bot's idiom."""
+def unknown_fields(value: Any, path: str = "update") -> list[str]:
+    """Fields python-telegram-bot did not recognise (it keeps them in ``api_kwargs``): a
+    misspelt field in the local Telegram shows here, in nested objects too."""
+    found: list[str] = []
+    if isinstance(value, TelegramObject):
+        found += [f"{path}.{name}" for name in sorted(set(value.api_kwargs) - LEGACY_FIELDS)]
+        for name, item in value._get_attrs(recursive=False).items():
+            if name != "api_kwargs":
+                found += unknown_fields(item, f"{path}.{name}")
+    elif isinstance(value, tuple | list):
+        for n, item in enumerate(value):
+            found += unknown_fields(item, f"{path}[{n}]")
+    return found
+
+
+def build_bot(token: str, bot_api_url: str) -> tuple[Application, list[object]]:  # type: ignore[type-arg]
+    """The script's bot, in python-telegram-bot's idiom, and the list its errors go to (any
+    handler's, and any field of an update python-telegram-bot does not know)."""
+    errors: list[object] = []
     state: dict[str, Any] = {"players": [], "lobby": None}
     app = ApplicationBuilder().token(token).base_url(bot_api_url).build()
 
@@ -120,6 +139,12 @@ def build_bot(token: str, bot_api_url: str) -> Application:  # type: ignore[type
         if state["lobby"] is not None:
             await state["lobby"].delete()
 
+    async def check_fields(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        unknown = unknown_fields(update)
+        if unknown:
+            raise AssertionError(f"fields python-telegram-bot does not know: {unknown}")
+
+    app.add_handler(TypeHandler(Update, check_fields), group=-1)
     app.add_handler(CommandHandler("start", start, filters.ChatType.PRIVATE))
     app.add_handler(CommandHandler("new", new, filters.ChatType.GROUPS))
     app.add_handler(CommandHandler("flood", flood, filters.ChatType.PRIVATE))
@@ -128,17 +153,16 @@ def build_bot(token: str, bot_api_url: str) -> Application:  # type: ignore[type
     app.add_handler(InlineQueryHandler(inline))
     app.add_handler(ChosenInlineResultHandler(chosen))
     app.add_handler(MessageHandler(filters.UpdateType.EDITED_MESSAGE, edited))
-    return app
-
-
-@asynccontextmanager
-async def polling(app: Application) -> AsyncIterator[None]:  # type: ignore[type-arg]
-    errors: list[object] = []
 
     async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         errors.append(context.error)
 
     app.add_error_handler(on_error)
+    return app, errors
+
+
+@asynccontextmanager
+async def polling(app: Application) -> AsyncIterator[None]:  # type: ignore[type-arg]
     await app.initialize()
     await app.start()
     assert app.updater is not None
@@ -149,14 +173,14 @@ async def polling(app: Application) -> AsyncIterator[None]:  # type: ignore[type
         await app.updater.stop()
         await app.stop()
         await app.shutdown()
-    assert errors == []
 
 
 async def test_conversation_by_long_polling(local_telegram: LocalTelegram) -> None:
     c: Cast = cast(local_telegram.control, "ptb")
-    app = build_bot(c.token, local_telegram.bot_api_url)
+    app, errors = build_bot(c.token, local_telegram.bot_api_url)
     async with polling(app):
         await asyncio.to_thread(play, local_telegram.control, c)
+    assert errors == []
 
 
 @asynccontextmanager
@@ -194,7 +218,7 @@ async def webhook_receiver(app: Application, secret: str) -> AsyncIterator[str]:
 
 async def test_conversation_by_webhook(local_telegram: LocalTelegram) -> None:
     c = cast(local_telegram.control, "ptbhook")
-    app = build_bot(c.token, local_telegram.bot_api_url)
+    app, errors = build_bot(c.token, local_telegram.bot_api_url)
     await app.initialize()
     await app.start()
     try:
@@ -209,3 +233,21 @@ async def test_conversation_by_webhook(local_telegram: LocalTelegram) -> None:
     finally:
         await app.stop()
         await app.shutdown()
+    assert errors == []
+
+
+def test_unknown_fields_are_found() -> None:
+    update = Update.de_json(
+        {
+            "update_id": 1,
+            "message": {
+                "message_id": 1,
+                "date": 1,
+                "chat": {"id": 1, "type": "private", "first_name": "A", "colour": "red"},
+                "text": "x",
+                "new_chat_member": {"id": 1, "is_bot": False, "first_name": "A"},
+            },
+        },
+        None,
+    )
+    assert unknown_fields(update) == ["update.message.chat.colour"]

@@ -110,6 +110,8 @@ def start_worker(
     env = {
         "UNO_WORKER_POLL_INTERVAL": "0.05",
         "UNO_TIMER_LEASE_SECONDS": "3",
+        # The results recorder's records go beside the logs, not into the repository.
+        "UNO_DATABASE_URL": f"sqlite:///{log_dir / 'records.db'}",
         **extra_env,
     }
     proc = ServiceProcess(

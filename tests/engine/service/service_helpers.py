@@ -54,6 +54,9 @@ class EngineServer:
             "UNO_REDIS_URL": redis_url,
             "UNO_ENGINE_TOKEN": TOKEN,
             "UNO_ENABLE_TEST_ENDPOINTS": "1" if test_endpoints else "0",
+            # A loaded machine can stretch a long test past the log's two-minute retention,
+            # which would trim the very entries the test reads back.
+            "UNO_EVENT_LOG_SECONDS": "3600",
         }
         self.process: subprocess.Popen[bytes] | None = None
 

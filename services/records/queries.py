@@ -1,0 +1,393 @@
+"""The bot's door to the records: statistics, boards, forgetting a user, chat settings.
+
+Every function takes the SQLAlchemy ``Engine`` (``database.engine_for(settings.database_url)``)
+and returns frozen values; none keeps a session open. [decision] The functions are
+synchronous: the worker (Celery threads) and the migration command are synchronous, the
+default SQLite database has no asynchronous driver without another dependency, and each
+call is one to three indexed queries (a few milliseconds, ``bench/stats_load.py``). The bot
+calls them in a thread, a hop that is small beside the query::
+
+    stats = await asyncio.to_thread(queries.user_stats, engine, user_id, chat_id=chat_id)
+
+Commands they serve (README.md "The bot's API"): /stats (``user_stats``), /top
+(``leaderboard``), /forgetme (``forget_user``), /new and /settings (``chat_settings``,
+``save_chat_settings``), and a user's language (``user_language``, ``save_user_language``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import Engine, delete, select, update
+from sqlalchemy.orm import Session
+
+from services.engine.rules import VARIANTS, Options, options_to_json
+from services.records.database import insert_for as _insert
+from services.records.database import rowcount, transaction
+from services.records.models import (
+    CHAT_SETTINGS,
+    PLAYERS,
+    RATINGS,
+    STANDINGS,
+    USERS,
+    User,
+    utcnow,
+)
+from services.records.ratings import NEW_PLAYER
+
+DEFAULT_VARIANT = "classic"
+#: Most rows a board returns.
+MAX_BOARD = 50
+#: Turn time and UNO window bounds a chat may choose (seconds); the engine's own bounds on
+#: the turn time are the same (schemas.TurnSeconds).
+TURN_SECONDS = (5, 3600)
+UNO_WINDOW_SECONDS = (2, 60)
+_LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
+
+
+class InvalidSetting(ValueError):
+    """A setting out of bounds; ``setting`` names it. Nothing was written."""
+
+    def __init__(self, setting: str, message: str) -> None:
+        super().__init__(message)
+        self.setting = setting
+
+
+# -- /stats -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class VariantRecord:
+    """A player's record in one variant: globally (with the rating) or in one chat."""
+
+    variant: str
+    games: int
+    wins: int
+    points: int
+    #: The conservative rating (mu - 3 sigma) boards sort by; ``mu``/``sigma`` behind it.
+    rating: float
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True, slots=True)
+class UserStats:
+    user_id: int
+    name: str | None
+    is_ai: bool
+    hidden: bool
+    #: Every variant played, most games first, with the rating.
+    variants: tuple[VariantRecord, ...]
+    #: The same in the chat asked about (``chat_id``), with the player's global rating.
+    in_chat: tuple[VariantRecord, ...] = ()
+
+    @property
+    def games(self) -> int:
+        return sum(v.games for v in self.variants)
+
+    @property
+    def wins(self) -> int:
+        return sum(v.wins for v in self.variants)
+
+
+def user_stats(engine: Engine, user_id: int, *, chat_id: int | None = None) -> UserStats | None:
+    """A player's record per variant (and in ``chat_id``), or ``None`` for a user with no
+    record at all (never finished a game, or forgotten and not played since)."""
+    with Session(engine) as session:
+        user = session.get(User, user_id)
+        if user is None:
+            return None
+        skill = {
+            row.variant: row
+            for row in session.execute(select(RATINGS).where(RATINGS.c.user_id == user_id))
+        }
+        variants = _by_games(
+            VariantRecord(r.variant, r.games, r.wins, r.points, r.ordinal, r.mu, r.sigma)
+            for r in skill.values()
+        )
+        in_chat: tuple[VariantRecord, ...] = ()
+        if chat_id is not None:
+            standings = session.execute(
+                select(STANDINGS).where(
+                    STANDINGS.c.chat_id == chat_id, STANDINGS.c.user_id == user_id
+                )
+            )
+            records = []
+            for s in standings:
+                r = skill.get(s.variant)
+                mu, sigma = (r.mu, r.sigma) if r else (NEW_PLAYER.mu, NEW_PLAYER.sigma)
+                records.append(
+                    VariantRecord(s.variant, s.games, s.wins, s.points, mu - 3 * sigma, mu, sigma)
+                )
+            in_chat = _by_games(records)
+        if not variants and not in_chat and user.forgotten_at is not None:
+            return None
+        return UserStats(user.id, user.name, user.is_ai, user.hidden, variants, in_chat)
+
+
+def _by_games(records: Iterable[VariantRecord]) -> tuple[VariantRecord, ...]:
+    return tuple(sorted(records, key=lambda v: (-v.games, v.variant)))
+
+
+# -- /top ---------------------------------------------------------------------------------
+
+
+class BoardOrder(StrEnum):
+    RATING = "rating"  # the conservative rating, highest first
+    WINS = "wins"  # games won, highest first (fewer games played first on a tie)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    place: int  # 1-based
+    user_id: int
+    name: str | None
+    is_ai: bool
+    games: int
+    wins: int
+    points: int
+    rating: float
+
+
+def leaderboard(
+    engine: Engine,
+    variant: str,
+    *,
+    by: BoardOrder = BoardOrder.RATING,
+    chat_id: int | None = None,
+    limit: int = 10,
+) -> list[BoardEntry]:
+    """The best players of a variant: in one chat (every game played there, all its topics)
+    or, without ``chat_id``, everywhere (users who asked to be hidden left out). AI levels
+    are ranked beside people. Wins and games are the chat's own on a chat board; the
+    rating is always the player's one rating in the variant."""
+    limit = max(1, min(limit, MAX_BOARD))
+    if chat_id is None:
+        board = (
+            select(
+                RATINGS.c.user_id,
+                RATINGS.c.games,
+                RATINGS.c.wins,
+                RATINGS.c.points,
+                RATINGS.c.ordinal,
+            )
+            .join_from(RATINGS, USERS, USERS.c.id == RATINGS.c.user_id)
+            .where(RATINGS.c.variant == variant, USERS.c.hidden.is_(False))
+        )
+    else:
+        # [decision] The chat's players first (its standings, by index), then their ratings
+        # by key: a chat has at most some thousands of players. Left to itself, PostgreSQL
+        # walks the whole variant's rating index looking for the chat's players instead.
+        members = (
+            select(STANDINGS.c.user_id, STANDINGS.c.games, STANDINGS.c.wins, STANDINGS.c.points)
+            .where(STANDINGS.c.chat_id == chat_id, STANDINGS.c.variant == variant)
+            .cte("members")
+            .prefix_with("MATERIALIZED")
+        )
+        board = select(
+            members.c.user_id,
+            members.c.games,
+            members.c.wins,
+            members.c.points,
+            RATINGS.c.ordinal,
+        ).join_from(
+            members,
+            RATINGS,
+            (RATINGS.c.user_id == members.c.user_id) & (RATINGS.c.variant == variant),
+        )
+    top = board.order_by(*_board_order(board.selected_columns, by)).limit(limit).subquery()
+    # Names only for the rows shown.
+    query = (
+        select(
+            USERS.c.id,
+            USERS.c.name,
+            USERS.c.is_ai,
+            top.c.games,
+            top.c.wins,
+            top.c.points,
+            top.c.ordinal,
+        )
+        .join_from(top, USERS, USERS.c.id == top.c.user_id)
+        .order_by(*_board_order(top.c, by))
+    )
+    with Session(engine) as session:
+        rows = session.execute(query).all()
+    return [
+        BoardEntry(place, row[0], row[1], row[2], row[3], row[4], row[5], row[6])
+        for place, row in enumerate(rows, start=1)
+    ]
+
+
+def _board_order(columns: Any, by: BoardOrder) -> list[Any]:
+    if by is BoardOrder.RATING:
+        return [columns.ordinal.desc(), columns.user_id]
+    return [columns.wins.desc(), columns.games, columns.user_id]
+
+
+# -- /forgetme ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What ``forget_user`` removed."""
+
+    results: int  # game results no longer linked to the user
+    ratings: int  # ratings deleted (one per variant)
+    standings: int  # chat standings deleted
+
+
+def forget_user(engine: Engine, user_id: int) -> Forgotten:
+    """Delete what the records say about a user and hide them from the global boards.
+
+    Their ratings, chat standings, name and language go; their seats in past games stay
+    (the other players' results need them) but no longer say who sat there. Games they
+    finish later are recorded again, still hidden from the global boards. All or nothing."""
+    with transaction(engine) as session:
+        results = rowcount(
+            session.execute(
+                update(PLAYERS).where(PLAYERS.c.user_id == user_id).values(user_id=None, name=None)
+            )
+        )
+        ratings = rowcount(session.execute(delete(RATINGS).where(RATINGS.c.user_id == user_id)))
+        standings = rowcount(
+            session.execute(delete(STANDINGS).where(STANDINGS.c.user_id == user_id))
+        )
+        now = utcnow()
+        session.execute(
+            _insert(session, USERS)
+            .values(id=user_id, is_ai=False, hidden=True, forgotten_at=now, updated_at=now)
+            .on_conflict_do_update(
+                index_elements=["id"],
+                set_={
+                    "name": None,
+                    "language": None,
+                    "hidden": True,
+                    "forgotten_at": now,
+                    "updated_at": now,
+                },
+            )
+        )
+    return Forgotten(results=results, ratings=ratings, standings=standings)
+
+
+# -- users' language ----------------------------------------------------------------------
+
+
+def user_language(engine: Engine, user_id: int) -> str | None:
+    with Session(engine) as session:
+        user = session.get(User, user_id)
+        return user.language if user is not None else None
+
+
+def save_user_language(engine: Engine, user_id: int, language: str | None) -> None:
+    _check_language(language)
+    now = utcnow()
+    with transaction(engine) as session:
+        session.execute(
+            _insert(session, USERS)
+            .values(id=user_id, language=language, is_ai=False, hidden=False, updated_at=now)
+            .on_conflict_do_update(
+                index_elements=["id"], set_={"language": language, "updated_at": now}
+            )
+        )
+
+
+# -- /new and /settings -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChatSettings:
+    """A chat's (or topic's) preferences for new games, as the bot passes them to the
+    engine: ``EngineClient.create_game(variant=s.variant, turn_seconds=s.turn_seconds,
+    rules=s.rules)``. ``None`` means the service's own default (``UNO_TURN_SECONDS``,
+    ``UNO_UNO_WINDOW_SECONDS``; the bot's default language)."""
+
+    variant: str = DEFAULT_VARIANT
+    turn_seconds: int | None = None
+    uno_window_seconds: int | None = None
+    #: House rules, the scoring (``alternate_scoring``) and the target score included.
+    rules: Options = field(default_factory=Options)
+    language: str | None = None
+
+    def check(self) -> None:
+        """Raise ``InvalidSetting`` for a value out of bounds."""
+        if self.variant not in VARIANTS:
+            known = ", ".join(sorted(VARIANTS))
+            raise InvalidSetting("variant", f"no variant {self.variant!r} (known: {known})")
+        _check_range("turn_seconds", self.turn_seconds, TURN_SECONDS)
+        _check_range("uno_window_seconds", self.uno_window_seconds, UNO_WINDOW_SECONDS)
+        target = self.rules.target_score
+        if target is not None and not 1 <= target <= 1_000_000:
+            raise InvalidSetting("target_score", "the target score must be 1 to 1,000,000")
+        _check_language(self.language)
+
+
+def chat_settings(engine: Engine, chat_id: int, topic_id: int = 0) -> ChatSettings:
+    """The settings a new game in this chat (forum topic) starts with: the topic's own,
+    else the chat's, else the defaults, setting by setting."""
+    with Session(engine) as session:
+        rows = session.execute(
+            select(CHAT_SETTINGS).where(
+                CHAT_SETTINGS.c.chat_id == chat_id, CHAT_SETTINGS.c.topic_id.in_({0, topic_id})
+            )
+        )
+        by_topic = {row.topic_id: row for row in rows}
+    layers = [row for row in (by_topic.get(topic_id), by_topic.get(0)) if row is not None]
+
+    def pick(name: str) -> Any:
+        for row in layers:
+            value = getattr(row, name)
+            if value is not None:
+                return value
+        return None
+
+    rules = pick("rules")
+    return ChatSettings(
+        variant=pick("variant") or DEFAULT_VARIANT,
+        turn_seconds=pick("turn_seconds"),
+        uno_window_seconds=pick("uno_window_seconds"),
+        rules=_options(rules) if rules is not None else Options(),
+        language=pick("language"),
+    )
+
+
+def save_chat_settings(
+    engine: Engine, chat_id: int, settings: ChatSettings, topic_id: int = 0
+) -> ChatSettings:
+    """Store ``settings`` as the chat's (``topic_id`` 0) or the topic's own, whole. Raises
+    ``InvalidSetting`` (and writes nothing) for a value out of bounds."""
+    settings.check()
+    values = {
+        "variant": settings.variant,
+        "turn_seconds": settings.turn_seconds,
+        "uno_window_seconds": settings.uno_window_seconds,
+        "rules": options_to_json(settings.rules),
+        "language": settings.language,
+        "updated_at": utcnow(),
+    }
+    with transaction(engine) as session:
+        session.execute(
+            _insert(session, CHAT_SETTINGS)
+            .values(chat_id=chat_id, topic_id=topic_id, **values)
+            .on_conflict_do_update(index_elements=["chat_id", "topic_id"], set_=values)
+        )
+    return settings
+
+
+def _options(stored: dict[str, Any]) -> Options:
+    known = {k: v for k, v in stored.items() if k in Options.__dataclass_fields__}
+    return Options(**known)
+
+
+def _check_range(name: str, value: int | None, bounds: tuple[int, int]) -> None:
+    if value is not None and not bounds[0] <= value <= bounds[1]:
+        raise InvalidSetting(name, f"{name} must be {bounds[0]} to {bounds[1]} seconds")
+
+
+def _check_language(language: str | None) -> None:
+    if language is not None and not _LANGUAGE.match(language):
+        raise InvalidSetting("language", f"not a language tag: {language!r}")
