@@ -382,7 +382,10 @@ class World:
     # ------------------------------------------------------------------ live feed
 
     def emit(self, event: dict[str, Any]) -> None:
-        """Tell every live-feed subscriber what changed (a slow one loses events)."""
+        """Tell every live-feed subscriber what changed (a slow one loses events); each
+        event carries the world's clock (``time``, Unix seconds) so a watcher can time what
+        it saw, e.g. a press and the edit that answers it."""
+        event.setdefault("time", time.time())
         for queue in list(self.subscribers):
             if queue.full():
                 continue
