@@ -47,6 +47,7 @@ from services.engine.local_server import (  # noqa: E402
     spawn,
     stop,
     uvicorn_command,
+    worker_command,
 )
 from services.worker.timers import DEADLINES_KEY, FIRED_STREAM  # noqa: E402
 
@@ -173,7 +174,6 @@ def main() -> None:
         UNO_AWAY_PAUSE_SECONDS="0.5",
         UNO_WORKER_POLL_INTERVAL="0.1",  # the default
     )
-    py = sys.executable
     engine = spawn(
         uvicorn_command("services.engine.app:app", port, "--log-level", "warning"),
         env,
@@ -190,10 +190,8 @@ def main() -> None:
 
     def start_worker() -> subprocess.Popen[bytes]:
         proc = spawn(
-            [py, "-m", "celery", "-A", "services.worker.app", "worker", "--loglevel=WARNING",
-             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-            env, logs / "worker.log",
-        )  # fmt: skip
+            worker_command(loglevel="WARNING"), env, logs / "worker.log"
+        )
         # Ready once the drainer has claimed a probe deadline (the worker logs little here).
         probe = f"probe{time.time_ns()}|turn|1"
         bench.r.zadd(DEADLINES_KEY, {probe: bench.now()})

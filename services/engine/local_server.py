@@ -39,6 +39,29 @@ def uvicorn_command(app: str, port: int, *options: str) -> list[str]:
     ]
 
 
+def worker_command(node_name: str | None = None, *, loglevel: str = "INFO") -> list[str]:
+    """``celery -A services.worker.app worker`` with this interpreter, quiet on the broker.
+
+    Gossip, mingle and heartbeats are for worker fleets that watch each other; a local worker
+    only needs its queue and its deadline drainer, and starts faster without them.
+    """
+    argv = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "services.worker.app",
+        "worker",
+        f"--loglevel={loglevel}",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+    ]
+    if node_name is not None:
+        argv += ["-n", node_name]
+    return argv
+
+
 def service_env(redis_url: str, engine_url: str, token: str, **extra: str) -> dict[str, str]:
     """The environment of a local engine or worker: this process's, without its own ``UNO_``
     settings, with ``redis_url`` for state and broker alike, development mode on

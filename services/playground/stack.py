@@ -40,7 +40,7 @@ import httpx
 
 from services.config import DEV_ENGINE_TOKEN, get_settings
 from services.engine import local_server
-from services.engine.local_server import REPO, uvicorn_command
+from services.engine.local_server import REPO, uvicorn_command, worker_command
 from services.playground.ports import next_free_port
 from services.playground.redis_finder import NoRedis, RedisChoice, answers, find_redis
 
@@ -282,20 +282,7 @@ def start_redis(stack: Stack, choice: RedisChoice) -> None:
 
 
 def worker_argv() -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "services.worker.app",
-        "worker",
-        "--loglevel=INFO",
-        "--without-gossip",
-        "--without-mingle",
-        "--without-heartbeat",
-        "-n",
-        f"playground-{os.getpid()}@%h",
-    ]
+    return worker_command(f"playground-{os.getpid()}@%h")
 
 
 def set_up_world(telegram_url: str) -> dict[str, object]:

@@ -14,7 +14,7 @@ from subprocess import Popen
 import httpx
 
 from services.engine import local_server
-from services.engine.local_server import free_port, uvicorn_command
+from services.engine.local_server import free_port, uvicorn_command, worker_command
 
 ENGINE_TOKEN = "bot-e2e-token"
 
@@ -101,20 +101,7 @@ def start_worker(redis_url: str, engine_url: str, log_dir: Path) -> Process:
     )
     proc = Process(
         "worker",
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "services.worker.app",
-            "worker",
-            "--loglevel=INFO",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"bote2e-{time.monotonic_ns()}@%h",
-        ],
+        worker_command(f"bote2e-{time.monotonic_ns()}@%h"),
         env,
         log_dir / "worker.log",
     )

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from pathlib import Path
 import httpx
 
 from services.engine import local_server
-from services.engine.local_server import uvicorn_command
+from services.engine.local_server import uvicorn_command, worker_command
 
 TEST_ENGINE_TOKEN = "worker-tests-token"
 
@@ -116,20 +115,7 @@ def start_worker(
     }
     proc = ServiceProcess(
         name,
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "services.worker.app",
-            "worker",
-            "--loglevel=INFO",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-n",
-            f"{name}-{os.getpid()}@%h",
-        ],
+        worker_command(f"{name}-{os.getpid()}@%h"),
         service_env(redis_url, engine_url, **env),
         log_dir / f"{name}.log",
     )
