@@ -2,18 +2,17 @@
 
 Polls by default; with ``UNO_BOT_WEBHOOK_URL`` set it takes updates on ``POST /telegram``
 instead (web.py). Either way the same HTTP server answers the probes and ``/metrics``.
-``python -m services.bot set-webhook`` registers the webhook with Telegram: a deploy step,
-run once, not by every replica.
+Registering the webhook with Telegram is a deploy step, run once and not by every replica:
+``python -m services.deploy.set_webhook``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import sys
 
 import uvicorn
-from telegram import Bot, Update
+from telegram import Update
 
 from services.bot.app import build_application
 from services.bot.web import web_app
@@ -58,30 +57,10 @@ async def serve(settings: Settings) -> None:
             await application.post_shutdown(application)
 
 
-async def set_webhook(settings: Settings) -> None:
-    if settings.telegram_token is None or not settings.bot_webhook_url:
-        raise SystemExit("UNO_TELEGRAM_TOKEN and UNO_BOT_WEBHOOK_URL are required")
-    secret = settings.bot_webhook_secret
-    async with Bot(
-        settings.telegram_token.get_secret_value(),
-        base_url=settings.bot_api_url,
-        base_file_url=settings.bot_api_file_url,
-    ) as bot:
-        await bot.set_webhook(
-            settings.bot_webhook_url,
-            secret_token=secret.get_secret_value() if secret else None,
-            allowed_updates=Update.ALL_TYPES,
-        )
-    log.info("webhook set to %s", settings.bot_webhook_url)
-
-
 def main() -> None:
     configure_logging("bot")
     settings = get_settings()
-    if sys.argv[1:] == ["set-webhook"]:
-        asyncio.run(set_webhook(settings))
-    else:
-        asyncio.run(serve(settings))
+    asyncio.run(serve(settings))
 
 
 if __name__ == "__main__":

@@ -162,7 +162,7 @@ def test_two_replicas_behind_a_webhook(stack: Any, make_group: Any) -> None:
                 )
             )
         deploy = subprocess.run(
-            [sys.executable, "-m", "services.bot", "set-webhook"],
+            [sys.executable, "-m", "services.deploy.set_webhook"],
             cwd=REPO, env=replicas[0].env, capture_output=True, timeout=60,
         )  # fmt: skip
         assert deploy.returncode == 0, deploy.stderr
