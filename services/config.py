@@ -138,7 +138,8 @@ class Settings(BaseSettings):
     bot_webhook_url: str = Field(
         default="",
         description="Public HTTPS URL Telegram posts updates to; empty: the bot polls. "
-        "setWebhook is a deploy step (python -m services.deploy.set_webhook), not done by replicas.",
+        "setWebhook is a deploy step (python -m services.deploy.set_webhook), not done by "
+        "replicas.",
     )
     bot_webhook_secret: SecretStr | None = Field(
         default=None,
