@@ -69,7 +69,7 @@ class Scene:
     def group_text(self) -> str:
         return "\n".join(m.get("text", "") for m in self.players.bot_messages(self.thread_id))
 
-    def wait_group(self, words: str, timeout: float = 20) -> None:
+    def wait_group(self, words: str, timeout: float = 60) -> None:
         self.stack.control.wait_until(
             lambda: words in self.group_text(), timeout=timeout, what=f"{words!r} in the group"
         )

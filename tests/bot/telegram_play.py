@@ -70,8 +70,10 @@ class Players:
         tables = [m for m in self.bot_messages(thread_id) if m.get("text", "").startswith("🎴 UNO")]
         return tables[-1] if tables else None
 
+    # Waits are generous: with Telegram's flood limits on, a group's table may be edited only
+    # every few seconds, and a loaded machine stretches that further.
     def wait_table(
-        self, what: str, predicate: Any, timeout: float = 20, thread_id: int | None = None
+        self, what: str, predicate: Any, timeout: float = 60, thread_id: int | None = None
     ) -> dict[str, Any]:
         def check() -> dict[str, Any] | None:
             table = self.table(thread_id)
@@ -111,7 +113,7 @@ class Players:
         return hands[-1] if hands else None
 
     def wait_hand(
-        self, user_id: int, predicate: Any, what: str, timeout: float = 20
+        self, user_id: int, predicate: Any, what: str, timeout: float = 60
     ) -> dict[str, Any]:
         def check() -> dict[str, Any] | None:
             hand = self.hand(user_id)
