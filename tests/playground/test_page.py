@@ -212,7 +212,7 @@ def test_two_people_and_an_ai_play_a_full_round_through_the_page(
             pictures.append(tmp_path / "playground-inline.png")
             raw.screenshot(path=str(pictures[0]))
 
-    deadline = time.monotonic() + 600
+    deadline = time.monotonic() + 1200  # a bound, not a goal: a loaded machine plays slowly
     moves = {"You": 0, "Sara": 0}
     while not any(t.startswith("🏁") for t in group_texts(control, group_id)):
         assert time.monotonic() < deadline, "the round did not end:\n" + "\n".join(
