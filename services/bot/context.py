@@ -8,7 +8,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import httpx
 from telegram import Chat, Message, Update, User
@@ -22,6 +22,9 @@ from services.bot.rendering import Renderer
 from services.config import Settings
 from services.engine.client import EngineClient, Unavailable
 from services.engine.rules import Options
+
+if TYPE_CHECKING:
+    from services.bot.records import Records
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +45,13 @@ class ChatDefaults:
 class ChatSettings(Protocol):
     """Where /new reads a chat's defaults from: the one door to lasting chat settings."""
 
-    async def defaults(self, chat_id: int) -> ChatDefaults: ...
+    async def defaults(self, chat_id: int, topic_id: int = 0) -> ChatDefaults: ...
 
 
 class NoChatSettings:
-    """Until chat settings are stored: every chat plays the variants' own defaults."""
+    """No stored chat settings: every chat plays the variants' own defaults."""
 
-    async def defaults(self, chat_id: int) -> ChatDefaults:
+    async def defaults(self, chat_id: int, topic_id: int = 0) -> ChatDefaults:
         return ChatDefaults()
 
 
@@ -61,6 +64,8 @@ class BotServices:
     renderer: Renderer
     chat_settings: ChatSettings
     bot_username: str = ""
+    #: The SQL records behind /stats, /top and /forgetme (records.py).
+    records: Records | None = None
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> BotServices:
