@@ -149,6 +149,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("stats", standings.stats))
     app.add_handler(CommandHandler("top", standings.top))
     app.add_handler(CommandHandler("forgetme", standings.forgetme))
+    app.add_handler(CommandHandler("settings", standings.settings_command))
     app.add_handler(CallbackQueryHandler(play.button))
     app.add_handler(InlineQueryHandler(play.inline_query))
     app.add_handler(ChosenInlineResultHandler(play.chosen_inline_result))
@@ -228,6 +229,7 @@ async def register_menus(app: Application, locale: str | None) -> None:  # type:
         BotCommand("stats", gettext(locale, "my games, wins and rating (or reply to someone)")),
         BotCommand("top", gettext(locale, "the best players: /top global, /top wins, /top flip")),
         BotCommand("forgetme", gettext(locale, "delete my records")),
+        BotCommand("settings", gettext(locale, "default variant and turn time (admins)")),
     ]
     private = [
         BotCommand("start", gettext(locale, "show my hands")),

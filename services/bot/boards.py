@@ -10,7 +10,13 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from services.bot.callbacks import Callback, Kind
 from services.bot.i18n import gettext, ngettext, number
 from services.bot.render import VARIANTS, variant_name
-from services.records.queries import BoardEntry, BoardOrder, UserStats, VariantRecord
+from services.records.queries import (
+    BoardEntry,
+    BoardOrder,
+    ChatSettings,
+    UserStats,
+    VariantRecord,
+)
 
 #: What ``/top`` understands after the command: a variant (several spellings), ``global``
 #: and ``wins``.
@@ -139,3 +145,39 @@ def forget_question(locale: str | None, user_id: int) -> tuple[str, InlineKeyboa
         callback_data=Callback(Kind.FORGET, "", 0, str(user_id)).encode(),
     )
     return text, InlineKeyboardMarkup([[button]])
+
+
+#: The turn times /settings offers (seconds).
+TURN_CHOICES = (15, 30, 60, 120)
+
+
+def settings_message(
+    locale: str | None, current: ChatSettings, default_turn_seconds: int
+) -> tuple[str, InlineKeyboardMarkup]:
+    """/settings: the chat's defaults for new games, and buttons to change them (the
+    current choices ticked)."""
+    turn = current.turn_seconds or default_turn_seconds
+    text = "\n".join(
+        [
+            gettext(locale, "⚙️ Settings for new games here (chat admins can change them):"),
+            gettext(
+                locale, "Default variant: {variant}", variant=variant_name(locale, current.variant)
+            ),
+            ngettext(locale, "Turn time: {n} second", "Turn time: {n} seconds", turn),
+        ]
+    )
+    variants = [
+        InlineKeyboardButton(
+            ("✅ " if v == current.variant else "") + variant_name(locale, v),
+            callback_data=Callback(Kind.SETTINGS, "", 0, f"v.{v}").encode(),
+        )
+        for v in VARIANTS
+    ]
+    turns = [
+        InlineKeyboardButton(
+            ("✅ " if s == turn else "") + gettext(locale, "{seconds} s", seconds=s),
+            callback_data=Callback(Kind.SETTINGS, "", 0, f"t.{s}").encode(),
+        )
+        for s in TURN_CHOICES
+    ]
+    return text, InlineKeyboardMarkup([variants[:3], variants[3:], turns])

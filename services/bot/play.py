@@ -133,6 +133,8 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         else:  # the user never started the bot, or blocked it: the link opens the chat
             bot = services(context).bot_username
             await query.answer(url=f"https://t.me/{bot}?start={cb.game_id}")
+    elif cb.kind is Kind.SETTINGS:
+        await standings.settings_button(update, context, cb)
     elif cb.kind is Kind.FORGET:
         await standings.confirm_forget(update, context, cb)
     elif cb.kind is Kind.INERT:

@@ -14,7 +14,7 @@ from sqlalchemy import Engine
 from services.bot.context import ChatDefaults
 from services.records import queries
 from services.records.migrate import prepare_database
-from services.records.queries import BoardEntry, BoardOrder, Forgotten, UserStats
+from services.records.queries import BoardEntry, BoardOrder, ChatSettings, Forgotten, UserStats
 
 
 class Records:
@@ -47,3 +47,13 @@ class Records:
 
     async def forget_user(self, user_id: int) -> Forgotten:
         return await asyncio.to_thread(queries.forget_user, self.engine, user_id)
+
+    async def chat_settings(self, chat_id: int, topic_id: int) -> ChatSettings:
+        return await asyncio.to_thread(queries.chat_settings, self.engine, chat_id, topic_id)
+
+    async def save_chat_settings(
+        self, chat_id: int, topic_id: int, settings: ChatSettings
+    ) -> ChatSettings:
+        return await asyncio.to_thread(
+            queries.save_chat_settings, self.engine, chat_id, settings, topic_id
+        )

@@ -7,7 +7,13 @@ import pytest
 
 from services.bot import boards
 from services.bot.callbacks import Callback, Kind
-from services.records.queries import BoardEntry, BoardOrder, UserStats, VariantRecord
+from services.records.queries import (
+    BoardEntry,
+    BoardOrder,
+    ChatSettings,
+    UserStats,
+    VariantRecord,
+)
 
 
 def record(variant: str, games: int, wins: int, points: int, rating: float) -> VariantRecord:
@@ -89,3 +95,17 @@ def test_the_forget_button_names_who_asked() -> None:
     assert "Are you sure" not in text
     button = markup.inline_keyboard[0][0]
     assert Callback.decode(button.callback_data) == Callback(Kind.FORGET, "", 0, "1234")  # type: ignore[arg-type]
+
+
+def test_the_settings_panel_ticks_the_current_choices() -> None:
+    current = ChatSettings(variant="minions", turn_seconds=30)
+    text, markup = boards.settings_message("en", current, 60)
+    assert "Default variant: Minions" in text and "Turn time: 30 seconds" in text
+    labels = [b.text for row in markup.inline_keyboard for b in row]
+    assert "✅ Minions" in labels and "✅ 30 s" in labels and "Classic" in labels
+    args = [Callback.decode(b.callback_data).arg for row in markup.inline_keyboard for b in row]  # type: ignore[arg-type]
+    assert args == ["v.classic", "v.flip", "v.no_mercy", "v.minecraft", "v.minions"] + [
+        f"t.{s}" for s in boards.TURN_CHOICES
+    ]
+    unset, _ = boards.settings_message("fa", ChatSettings(), 60)
+    assert "۶۰" in unset  # the service's own turn time when the chat chose none

@@ -3,6 +3,7 @@ answers /stats and /top, and /forgetme, confirmed by the asker's own button, for
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot_stack import Group, Stack
@@ -10,6 +11,7 @@ from scenes import deal
 from telegram_play import callbacks
 
 from services.bot.callbacks import Kind
+from services.engine.client import GameInfo
 
 
 def reply(stack: Stack, group: Group, person: dict[str, Any], command: str, words: str) -> str:
@@ -81,3 +83,48 @@ def test_a_recorded_game_shows_in_stats_and_top_until_forgotten(
     assert "No finished games on record" in reply(stack, group, winner, "/stats", "No finished")
     after = reply(stack, group, loser, "/top", "P1")
     assert "P0" not in after and "1. P1" in after
+
+
+def test_an_admin_sets_the_chats_defaults_and_new_games_take_them(
+    stack: Stack, make_group: Any
+) -> None:
+    group = make_group(2)
+    admin, member = group.people  # the first person is the group's admin
+    stack.control.send_message(admin["id"], group.id, "/settings")
+    panel = stack.control.wait_until(
+        lambda: next((m for m in group.players.bot_messages() if "⚙️" in m["text"]), None),
+        timeout=20,
+        what="the /settings panel",
+    )
+    assert "Default variant: Classic" in panel["text"] and "Turn time: 60 seconds" in panel["text"]
+    choices = {cb.arg: cb for cb in callbacks(panel) if cb.kind is Kind.SETTINGS}
+    refused = group.players.press(member["id"], panel, choices["v.flip"])
+    assert refused["text"] == "Only chat admins can change the settings."
+    assert group.players.press(admin["id"], panel, choices["v.flip"])["text"] == "Saved."
+    assert group.players.press(admin["id"], panel, choices["t.30"])["text"] == "Saved."
+    stack.control.wait_until(
+        lambda: any(
+            "Default variant: Flip" in m["text"] and "Turn time: 30 seconds" in m["text"]
+            for m in group.players.bot_messages()
+        ),
+        timeout=20,
+        what="the panel showing the new settings",
+    )
+
+    stack.control.send_message(member["id"], group.id, "/new")
+    question = stack.control.wait_until(
+        lambda: next((m for m in group.players.bot_messages() if "Which UNO" in m["text"]), None),
+        timeout=20,
+        what="the variant question",
+    )
+    first = question["reply_markup"]["inline_keyboard"][0][0]
+    assert first["text"] == "⭐ Flip"
+    classic = next(cb for cb in callbacks(question) if cb.arg == "classic")
+    group.players.press(member["id"], question, classic)
+
+    async def created_game() -> GameInfo | None:
+        async with stack.engine_client() as engine:
+            return await engine.chat_game(group.id, 0)
+
+    game = stack.control.wait_until(lambda: asyncio.run(created_game()), timeout=20, what="game")
+    assert game.variant == "classic" and game.turn_seconds == 30
