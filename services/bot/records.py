@@ -11,7 +11,7 @@ import asyncio
 
 from sqlalchemy import Engine
 
-from services.bot.context import ChatDefaults
+from services.bot.chat_defaults import ChatDefaults
 from services.records import queries
 from services.records.migrate import prepare_database
 from services.records.queries import BoardEntry, BoardOrder, ChatSettings, Forgotten, UserStats
