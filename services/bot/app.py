@@ -30,12 +30,11 @@ from telegram.ext import (
     filters,
 )
 
-from services.bot import lobby, play
+from services.bot import lobby, play, standings
 from services.bot.context import (
     SERVICES_KEY,
     BotServices,
     ChatSettings,
-    NoChatSettings,
     locale_of,
     services,
 )
@@ -46,6 +45,7 @@ from services.bot.memory import Memory
 from services.bot.metrics import RENDER_LAG, UPDATES
 from services.bot.outbox import Outbox
 from services.bot.ratelimit import Bucket, RedisRateLimiter, within
+from services.bot.records import Records
 from services.bot.rendering import LogEntry, Renderer
 from services.config import Settings
 from services.engine.client import EngineClient, log_keys
@@ -80,8 +80,16 @@ def build_application(
         outbox = Outbox(app.bot)
         username = app.bot.username
         renderer = Renderer(engine, memory, outbox, bot_username=username)
+        records = await asyncio.to_thread(Records.from_url, settings.database_url)
         app.bot_data[SERVICES_KEY] = BotServices(
-            settings, engine, memory, outbox, renderer, chat_settings or NoChatSettings(), username
+            settings,
+            engine,
+            memory,
+            outbox,
+            renderer,
+            chat_settings or records,
+            username,
+            records=records,
         )
 
         async def deliver(entry: LogEntry) -> None:
@@ -138,6 +146,10 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("rules", lobby.rules))
     app.add_handler(CommandHandler("help", lobby.help_command))
     app.add_handler(CommandHandler("language", language_handlers.language_command))
+    app.add_handler(CommandHandler("stats", standings.stats))
+    app.add_handler(CommandHandler("top", standings.top))
+    app.add_handler(CommandHandler("forgetme", standings.forgetme))
+    app.add_handler(CommandHandler("settings", standings.settings_command))
     app.add_handler(CallbackQueryHandler(play.button))
     app.add_handler(InlineQueryHandler(play.inline_query))
     app.add_handler(ChosenInlineResultHandler(play.chosen_inline_result))
@@ -214,11 +226,18 @@ async def register_menus(app: Application, locale: str | None) -> None:  # type:
         BotCommand("rules", gettext(locale, "the rules in short")),
         BotCommand("help", gettext(locale, "how to play")),
         BotCommand("language", gettext(locale, "the group's language (admins)")),
+        BotCommand("stats", gettext(locale, "my games, wins and rating (or reply to someone)")),
+        BotCommand("top", gettext(locale, "the best players: /top global, /top wins, /top flip")),
+        BotCommand("forgetme", gettext(locale, "delete my records")),
+        BotCommand("settings", gettext(locale, "default variant and turn time (admins)")),
     ]
     private = [
         BotCommand("start", gettext(locale, "show my hands")),
         BotCommand("help", gettext(locale, "how to play")),
         BotCommand("language", gettext(locale, "my language")),
+        BotCommand("stats", gettext(locale, "my games, wins and rating")),
+        BotCommand("top", gettext(locale, "the best players: /top wins, /top flip")),
+        BotCommand("forgetme", gettext(locale, "delete my records")),
     ]
     await app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(), language_code=locale)
     await app.bot.set_my_commands(

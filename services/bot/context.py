@@ -8,20 +8,23 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import httpx
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
+from services.bot.chat_defaults import ChatDefaults, ChatSettings, NoChatSettings
 from services.bot.locales.preferences import chosen_language
 from services.bot.memory import Memory
 from services.bot.outbox import Outbox
 from services.bot.rendering import Renderer
 from services.config import Settings
 from services.engine.client import EngineClient, Unavailable
-from services.engine.rules import Options
+
+if TYPE_CHECKING:
+    from services.bot.records import Records
 
 log = logging.getLogger(__name__)
 
@@ -29,27 +32,7 @@ T = TypeVar("T")
 
 SERVICES_KEY = "uno"
 
-
-@dataclass(frozen=True, slots=True)
-class ChatDefaults:
-    """A chat's own defaults for /new (the records service keeps them; RULES.md §2)."""
-
-    variant: str | None = None
-    turn_seconds: int | None = None
-    rules: Options | None = None
-
-
-class ChatSettings(Protocol):
-    """Where /new reads a chat's defaults from: the one door to lasting chat settings."""
-
-    async def defaults(self, chat_id: int) -> ChatDefaults: ...
-
-
-class NoChatSettings:
-    """Until chat settings are stored: every chat plays the variants' own defaults."""
-
-    async def defaults(self, chat_id: int) -> ChatDefaults:
-        return ChatDefaults()
+__all__ = ["ChatDefaults", "ChatSettings", "NoChatSettings"]
 
 
 @dataclass(slots=True)
@@ -61,6 +44,8 @@ class BotServices:
     renderer: Renderer
     chat_settings: ChatSettings
     bot_username: str = ""
+    #: The SQL records behind /stats, /top and /forgetme (records.py).
+    records: Records | None = None
 
 
 def services(context: ContextTypes.DEFAULT_TYPE) -> BotServices:

@@ -70,10 +70,11 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if existing is not None:
         await message.reply_text(gettext(locale, "A game is already on here: /join it."))
         return
+    defaults = await uno.chat_settings.defaults(chat_id, topic)
     await uno.outbox.send(
         chat_id,
         gettext(locale, "🎴 Which UNO shall we play?"),
-        render.variant_keyboard(locale, ""),
+        render.variant_keyboard(locale, "", defaults.variant),
         topic_id=topic,
     )
 
@@ -88,7 +89,7 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
         return
     uno = services(context)
     chat_id, topic = message.chat.id, topic_of(message)  # type: ignore[arg-type]
-    defaults = await uno.chat_settings.defaults(chat_id)
+    defaults = await uno.chat_settings.defaults(chat_id, topic)
     try:
         game = await call_engine(
             lambda: uno.engine.create_game(

@@ -21,7 +21,7 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from services.bot import render
+from services.bot import render, standings
 from services.bot.callbacks import BadCallback, Callback, Kind, action_id
 from services.bot.cards import face_label
 from services.bot.context import EngineDown, call_engine, is_group, locale_of, services, topic_of
@@ -133,6 +133,10 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         else:  # the user never started the bot, or blocked it: the link opens the chat
             bot = services(context).bot_username
             await query.answer(url=f"https://t.me/{bot}?start={cb.game_id}")
+    elif cb.kind is Kind.SETTINGS:
+        await standings.settings_button(update, context, cb)
+    elif cb.kind is Kind.FORGET:
+        await standings.confirm_forget(update, context, cb)
     elif cb.kind is Kind.INERT:
         await query.answer(gettext(locale, "You can't play this card now."))
         await report_if_frozen(context, cb.game_id, user.id, f"q{query.id}")

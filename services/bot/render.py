@@ -80,10 +80,18 @@ def _rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[Inli
 # -- /new and the lobby -----------------------------------------------------------------------
 
 
-def variant_keyboard(locale: str | None, chat_tag: str) -> InlineKeyboardMarkup:
-    """/new's question: which variant. No game exists yet, so the game field is empty."""
+def variant_keyboard(
+    locale: str | None, chat_tag: str, default: str | None = None
+) -> InlineKeyboardMarkup:
+    """/new's question: which variant. No game exists yet, so the game field is empty. The
+    chat's default variant (its settings) comes first, starred."""
+    ordered = sorted(VARIANTS, key=lambda v: v != default)
     buttons = [
-        _button(variant_name(locale, v), Callback(Kind.VARIANT, chat_tag, 0, v)) for v in VARIANTS
+        _button(
+            ("⭐ " if v == default else "") + variant_name(locale, v),
+            Callback(Kind.VARIANT, chat_tag, 0, v),
+        )
+        for v in ordered
     ]
     return InlineKeyboardMarkup(_rows(buttons, 3))
 

@@ -43,8 +43,7 @@ from sqlalchemy import Engine
 
 from services.config import Settings, get_settings
 from services.engine.client import EngineClient, NotFound, log_keys, stream_entry_events
-from services.records.database import engine_for, is_sqlite
-from services.records.migrate import upgrade
+from services.records.migrate import prepare_database
 from services.records.writer import (
     GameFacts,
     MalformedEntry,
@@ -213,18 +212,6 @@ class ResultsRecorder:
             except Exception:
                 log.exception("the results recorder failed; reading on shortly")
                 self._stop.wait(RETRY_PAUSE_SECONDS)
-
-
-def prepare_database(url: str) -> Engine:
-    """The records database. [decision] A SQLite file (the local default) is migrated here,
-    so a playground needs no step; any other database is migrated by the deployment
-    (``python -m services.records.migrate upgrade``) before the workers start."""
-    if is_sqlite(url):
-        try:
-            upgrade(url)
-        except Exception:
-            log.exception("could not migrate the records database %s", url)
-    return engine_for(url)
 
 
 class RecorderStep(bootsteps.StartStopStep):  # type: ignore[misc]

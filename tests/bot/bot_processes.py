@@ -90,7 +90,7 @@ def start_engine(redis_url: str, log_dir: Path) -> Process:
     return proc
 
 
-def start_worker(redis_url: str, engine_url: str, log_dir: Path) -> Process:
+def start_worker(redis_url: str, engine_url: str, log_dir: Path, **extra: str) -> Process:
     env = local_server.service_env(
         redis_url,
         engine_url,
@@ -98,6 +98,7 @@ def start_worker(redis_url: str, engine_url: str, log_dir: Path) -> Process:
         UNO_WORKER_POLL_INTERVAL="0.05",
         UNO_TIMER_LEASE_SECONDS="3",
         **ENGINE_ENV,
+        **extra,
     )
     proc = Process(
         "worker",

@@ -20,6 +20,10 @@ FAST_LIMITS = {
 }
 
 
+def records_url(log_dir: Path) -> str:
+    return f"sqlite:///{log_dir / 'records.db'}"
+
+
 @dataclass
 class Stack:
     """Engine, worker and one bot replica, for one test module, on the test Redis (emptied
@@ -37,6 +41,12 @@ class Stack:
     log_dir: Path
 
     @property
+    def database_url(self) -> str:
+        """The records the worker writes and the bot reads: a SQLite file of this stack's
+        own (the bot and the worker each migrate it at start)."""
+        return records_url(self.log_dir)
+
+    @property
     def engine_url(self) -> str:
         return self.engine.env["UNO_ENGINE_URL"]
 
@@ -47,7 +57,7 @@ class Stack:
     def start_bot(self, name: str, **extra: str) -> Process:
         """A bot replica; Telegram's limits are lifted (in the bot and the local Telegram)
         unless a test sets them, so games run at a test's pace."""
-        extra = {**FAST_LIMITS, **extra}
+        extra = {**FAST_LIMITS, "UNO_DATABASE_URL": self.database_url, **extra}
         bot = start_bot(
             name, self.redis_url, self.engine_url, self.telegram.bot_api_url, self.token,
             self.log_dir, **extra,

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from bot_processes import start_engine, start_worker
-from bot_stack import Group, Stack
+from bot_stack import Group, Stack, records_url
 from pydantic import SecretStr
 from redis.asyncio import Redis
 
@@ -74,7 +74,9 @@ def stack(local_telegram: Any, tmp_path_factory: pytest.TempPathFactory) -> Iter
         username=f"uno_e2e{next(_BOTS)}_bot", first_name="UNO", privacy_mode=False
     )
     engine = start_engine(TEST_REDIS_URL, log_dir)
-    worker = start_worker(TEST_REDIS_URL, engine.env["UNO_ENGINE_URL"], log_dir)
+    worker = start_worker(
+        TEST_REDIS_URL, engine.env["UNO_ENGINE_URL"], log_dir, UNO_DATABASE_URL=records_url(log_dir)
+    )
     bot_user = made["user"]
     found = Stack(
         TEST_REDIS_URL, engine, worker, [], made["token"], bot_user["username"], bot_user["id"],

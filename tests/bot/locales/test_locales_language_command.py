@@ -136,7 +136,11 @@ async def test_language_per_person_and_per_chat(
     assert new[None]["new"] == "start a game"
     assert new["fa"]["new"] == "شروع یه بازی"
     assert new["gu"]["new"] == "ગેમ શરૂ કરો"
-    assert {c.command for c in menus["private", "fa"]} == {"start", "help", "language"}
+    assert {c.command for c in menus["private", "fa"]} == {
+        "start", "help", "language", "stats", "top", "forgetme",
+    }  # fmt: skip
+    assert new["fa"]["forgetme"] == "پاک کردن سوابق من"
+    assert new["gu"]["top"].startswith("શ્રેષ્ઠ ખેલાડીઓ")
 
 
 async def test_a_chat_keeps_the_language_of_its_first_game(redis_url: str) -> None:

@@ -1,0 +1,59 @@
+"""The bot's door to the SQL records (services/records/queries.py): chat settings for /new,
+and the statistics, boards and forgetting behind /stats, /top and /forgetme.
+
+[decision] The queries are synchronous (services/records/README.md "The bot's API"); each
+call here runs one in a thread, so a handler never blocks the bot's event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from sqlalchemy import Engine
+
+from services.bot.chat_defaults import ChatDefaults
+from services.records import queries
+from services.records.migrate import prepare_database
+from services.records.queries import BoardEntry, BoardOrder, ChatSettings, Forgotten, UserStats
+
+
+class Records:
+    """One process's records: implements ``context.ChatSettings`` for /new."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def from_url(cls, url: str) -> Records:
+        """The records at ``url``; a SQLite file without tables yet is migrated first, as the
+        worker does, so the default ``sqlite:///./uno.db`` works out of the box."""
+        return cls(prepare_database(url))
+
+    async def defaults(self, chat_id: int, topic_id: int = 0) -> ChatDefaults:
+        found = await asyncio.to_thread(queries.chat_settings, self.engine, chat_id, topic_id)
+        return ChatDefaults(
+            variant=found.variant, turn_seconds=found.turn_seconds, rules=found.rules
+        )
+
+    async def user_stats(self, user_id: int, chat_id: int | None) -> UserStats | None:
+        return await asyncio.to_thread(queries.user_stats, self.engine, user_id, chat_id=chat_id)
+
+    async def leaderboard(
+        self, variant: str, by: BoardOrder, chat_id: int | None, limit: int = 10
+    ) -> list[BoardEntry]:
+        return await asyncio.to_thread(
+            queries.leaderboard, self.engine, variant, by=by, chat_id=chat_id, limit=limit
+        )
+
+    async def forget_user(self, user_id: int) -> Forgotten:
+        return await asyncio.to_thread(queries.forget_user, self.engine, user_id)
+
+    async def chat_settings(self, chat_id: int, topic_id: int) -> ChatSettings:
+        return await asyncio.to_thread(queries.chat_settings, self.engine, chat_id, topic_id)
+
+    async def save_chat_settings(
+        self, chat_id: int, topic_id: int, settings: ChatSettings
+    ) -> ChatSettings:
+        return await asyncio.to_thread(
+            queries.save_chat_settings, self.engine, chat_id, settings, topic_id
+        )

@@ -1,0 +1,172 @@
+"""/stats, /top, /forgetme and /settings: a player's record, a chat's or everyone's board,
+forgetting a player (after a button only they may press), and a chat's defaults for new
+games (chat admins only). The records are the SQL ones
+(records.py); the text is boards.py's."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from sqlalchemy.exc import SQLAlchemyError
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from services.bot import boards
+from services.bot.callbacks import Callback
+from services.bot.context import display_name, is_chat_admin, is_group, services, topic_of
+from services.bot.i18n import gettext
+from services.bot.locales.handlers import reply_language
+from services.bot.records import Records
+from services.bot.render import VARIANTS, variant_name
+
+log = logging.getLogger(__name__)
+
+
+def records_of(context: ContextTypes.DEFAULT_TYPE) -> Records:
+    found = services(context).records
+    assert isinstance(found, Records)
+    return found
+
+
+async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/stats: the sender's record, or that of the user whose message this replies to."""
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or user is None:
+        return
+    locale = await reply_language(update, context)
+    replied = message.reply_to_message.from_user if message.reply_to_message else None
+    subject = replied if replied is not None and not replied.is_bot else user
+    chat_id = chat.id if is_group(chat) and chat is not None else None
+    try:
+        found = await records_of(context).user_stats(subject.id, chat_id)
+    except SQLAlchemyError:
+        log.exception("/stats: the records did not answer")
+        await message.reply_text(gettext(locale, "The records are not available right now."))
+        return
+    name = (found.name if found is not None and found.name else None) or display_name(subject)
+    await message.reply_html(boards.stats_text(locale, name, found))
+
+
+async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/top [variant] [global] [wins]: a short board; outside a group, everyone's."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None:
+        return
+    locale = await reply_language(update, context)
+    try:
+        variant, order, everywhere = boards.parse_top(list(context.args or []))
+    except boards.BadBoardRequest as e:
+        known = ", ".join(variant_name(locale, v) + f" ({v})" for v in VARIANTS)
+        await message.reply_text(
+            gettext(
+                locale,
+                "I don't know {word}. Try /top, /top global, /top wins or a variant: {known}.",
+                word=e.word,
+                known=known,
+            )
+        )
+        return
+    everywhere = everywhere or not is_group(chat)
+    chat_id = None if everywhere or chat is None else chat.id
+    try:
+        entries = await records_of(context).leaderboard(variant, order, chat_id)
+    except SQLAlchemyError:
+        log.exception("/top: the records did not answer")
+        await message.reply_text(gettext(locale, "The records are not available right now."))
+        return
+    await message.reply_html(boards.board_text(locale, variant, order, everywhere, entries))
+
+
+async def forgetme(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/forgetme: asks first, with a button only the sender may press."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None:
+        return
+    locale = await reply_language(update, context)
+    text, markup = boards.forget_question(locale, user.id)
+    await message.reply_text(text, reply_markup=markup)
+
+
+async def confirm_forget(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
+    """The /forgetme button: forgets its presser, if they are the one who asked."""
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None
+    locale = await reply_language(update, context)
+    if cb.arg != str(user.id):
+        await query.answer(gettext(locale, "Only the person who asked can confirm this."))
+        return
+    try:
+        await records_of(context).forget_user(user.id)
+    except SQLAlchemyError:
+        log.exception("/forgetme: the records did not answer")
+        await query.answer(gettext(locale, "The records are not available right now."))
+        return
+    await query.answer()
+    if query.message is not None:
+        await query.edit_message_text(
+            gettext(
+                locale,
+                "Done: {name}'s ratings and standings are deleted, and past games no longer "
+                "show their name.",
+                name=display_name(user),
+            ),
+        )
+
+
+async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/settings in a group: the chat's (forum topic's) defaults for new games, with buttons
+    only chat admins may press."""
+    message, chat = update.effective_message, update.effective_chat
+    if message is None:
+        return
+    locale = await reply_language(update, context)
+    if not is_group(chat):
+        await message.reply_text(gettext(locale, "Add me to a group and type /new there."))
+        return
+    try:
+        current = await records_of(context).chat_settings(message.chat_id, topic_of(message))
+    except SQLAlchemyError:
+        log.exception("/settings: the records did not answer")
+        await message.reply_text(gettext(locale, "The records are not available right now."))
+        return
+    text, markup = boards.settings_message(locale, current, services(context).settings.turn_seconds)
+    await message.reply_text(text, reply_markup=markup)
+
+
+async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
+    """A /settings button: a chat admin changes the default variant or turn time."""
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None
+    locale = await reply_language(update, context)
+    message = query.message
+    what, _, value = cb.arg.partition(".")
+    if message is None or not is_group(message.chat):
+        await query.answer(gettext(locale, "This button is out of date."))
+        return
+    chat_id = message.chat.id
+    if not await is_chat_admin(context, chat_id, user.id):
+        await query.answer(gettext(locale, "Only chat admins can change the settings."))
+        return
+    topic = topic_of(message)  # type: ignore[arg-type]
+    records = records_of(context)
+    try:
+        current = await records.chat_settings(chat_id, topic)
+        if what == "v" and value in VARIANTS:
+            wanted = replace(current, variant=value)
+        elif what == "t" and value.isdigit() and int(value) in boards.TURN_CHOICES:
+            wanted = replace(current, turn_seconds=int(value))
+        else:
+            await query.answer(gettext(locale, "This button is out of date."))
+            return
+        saved = await records.save_chat_settings(chat_id, topic, wanted)
+    except SQLAlchemyError:
+        log.exception("/settings: the records did not answer")
+        await query.answer(gettext(locale, "The records are not available right now."))
+        return
+    await query.answer(gettext(locale, "Saved."))
+    if saved != current:  # the same choice again would be an edit that changes nothing
+        text, markup = boards.settings_message(
+            locale, saved, services(context).settings.turn_seconds
+        )
+        await query.edit_message_text(text, reply_markup=markup)
