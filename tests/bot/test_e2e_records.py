@@ -29,13 +29,15 @@ def reply(stack: Stack, group: Group, person: dict[str, Any], command: str, word
                 ),
                 None,
             ),
-            timeout=20,
+            timeout=60,
             what=f"the answer to {command}",
         )
         text: str = found["text"]
         return text if words in text else None
 
-    found: str = stack.control.wait_until(answered, timeout=40, what=f"{words!r} in /stats")
+    # Generous bounds: the group's flood budget spaces the bot's replies, and a loaded
+    # machine records the game's end later.
+    found: str = stack.control.wait_until(answered, timeout=180, what=f"{words!r} in /stats")
     return found
 
 
@@ -67,7 +69,7 @@ def test_a_recorded_game_shows_in_stats_and_top_until_forgotten(
         lambda: next(
             (m for m in group.players.bot_messages() if "Are you sure?" in m["text"]), None
         ),
-        timeout=20,
+        timeout=60,
         what="the /forgetme question",
     )
     button = next(cb for cb in callbacks(question) if cb.kind is Kind.FORGET)
@@ -77,7 +79,7 @@ def test_a_recorded_game_shows_in_stats_and_top_until_forgotten(
     group.players.press(winner["id"], question, button)
     stack.control.wait_until(
         lambda: any("Done:" in m["text"] for m in group.players.bot_messages()),
-        timeout=20,
+        timeout=60,
         what="the /forgetme confirmation",
     )
     assert "No finished games on record" in reply(stack, group, winner, "/stats", "No finished")
@@ -93,7 +95,7 @@ def test_an_admin_sets_the_chats_defaults_and_new_games_take_them(
     stack.control.send_message(admin["id"], group.id, "/settings")
     panel = stack.control.wait_until(
         lambda: next((m for m in group.players.bot_messages() if "⚙️" in m["text"]), None),
-        timeout=20,
+        timeout=60,
         what="the /settings panel",
     )
     assert "Default variant: Classic" in panel["text"] and "Turn time: 60 seconds" in panel["text"]
@@ -107,14 +109,14 @@ def test_an_admin_sets_the_chats_defaults_and_new_games_take_them(
             "Default variant: Flip" in m["text"] and "Turn time: 30 seconds" in m["text"]
             for m in group.players.bot_messages()
         ),
-        timeout=20,
+        timeout=60,
         what="the panel showing the new settings",
     )
 
     stack.control.send_message(member["id"], group.id, "/new")
     question = stack.control.wait_until(
         lambda: next((m for m in group.players.bot_messages() if "Which UNO" in m["text"]), None),
-        timeout=20,
+        timeout=60,
         what="the variant question",
     )
     first = question["reply_markup"]["inline_keyboard"][0][0]
@@ -126,5 +128,5 @@ def test_an_admin_sets_the_chats_defaults_and_new_games_take_them(
         async with stack.engine_client() as engine:
             return await engine.chat_game(group.id, 0)
 
-    game = stack.control.wait_until(lambda: asyncio.run(created_game()), timeout=20, what="game")
+    game = stack.control.wait_until(lambda: asyncio.run(created_game()), timeout=60, what="game")
     assert game.variant == "classic" and game.turn_seconds == 30
