@@ -773,8 +773,8 @@ def test_s4_actions_two_player_wild_reverse_draw_four_answering_a_stack_hits_you
 
 
 def test_s4_actions_two_player_wild_reverse_draw_four_self_knock_out_credits_nobody() -> None:
-    """[decision knockout-credit] A knock-out by your own two-player WR+4 credits nobody; the
-    rival is the last standing and wins the round."""
+    """RULES.md §4 "Scoring" [decision knockout-credit]: a knock-out by your own two-player
+    WR+4 credits nobody; the rival is the last standing and wins the round."""
     state = nm([f"WR+4 {many(21, 'Y1')}", "Y3 Y4"], discard="R5", draw_pile=many(10), current=0)
     result = ok(after(state, play(0, "WR+4")), choose_color(0, "Y"))
     assert [e.data for e in of_type(result.events, EventType.KNOCKED_OUT)] == [

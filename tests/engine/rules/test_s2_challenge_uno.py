@@ -186,9 +186,9 @@ def test_s2_uno_window_closes_when_the_next_player_acts() -> None:
 
 
 def test_s2_uno_window_stays_open_while_the_player_chooses_a_colour() -> None:
-    """The window is open from the play until the next player acts: a player who goes down
-    to one card with a wild can be caught while still choosing its colour.
-    [decision uno-window-swap]"""
+    """RULES.md §2 "House rules in detail" [decision uno-window-swap]: the window is open
+    from the play until another player acts, so a player who goes down to one card with a
+    wild can be caught while still choosing its colour."""
     state = table(["W R2", "B1 B2 B3", "G1 G2 G3"], discard="R5", draw_pile="Y1 Y2", current=0)
     state = after(state, play(0, "W"))
     assert state.uno_window == 0
