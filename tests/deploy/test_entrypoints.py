@@ -3,7 +3,6 @@ alone: the same scripts/entrypoint.sh, run as local processes against the test R
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -202,16 +201,6 @@ def test_set_webhook_without_a_token_says_so(local_telegram: Any) -> None:
 # ----------------------------------------------------- roles whose services live elsewhere
 
 
-def has_module(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:
-        return False
-
-
-@pytest.mark.skipif(
-    not has_module("services.records.migrate"), reason="services.records.migrate not written yet"
-)
 def test_migrate_brings_an_empty_database_up_to_date_twice(fresh_database: str) -> None:
     env = entry_env(UNO_DATABASE_URL=fresh_database, UNO_LOG_FORMAT="json")
     first = run_role("migrate", env)
@@ -221,10 +210,6 @@ def test_migrate_brings_an_empty_database_up_to_date_twice(fresh_database: str) 
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(
-    not (has_module("services.bot.__main__") and has_module("services.playground")),
-    reason="the bot and the local Telegram are not written yet",
-)
 def test_the_bot_starts_against_the_local_telegram_and_answers_its_probes(
     local_telegram: Any, redis_url: str, tmp_path: Path
 ) -> None:

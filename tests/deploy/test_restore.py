@@ -6,7 +6,6 @@ entry point."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import signal
 import subprocess
@@ -31,6 +30,9 @@ from service_runner import (
 
 from services.engine.client import EngineClient, NotFound
 from services.engine.local_server import free_port
+from services.records.database import make_engine
+from services.records.queries import user_stats
+from services.records.writer import GameFacts, SeatFacts, record_write
 
 PASSWORD = "restore-test-password"
 
@@ -214,17 +216,8 @@ def test_the_documented_dump_and_restore_bring_a_database_back(fresh_database: s
     assert rows == [("g1", 101), ("g2", 102)]
 
 
-def records_are_here() -> bool:
-    try:
-        return importlib.util.find_spec("services.records.writer") is not None
-    except ModuleNotFoundError:
-        return False
-
-
 def finished_game(game_id: str, winner: int) -> dict[str, Any]:
     """A Classic game between Ana (101) and Bo (102), as the results recorder writes it."""
-    from services.records.writer import GameFacts, SeatFacts
-
     scores = [0, 0]
     scores[winner] = 520
     return {
@@ -250,12 +243,7 @@ def finished_game(game_id: str, winner: int) -> dict[str, Any]:
     }
 
 
-@pytest.mark.skipif(not records_are_here(), reason="services.records not written yet")
 def test_a_dump_brings_the_results_back(fresh_database: str) -> None:
-    from services.records.database import make_engine
-    from services.records.queries import user_stats
-    from services.records.writer import record_write
-
     migrated = run_role("migrate", entry_env(UNO_DATABASE_URL=fresh_database))
     assert migrated.returncode == 0, migrated.stderr
     database = make_engine(fresh_database)
