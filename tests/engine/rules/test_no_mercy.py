@@ -703,8 +703,9 @@ def test_s4_actions_discard_all_can_win_the_round() -> None:
 
 
 def test_s4_actions_discard_all_leaving_one_card_opens_the_uno_window() -> None:
-    """RULES.md §4 "UNO" as §2 [decision discard-all-uno]: a DA that leaves one card opens the
-    catch window; its player may still call UNO while it is open, or be caught for 2."""
+    """RULES.md §4 "Actions" [decision discard-all-uno], the window as §2 "UNO": a DA that
+    leaves one card opens the catch window; its player may still call UNO while it is open, or
+    be caught for 2."""
     state = nm(["RDA R1 R2 B3", "Y1 Y2", "Y3 Y4"], discard="R5", draw_pile=many(4), current=0)
     result = ok(state, play(0, "RDA"))
     state = result.state
