@@ -92,9 +92,12 @@ catalogs: $(CATALOG_SOURCES:.po=.mo)
 $(LOCALES)/%/LC_MESSAGES/bot.mo: $(LOCALES)/%/LC_MESSAGES/bot.po | $(DEV_STAMP)
 	$(BIN)/pybabel compile --domain=bot --locale=$* --input-file=$< --output-file=$@
 
+# The catalogs' header names the project's own version, read from pyproject.toml.
+PROJECT_VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml | head -n 1)
+
 catalogs-extract: $(DEV_STAMP)
 	$(BIN)/pybabel extract --mapping-file=babel.cfg --sort-by-file \
-		--project=uno-bot --version=0.1.0 --copyright-holder="the uno-bot authors" \
+		--project=uno-bot --version=$(PROJECT_VERSION) --copyright-holder="the uno-bot authors" \
 		--output-file=$(CATALOG_TEMPLATE) services/bot
 
 catalogs-update: catalogs-extract
