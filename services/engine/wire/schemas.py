@@ -39,7 +39,8 @@ _NotBool = BeforeValidator(_no_bool)
 # -- field types -------------------------------------------------------------------------
 
 #: Telegram user ids are positive and fit in 52 bits.
-UserId = Annotated[int, _NotBool, Field(ge=1, le=2**53, description="Telegram user id")]
+USER_ID_MAX = 2**53
+UserId = Annotated[int, _NotBool, Field(ge=1, le=USER_ID_MAX, description="Telegram user id")]
 #: Group and supergroup ids are negative (``-100...``); private chats positive.
 ChatId = Annotated[int, _NotBool, Field(ge=-(2**53), le=2**53, description="Telegram chat id")]
 #: Forum topic (``message_thread_id``); 0 for a chat without topics.
