@@ -38,7 +38,7 @@ from services.records.models import (
     User,
     utcnow,
 )
-from services.records.ratings import NEW_PLAYER
+from services.records.ratings import NEW_PLAYER, Skill
 
 DEFAULT_VARIANT = "classic"
 #: Most rows a board returns.
@@ -120,9 +120,11 @@ def user_stats(engine: Engine, user_id: int, *, chat_id: int | None = None) -> U
             records = []
             for s in standings:
                 r = skill.get(s.variant)
-                mu, sigma = (r.mu, r.sigma) if r else (NEW_PLAYER.mu, NEW_PLAYER.sigma)
+                rated = Skill(r.mu, r.sigma) if r else NEW_PLAYER
                 records.append(
-                    VariantRecord(s.variant, s.games, s.wins, s.points, mu - 3 * sigma, mu, sigma)
+                    VariantRecord(
+                        s.variant, s.games, s.wins, s.points, rated.ordinal, rated.mu, rated.sigma
+                    )
                 )
             in_chat = _by_games(records)
         if not variants and not in_chat and user.forgotten_at is not None:
