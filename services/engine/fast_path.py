@@ -28,13 +28,13 @@ from services.engine.context import EngineContext
 from services.engine.errors import game_error_response, store_down_response, unhandled_response
 from services.engine.layers import replay_body
 from services.engine.lobby import GameError
+from services.engine.routes import GAME_ID_PATTERN
 from services.engine.routes.play import show_view, take_action
-from services.engine.wire.schemas import ActionRequest
+from services.engine.wire.schemas import USER_ID_MAX, ActionRequest
 
-_PATH = re.compile(r"/v1/games/([A-Za-z0-9_-]{1,32})/(view|actions)")
+_PATH = re.compile(rf"/v1/games/({GAME_ID_PATTERN})/(view|actions)")
+#: A larger number than ``UserId`` takes (``USER_ID_MAX``) goes on to FastAPI, which refuses it.
 _USER_QUERY = re.compile(rb"user_id=([1-9][0-9]{0,15})")
-#: ``UserId``'s bound: a larger number goes on to FastAPI, which refuses it.
-_MAX_USER_ID = 2**53
 
 
 class FastPath:
@@ -54,7 +54,7 @@ class FastPath:
         game_id, kind = match.groups()
         if kind == "view":
             user = _USER_QUERY.fullmatch(scope["query_string"])
-            if scope["method"] != "GET" or user is None or int(user[1]) > _MAX_USER_ID:
+            if scope["method"] != "GET" or user is None or int(user[1]) > USER_ID_MAX:
                 await self.app(scope, receive, send)
                 return
             scope["route"] = self.view_route

@@ -59,9 +59,19 @@ def player_view(record: GameRecord, seat: int | None) -> dict[str, Any] | None:
     return out
 
 
+def table_view(record: GameRecord, seat: int | None) -> dict[str, Any]:
+    """A seat's view with the game's facts (``PlayerView``); ``seat`` None: a spectator's."""
+    return {"game": game_info(record), "seat": seat, "view": player_view(record, seat)}
+
+
+def shown_to(event: dict[str, Any], seat: int | None) -> bool:
+    """Whether ``seat`` (None: a spectator) may see the event: it is public or theirs."""
+    return "to" not in event or event["to"] == seat
+
+
 def visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
     """Public events and those addressed to ``seat`` (the rules' ``events_for``, on JSON)."""
-    return [e for e in events if "to" not in e or e["to"] == seat]
+    return [e for e in events if shown_to(e, seat)]
 
 
 def action_result(outcome: Outcome) -> dict[str, Any]:

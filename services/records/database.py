@@ -7,7 +7,7 @@ migrations (``migrate.py``), never from ``create_all``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from typing import Any, cast
@@ -60,11 +60,15 @@ def transaction(engine: Engine) -> Iterator[Session]:
         yield session
 
 
+def dialect_insert(dialect: str) -> Callable[[Table], Any]:
+    """The INSERT of a dialect (by name), which has ON CONFLICT (SQLite's and PostgreSQL's
+    both do; SQLAlchemy's generic one does not)."""
+    return postgresql.insert if dialect == "postgresql" else sqlite.insert
+
+
 def insert_for(session: Session, table: Table) -> Any:
-    """The INSERT of the session's dialect, which has ON CONFLICT (SQLite's and
-    PostgreSQL's both do; SQLAlchemy's generic one does not)."""
-    dialect = session.get_bind().dialect.name
-    return (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+    """The INSERT of the session's dialect (``dialect_insert``)."""
+    return dialect_insert(session.get_bind().dialect.name)(table)
 
 
 def rowcount(result: Result[Any]) -> int:

@@ -26,6 +26,7 @@ from sqlalchemy import Engine, delete, select, update
 from sqlalchemy.orm import Session
 
 from services.engine.rules import VARIANTS, Options, options_to_json
+from services.engine.wire.schemas import TURN_SECONDS_RANGE
 from services.records.database import insert_for as _insert
 from services.records.database import rowcount, transaction
 from services.records.models import (
@@ -37,14 +38,14 @@ from services.records.models import (
     User,
     utcnow,
 )
-from services.records.ratings import NEW_PLAYER
+from services.records.ratings import NEW_PLAYER, Skill
 
 DEFAULT_VARIANT = "classic"
 #: Most rows a board returns.
 MAX_BOARD = 50
-#: Turn time and UNO window bounds a chat may choose (seconds); the engine's own bounds on
-#: the turn time are the same (schemas.TurnSeconds).
-TURN_SECONDS = (5, 3600)
+#: Turn time and UNO window bounds a chat may choose (seconds): the turn time the engine
+#: takes (schemas.TurnSeconds).
+TURN_SECONDS = TURN_SECONDS_RANGE
 UNO_WINDOW_SECONDS = (2, 60)
 _LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
 
@@ -119,9 +120,11 @@ def user_stats(engine: Engine, user_id: int, *, chat_id: int | None = None) -> U
             records = []
             for s in standings:
                 r = skill.get(s.variant)
-                mu, sigma = (r.mu, r.sigma) if r else (NEW_PLAYER.mu, NEW_PLAYER.sigma)
+                rated = Skill(r.mu, r.sigma) if r else NEW_PLAYER
                 records.append(
-                    VariantRecord(s.variant, s.games, s.wins, s.points, mu - 3 * sigma, mu, sigma)
+                    VariantRecord(
+                        s.variant, s.games, s.wins, s.points, rated.ordinal, rated.mu, rated.sigma
+                    )
                 )
             in_chat = _by_games(records)
         if not variants and not in_chat and user.forgotten_at is not None:

@@ -34,12 +34,11 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Engine, case, update
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from services.engine.wire.schemas import GameInfo
+from services.records.database import dialect_insert, transaction
 from services.records.database import insert_for as _insert
-from services.records.database import transaction
 from services.records.models import (
     AI_USER_IDS,
     GAMES,
@@ -400,7 +399,7 @@ def _statement(session: Session, name: str) -> Any:
 
 @cache
 def _statements(dialect: str) -> dict[str, Any]:
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    insert = dialect_insert(dialect)
     results = insert(PLAYERS)
     users = insert(USERS)
     fresh = insert(RATINGS)

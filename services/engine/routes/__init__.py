@@ -11,8 +11,10 @@ from fastapi import Path
 
 from services.engine.wire.schemas import ErrorBody
 
+#: A game id, as the routes take it (the fast path matches the same, fast_path.py).
+GAME_ID_PATTERN = r"[A-Za-z0-9_-]{1,32}"
 GameId = Annotated[
-    str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="Game id", examples=["abcDEF123_-x"])
+    str, Path(pattern=f"^{GAME_ID_PATTERN}$", description="Game id", examples=["abcDEF123_-x"])
 ]
 
 

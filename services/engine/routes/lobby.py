@@ -12,6 +12,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
+from fastapi.types import DecoratedCallable
 
 from services.engine import lobby
 from services.engine.context import Context
@@ -74,32 +75,28 @@ async def chat_game(
 CHANGE_ERRORS = errors(403, 404, 409, 422)
 
 
-@router.post(
-    "/v1/games/{game_id}/join",
-    summary="Take a seat",
-    response_model=GameInfo,
-    responses=CHANGE_ERRORS,
-)
+def lobby_change(action: str, summary: str) -> Callable[[DecoratedCallable], DecoratedCallable]:
+    """The route of a lobby change: ``POST /v1/games/{game_id}/{action}``, answering the
+    game's facts."""
+    return router.post(
+        f"/v1/games/{{game_id}}/{action}",
+        summary=summary,
+        response_model=GameInfo,
+        responses=CHANGE_ERRORS,
+    )
+
+
+@lobby_change("join", "Take a seat")
 async def join(context: Context, game_id: GameId, body: Join) -> Response:
     return await _change(context, game_id, lambda r: lobby.join(r, body.user_id, body.name))
 
 
-@router.post(
-    "/v1/games/{game_id}/leave",
-    summary="Leave the lobby, or the game (the stand-in plays on)",
-    response_model=GameInfo,
-    responses=CHANGE_ERRORS,
-)
+@lobby_change("leave", "Leave the lobby, or the game (the stand-in plays on)")
 async def leave(context: Context, game_id: GameId, body: PlayerOnly) -> Response:
     return await _change(context, game_id, lambda r: lobby.leave(r, body.user_id))
 
 
-@router.post(
-    "/v1/games/{game_id}/ai",
-    summary="Add an AI seat (host or admin, before the start)",
-    response_model=GameInfo,
-    responses=CHANGE_ERRORS,
-)
+@lobby_change("ai", "Add an AI seat (host or admin, before the start)")
 async def add_ai(context: Context, game_id: GameId, body: AddAi) -> Response:
     return await _change(
         context,
@@ -108,11 +105,8 @@ async def add_ai(context: Context, game_id: GameId, body: AddAi) -> Response:
     )
 
 
-@router.post(
-    "/v1/games/{game_id}/options",
-    summary="Set the variant, turn time and house rules (host or admin, before the start)",
-    response_model=GameInfo,
-    responses=CHANGE_ERRORS,
+@lobby_change(
+    "options", "Set the variant, turn time and house rules (host or admin, before the start)"
 )
 async def set_options(context: Context, game_id: GameId, body: SetOptions) -> Response:
     rules = body.rules.to_options() if body.rules is not None else None
@@ -125,31 +119,16 @@ async def set_options(context: Context, game_id: GameId, body: SetOptions) -> Re
     )
 
 
-@router.post(
-    "/v1/games/{game_id}/start",
-    summary="Deal and start (host or admin)",
-    response_model=GameInfo,
-    responses=CHANGE_ERRORS,
-)
+@lobby_change("start", "Deal and start (host or admin)")
 async def start(context: Context, game_id: GameId, body: HostCommand) -> Response:
     return await _change(context, game_id, lambda r: lobby.start(r, body.user_id, body.admin))
 
 
-@router.post(
-    "/v1/games/{game_id}/end",
-    summary="End the game now (host or admin)",
-    response_model=GameInfo,
-    responses=CHANGE_ERRORS,
-)
+@lobby_change("end", "End the game now (host or admin)")
 async def end(context: Context, game_id: GameId, body: HostCommand) -> Response:
     return await _change(context, game_id, lambda r: lobby.end(r, body.user_id, body.admin))
 
 
-@router.post(
-    "/v1/games/{game_id}/back",
-    summary="I'm back: clear away (RULES.md §7)",
-    response_model=GameInfo,
-    responses=CHANGE_ERRORS,
-)
+@lobby_change("back", "I'm back: clear away (RULES.md §7)")
 async def come_back(context: Context, game_id: GameId, body: PlayerOnly) -> Response:
     return await _change(context, game_id, lambda r: lobby.come_back(r, body.user_id))

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from services.engine.context import Context, EngineContext
-from services.engine.responses import answer_action, game_info, json_response, player_view
+from services.engine.responses import answer_action, json_response, shown_to, table_view
 from services.engine.routes import GameId, errors
 from services.engine.wire.schemas import (
     ActionRequest,
@@ -39,10 +39,7 @@ async def take_action(context: EngineContext, game_id: str, body: ActionRequest)
 
 async def show_view(context: EngineContext, game_id: str, user_id: int) -> Response:
     record = await context.games.get(game_id)
-    seat = record.require_seat(user_id)
-    return json_response(
-        {"game": game_info(record), "seat": seat, "view": player_view(record, seat)}
-    )
+    return json_response(table_view(record, record.require_seat(user_id)))
 
 
 @router.post(ACTION_ROUTE, response_model=ActionResult, responses=errors(403, 404, 409, 422))
@@ -64,10 +61,7 @@ async def get_player_view(
 @router.get("/v1/games/{game_id}/spectator", response_model=PlayerView, responses=errors(404))
 async def get_spectator_view(context: Context, game_id: GameId) -> Response:
     """What anyone in the chat may see: the public table, no hand."""
-    record = await context.games.get(game_id)
-    return json_response(
-        {"game": game_info(record), "seat": None, "view": player_view(record, None)}
-    )
+    return json_response(table_view(await context.games.get(game_id), None))
 
 
 @router.get("/v1/games/{game_id}/events", response_model=EventsPage, responses=errors(403, 404))
@@ -87,7 +81,7 @@ async def get_events(
     out = [
         {"id": r.id, "version": r.version, "event": r.event}
         for r in rows
-        if "to" not in r.event or r.event["to"] == seat
+        if shown_to(r.event, seat)
     ]
     return json_response({"events": out, "last_id": rows[-1].id if rows else after})
 

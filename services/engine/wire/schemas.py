@@ -39,7 +39,8 @@ _NotBool = BeforeValidator(_no_bool)
 # -- field types -------------------------------------------------------------------------
 
 #: Telegram user ids are positive and fit in 52 bits.
-UserId = Annotated[int, _NotBool, Field(ge=1, le=2**53, description="Telegram user id")]
+USER_ID_MAX = 2**53
+UserId = Annotated[int, _NotBool, Field(ge=1, le=USER_ID_MAX, description="Telegram user id")]
 #: Group and supergroup ids are negative (``-100...``); private chats positive.
 ChatId = Annotated[int, _NotBool, Field(ge=-(2**53), le=2**53, description="Telegram chat id")]
 #: Forum topic (``message_thread_id``); 0 for a chat without topics.
@@ -77,7 +78,13 @@ def _not_reserved(action_id: str) -> str:
 #: A player's (or the bot's) action id: any ``ActionId`` but the service's own prefixes.
 PlayerActionId = Annotated[ActionId, AfterValidator(_not_reserved)]
 VariantName = Annotated[str, Field(pattern=r"^[a-z0-9_-]{1,32}$", examples=["classic"])]
-TurnSeconds = Annotated[int, _NotBool, Field(ge=5, le=3600, description="Time for each decision")]
+#: The turn time a game may have, in seconds (a chat's settings keep to it too).
+TURN_SECONDS_RANGE = (5, 3600)
+TurnSeconds = Annotated[
+    int,
+    _NotBool,
+    Field(ge=TURN_SECONDS_RANGE[0], le=TURN_SECONDS_RANGE[1], description="Time for each decision"),
+]
 GameStatusName = Literal["lobby", "playing", "over", "ended"]
 
 

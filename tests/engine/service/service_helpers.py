@@ -19,7 +19,7 @@ from services.engine.lobby import GameRecord, GameStatus, Seat
 from services.engine.local_server import free_port, uvicorn_command
 from services.engine.rules import Options, get_variant, new_game
 from services.engine.store import decode, game_key
-from services.engine.wire.schemas import SeatSpec
+from services.engine.wire.schemas import GameInfo, SeatSpec
 
 TOKEN = "service-test-token"
 REPO = Path(__file__).resolve().parents[3]
@@ -176,6 +176,24 @@ async def owing_user(engine: EngineClient, game_id: str) -> tuple[int, int] | No
 DRAW_PILE = "G1 G2 G3 G4 G5 G6 G7 G8 G9 B9 B8 B7 Y7 Y8 Y9"
 
 
+async def deal(
+    engine: EngineClient,
+    hands: list[str],
+    *,
+    chat_id: int = -100_778,
+    seats: list[SeatSpec] | None = None,
+    **setup: Any,
+) -> GameInfo:
+    """A game in play from an explicit table (seat ``i`` is user ``101 + i``, who owes the
+    turn is seat 0 unless ``current`` says otherwise, on a discarded R3 and ``DRAW_PILE``
+    unless ``setup`` says otherwise)."""
+    return await engine.create_test_game(
+        chat_id,
+        seats or humans(len(hands)),
+        {"hands": hands, "discard": "R3", "current": 0, "draw_pile": DRAW_PILE, **setup},
+    )
+
+
 async def dealt(
     engine: EngineClient,
     hands: list[str],
@@ -184,11 +202,5 @@ async def dealt(
     seats: list[SeatSpec] | None = None,
     **setup: Any,
 ) -> str:
-    """A game in play from an explicit table (seat ``i`` is user ``101 + i``, who owes the
-    turn is seat 0 unless ``current`` says otherwise); its id."""
-    game = await engine.create_test_game(
-        chat_id,
-        seats or humans(len(hands)),
-        {"hands": hands, "discard": "R3", "current": 0, "draw_pile": DRAW_PILE, **setup},
-    )
-    return game.game_id
+    """``deal``'s game id."""
+    return (await deal(engine, hands, chat_id=chat_id, seats=seats, **setup)).game_id

@@ -14,7 +14,16 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from service_helpers import TOKEN, card_count, deadlines, humans, load_record, stream_entries
+from service_helpers import (
+    DRAW_PILE,
+    TOKEN,
+    card_count,
+    deadlines,
+    deal,
+    humans,
+    load_record,
+    stream_entries,
+)
 
 from services.config import Settings
 from services.engine.app import create_app
@@ -29,23 +38,12 @@ from services.engine.client import (
 from services.engine.wire.schemas import GameInfo, SeatSpec
 
 CHAT = -100_777
-DRAW_PILE = "G1 G2 G3 G4 G5 G6 G7 G8 G9 B9 B8 B7 Y7 Y8 Y9"
 
 
 async def table(
-    engine: EngineClient,
-    hands: list[str],
-    *,
-    seats: list[SeatSpec] | None = None,
-    discard: str = "R3",
-    current: int = 0,
-    **setup: Any,
+    engine: EngineClient, hands: list[str], *, seats: list[SeatSpec] | None = None, **setup: Any
 ) -> GameInfo:
-    return await engine.create_test_game(
-        CHAT,
-        seats or humans(len(hands)),
-        {"hands": hands, "discard": discard, "current": current, "draw_pile": DRAW_PILE, **setup},
-    )
+    return await deal(engine, hands, chat_id=CHAT, seats=seats, **setup)
 
 
 def redis_now(client: redis.Redis) -> float:
