@@ -209,6 +209,16 @@ class ResultsRecorder:
                 if reclaim:
                     last_reclaim = time.monotonic()
                 self.record_once(BLOCK_SECONDS, reclaim=reclaim)
+            except redis.ResponseError as exc:
+                if "NOGROUP" not in str(exc):
+                    log.exception("the results recorder failed; reading on shortly")
+                    self._stop.wait(RETRY_PAUSE_SECONDS)
+                    continue
+                # Redis lost the group (restarted without its data, or it was deleted):
+                # join again from the oldest entry the log holds; the writer's keys make
+                # whatever is read a second time count once.
+                log.warning("the event log's consumer group %r is gone; joining again", GROUP)
+                joined = False
             except Exception:
                 log.exception("the results recorder failed; reading on shortly")
                 self._stop.wait(RETRY_PAUSE_SECONDS)

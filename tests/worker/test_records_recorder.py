@@ -148,6 +148,26 @@ def test_a_replayed_event_log_counts_nothing_twice(
     assert rows(records_db) == once
 
 
+def test_a_running_recorder_joins_again_when_its_group_is_lost(
+    table: Table, raw_redis: redis.Redis, records_db: Engine, facts: EngineFacts
+) -> None:
+    """Redis restarted without its data (or the group deleted) under a running recorder: it
+    creates the group again and goes on recording, with no worker restart."""
+    running = recorder(raw_redis, records_db, facts, "r1")
+    running.start()
+    try:
+        for key in log_keys(SHARDS):
+            raw_redis.xgroup_destroy(key, GROUP)
+        gid = won_game(table)
+        wait_for(
+            lambda: [g[0] for g in rows(records_db)["games"]] == [gid],
+            30,
+            "the game to be recorded after the group was lost",
+        )
+    finally:
+        running.stop()
+
+
 def test_what_a_dead_recorder_held_is_recorded_by_another(
     table: Table, raw_redis: redis.Redis, records_db: Engine, facts: EngineFacts
 ) -> None:
