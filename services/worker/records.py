@@ -197,6 +197,11 @@ class ResultsRecorder:
         if self._thread is not None:
             self._thread.join(timeout)
 
+    @property
+    def running(self) -> bool:
+        """Whether the recorder's thread is still alive (say, after a stop that timed out)."""
+        return self._thread is not None and self._thread.is_alive()
+
     def run(self) -> None:
         joined = False
         last_reclaim = 0.0
@@ -251,4 +256,9 @@ class RecorderStep(bootsteps.StartStopStep):  # type: ignore[misc]
     def stop(self, parent: Any) -> None:
         if self.recorder is not None:
             self.recorder.stop()
+            # The engine client's loop may be closed only once no thread can be using it; a
+            # recorder still busy after stop's timeout keeps it, and the process exit ends both.
+            if self.facts is not None and not self.recorder.running:
+                self.facts.close()
+                self.facts = None
             self.recorder = None

@@ -166,6 +166,7 @@ def test_a_running_recorder_joins_again_when_its_group_is_lost(
         )
     finally:
         running.stop()
+    assert not running.running  # so the worker may close the engine client behind it
 
 
 def test_what_a_dead_recorder_held_is_recorded_by_another(
