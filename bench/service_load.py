@@ -47,6 +47,7 @@ import redis
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.percentiles import percentile  # noqa: E402
 from services.config import Settings  # noqa: E402
 from services.engine.local_server import free_port, uvicorn_command  # noqa: E402
 from services.engine.wire.event_log import LOG_PREFIX, decode_events  # noqa: E402
@@ -483,8 +484,8 @@ def entry_sizes(client: redis.Redis) -> dict[str, float]:
 
 
 def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+    """A percentile of seconds, in milliseconds."""
+    return percentile(values, q) * 1000
 
 
 def show_latency(label: str, values: list[float]) -> None:

@@ -43,6 +43,7 @@ sys.path.insert(0, str(REPO))
 from sqlalchemy import Engine, text  # noqa: E402
 from sqlalchemy.orm import Session  # noqa: E402
 
+from bench.percentiles import percentile  # noqa: E402
 from services.records import queries  # noqa: E402
 from services.records.database import make_engine, transaction  # noqa: E402
 from services.records.migrate import downgrade, upgrade  # noqa: E402
@@ -54,11 +55,6 @@ VARIANTS = ["classic", "flip", "no_mercy", "minecraft", "minions"]
 VARIANT_WEIGHTS = [50, 20, 15, 10, 5]
 STRONG = AI_USER_IDS["strong"]
 DEFAULT_DB = "postgresql+psycopg://postgres@127.0.0.1:5432/uno_bench_records"
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 class World:

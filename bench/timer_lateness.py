@@ -40,6 +40,7 @@ import redis
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.percentiles import percentile  # noqa: E402
 from services.engine.local_server import (  # noqa: E402
     free_port,
     kill,
@@ -138,16 +139,11 @@ class Bench:
         return list(found.values())
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def show(label: str, values: list[float]) -> None:
     ms = [v * 1000 for v in values]
     print(
         f"  {label:<44} n={len(ms):4d}  p50 {statistics.median(ms):7.1f} ms  "
-        f"p99 {pct(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms"
+        f"p99 {percentile(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms"
     )
 
 
