@@ -19,6 +19,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from services.bot.callbacks import Callback, Kind
 from services.bot.cards import COLOR_SQUARES, color_name, face_label
 from services.bot.i18n import gettext, ngettext, number
+from services.bot.locales.bidi import Phrase, isolate
 from services.engine.client import EngineView, GameInfo, SeatInfo
 
 VARIANTS = ("classic", "flip", "no_mercy", "minecraft", "minions")
@@ -38,11 +39,12 @@ def variant_name(locale: str | None, variant: str) -> str:
 
 
 def person(seat: SeatInfo, *, mention: bool = False) -> str:
-    """A seat's name as HTML; isolated so right-to-left names keep the line in order."""
-    name = "\u2068" + html.escape(seat.name) + "\u2069"
+    """A seat's name as HTML; isolated so right-to-left names keep the line in order (a
+    ``Phrase``: a message it fills in does not isolate it again)."""
+    name = isolate(html.escape(seat.name))
     if mention and seat.user_id is not None:
-        return f'<a href="tg://user?id={seat.user_id}">{name}</a>'
-    return name
+        return Phrase(f'<a href="tg://user?id={seat.user_id}">{name}</a>')
+    return Phrase(name)
 
 
 def seat_names(game: GameInfo) -> list[str]:
