@@ -325,16 +325,16 @@ def action_label(locale: str | None, game: GameInfo, view: EngineView, code: str
     if head == "u":
         return "🔔 " + gettext(locale, "UNO!")
     if head == "x" and arg.isdigit() and int(arg) < len(names):
-        return "🫵 " + gettext(locale, "Catch {name}!", name=html.unescape(_plain(names[int(arg)])))
+        return "🫵 " + gettext(locale, "Catch {name}!", name=plain_text(names[int(arg)]))
     if head == "s" and arg.isdigit() and int(arg) < len(names):
-        return "🔄 " + gettext(
-            locale, "Swap with {name}", name=html.unescape(_plain(names[int(arg)]))
-        )
+        return "🔄 " + gettext(locale, "Swap with {name}", name=plain_text(names[int(arg)]))
     return code
 
 
-def _plain(name: str) -> str:
-    return name.replace("\u2068", "").replace("\u2069", "")
+def plain_text(text: str) -> str:
+    """HTML ``text`` as plain text, its isolates taken out (an alert or a button shows no
+    markup, and its words need none)."""
+    return html.unescape(text.replace("\u2068", "").replace("\u2069", ""))
 
 
 def why_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
