@@ -3,9 +3,10 @@
 Real processes on the loopback interface: the local Telegram (``python -m
 services.playground``, Telegram's flood limits: 20 messages a minute per group, about one a
 second per private chat, 30 a second per bot token), the engine, the Celery worker and one
-bot replica (started by the bot's end-to-end test helpers, tests/bot/bot_processes.py), all
-on one Redis database, emptied first. Simulated people open N 4-player Classic games the
-way people do (/new, the variant button, Join, Start) and then make one move every
+bot replica (started by the helpers the bot's end-to-end tests use too,
+services/playground/processes.py), all on one Redis database, emptied first. Simulated
+people open N 4-player Classic games the way people do (/new, the variant button, Join,
+Start) and then make one move every
 ``--pace`` seconds per game: the player the table's "▶" line names picks a card (the tests'
 preference: play, then any other decision, then draw) either from the inline-mode hand ("My
 cards": an inline query and a chosen result posted in the group) or from the hand in their
@@ -64,18 +65,17 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from services.bot import render  # noqa: E402
-from services.bot.callbacks import BadCallback, Callback, Kind  # noqa: E402
+from services.bot.callbacks import BadCallback, Callback, Kind, preferred_move  # noqa: E402
 from services.bot.memory import PREFIX as BOT_PREFIX  # noqa: E402
 from services.engine.client import EngineClient, GameInfo  # noqa: E402
 from services.playground.control import TelegramControl  # noqa: E402
-from tests.bot.bot_processes import (  # noqa: E402
+from services.playground.processes import (  # noqa: E402
     ENGINE_TOKEN,
     Process,
     start_bot,
     start_engine,
     start_worker,
 )
-from tests.bot.telegram_play import choose  # noqa: E402
 
 GOAL_GROUP_CALLS = 1.2
 GOAL_P99_S = 0.100
@@ -564,7 +564,7 @@ class Load:
         for result in found["results"]:
             with contextlib.suppress(BadCallback):
                 options[Callback.decode(result["id"])] = result["id"]
-        cb = choose(list(options))
+        cb = preferred_move(list(options))
         if cb is None:
             return False
         posted = await self.call(
@@ -578,7 +578,7 @@ class Load:
     async def move_private(self, game: Game, table: Shown, user: int) -> bool:
         assert game.info is not None
         hand = self.feed.hand(user)
-        cb = choose(_callbacks(hand.markup)) if hand is not None else None
+        cb = preferred_move(_callbacks(hand.markup)) if hand is not None else None
         if hand is None or cb is None:
             return False
         data = cb.encode()

@@ -9,6 +9,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from services.bot.callbacks import Callback, Kind
 from services.bot.i18n import gettext, ngettext, number
+from services.bot.locales.bidi import isolate
 from services.bot.render import VARIANTS, variant_name
 from services.records.queries import (
     BoardEntry,
@@ -56,7 +57,7 @@ def parse_top(args: list[str]) -> tuple[str, BoardOrder, bool]:
 
 def _name(locale: str | None, name: str | None, is_ai: bool) -> str:
     shown = html.escape(name) if name else gettext(locale, "(forgotten player)")
-    return ("🤖 " if is_ai else "") + "\u2068" + shown + "\u2069"
+    return ("🤖 " if is_ai else "") + isolate(shown)
 
 
 def rating(value: float) -> float:
@@ -79,7 +80,7 @@ def _record_line(locale: str | None, record: VariantRecord) -> str:
 def stats_text(locale: str | None, name: str, stats: UserStats | None) -> str:
     """/stats: a player's games, wins, points and rating per variant, everywhere and in the
     chat asked in."""
-    shown = "\u2068" + html.escape(name) + "\u2069"
+    shown = isolate(html.escape(name))
     if stats is None or not (stats.variants or stats.in_chat):
         return gettext(
             locale, "No finished games on record for {name} yet.", name=html.escape(name)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from services.engine.rules import Options
+from services.engine.client import Options
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,13 +59,12 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, user = update.effective_message, update.effective_user
     if message is None or user is None:
         return
-    locale = locale_of(user)
+    locale = await reply_language(update, context)
     if not is_group(update.effective_chat):
         await message.reply_text(gettext(locale, "Add me to a group and type /new there."))
         return
     uno = services(context)
     chat_id, topic = message.chat_id, topic_of(message)
-    locale = await LanguagePreferences(uno.memory.redis).chat(chat_id) or locale
     existing = await call_engine(lambda: uno.engine.chat_game(chat_id, topic))
     if existing is not None:
         await message.reply_text(gettext(locale, "A game is already on here: /join it."))

@@ -213,10 +213,6 @@ class Memory:
         """True the first time ``what`` is asked about (across replicas and retries)."""
         return bool(await self.redis.set(f"{PREFIX}once:{what}", 1, nx=True, ex=ttl))
 
-    async def chat_locale(self, chat_id: int) -> str | None:
-        value = await self.redis.get(f"{PREFIX}lang:{chat_id}")
-        return _text(value) if value else None
-
     # -- the last moves, in order whichever replica saw them ---------------------------------
 
     @staticmethod

@@ -8,7 +8,6 @@ changes when the engine's write reaches the event log (rendering.py).
 
 from __future__ import annotations
 
-import html
 import logging
 import re
 
@@ -40,10 +39,6 @@ from services.engine.client import (
 log = logging.getLogger(__name__)
 
 INLINE_PAGE = 50
-
-
-def strip_isolates(text: str) -> str:
-    return text.replace("\u2068", "").replace("\u2069", "")
 
 
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
@@ -247,7 +242,7 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
                 description=(
                     gettext(locale, "can't be played now")
                     if choice.code is None
-                    else html.unescape(strip_isolates(render.why_line(locale, game, view)))
+                    else render.plain_text(render.why_line(locale, game, view))
                 ),
                 input_message_content=InputTextMessageContent(text, parse_mode=ParseMode.HTML),
             )

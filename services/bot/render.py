@@ -19,6 +19,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from services.bot.callbacks import Callback, Kind
 from services.bot.cards import COLOR_SQUARES, color_name, face_label
 from services.bot.i18n import gettext, ngettext, number
+from services.bot.locales.bidi import Phrase, isolate
 from services.engine.client import EngineView, GameInfo, SeatInfo
 
 VARIANTS = ("classic", "flip", "no_mercy", "minecraft", "minions")
@@ -38,11 +39,12 @@ def variant_name(locale: str | None, variant: str) -> str:
 
 
 def person(seat: SeatInfo, *, mention: bool = False) -> str:
-    """A seat's name as HTML; isolated so right-to-left names keep the line in order."""
-    name = "\u2068" + html.escape(seat.name) + "\u2069"
+    """A seat's name as HTML; isolated so right-to-left names keep the line in order (a
+    ``Phrase``: a message it fills in does not isolate it again)."""
+    name = isolate(html.escape(seat.name))
     if mention and seat.user_id is not None:
-        return f'<a href="tg://user?id={seat.user_id}">{name}</a>'
-    return name
+        return Phrase(f'<a href="tg://user?id={seat.user_id}">{name}</a>')
+    return Phrase(name)
 
 
 def seat_names(game: GameInfo) -> list[str]:
@@ -323,16 +325,16 @@ def action_label(locale: str | None, game: GameInfo, view: EngineView, code: str
     if head == "u":
         return "🔔 " + gettext(locale, "UNO!")
     if head == "x" and arg.isdigit() and int(arg) < len(names):
-        return "🫵 " + gettext(locale, "Catch {name}!", name=html.unescape(_plain(names[int(arg)])))
+        return "🫵 " + gettext(locale, "Catch {name}!", name=plain_text(names[int(arg)]))
     if head == "s" and arg.isdigit() and int(arg) < len(names):
-        return "🔄 " + gettext(
-            locale, "Swap with {name}", name=html.unescape(_plain(names[int(arg)]))
-        )
+        return "🔄 " + gettext(locale, "Swap with {name}", name=plain_text(names[int(arg)]))
     return code
 
 
-def _plain(name: str) -> str:
-    return name.replace("\u2068", "").replace("\u2069", "")
+def plain_text(text: str) -> str:
+    """HTML ``text`` as plain text, its isolates taken out (an alert or a button shows no
+    markup, and its words need none)."""
+    return html.unescape(text.replace("\u2068", "").replace("\u2069", ""))
 
 
 def why_line(locale: str | None, game: GameInfo, view: EngineView) -> str:

@@ -238,14 +238,28 @@ class Renderer:
         if spectator.view is None:
             return
         hands = await self.memory.hand_messages(mem.game_id)
+        # Each hand speaks its owner's language, not the group's.
+        locales = await LanguagePreferences(self.memory.redis).people(
+            list(hands), fallback=mem.locale
+        )
         await asyncio.gather(
-            *(self.show_hand(mem, user, message, shown) for user, (message, shown) in hands.items())
+            *(
+                self.show_hand(mem, user, message, shown, locale=locales[user])
+                for user, (message, shown) in hands.items()
+            )
         )
 
     async def show_hand(
-        self, mem: GameMemory, user_id: int, message_id: int | None, fingerprint: str = ""
+        self,
+        mem: GameMemory,
+        user_id: int,
+        message_id: int | None,
+        fingerprint: str = "",
+        *,
+        locale: str | None = None,
     ) -> None:
-        """Edit (or post) ``user_id``'s hand message in their private chat."""
+        """Edit (or post) ``user_id``'s hand message in their private chat, in ``locale``
+        (None: their own language, read here)."""
         try:
             player = await self.engine.view(mem.game_id, user_id)
         except (Forbidden, NotFound):
@@ -253,8 +267,11 @@ class Renderer:
             return
         if player.view is None:
             return
-        # The hand speaks its owner's language, not the group's.
-        locale = await LanguagePreferences(self.memory.redis).person(user_id, fallback=mem.locale)
+        if locale is None:
+            # The hand speaks its owner's language, not the group's.
+            locale = await LanguagePreferences(self.memory.redis).person(
+                user_id, fallback=mem.locale
+            )
         shown = render.private_hand(locale, player.game, player.view, mem.chat_title)
         shown = render.Rendered(with_direction(locale, shown.text), shown.markup)
         if player.game.status != "playing":

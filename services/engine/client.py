@@ -89,6 +89,7 @@ __all__ = [
     "IllegalAction",
     "Join",
     "NotFound",
+    "Options",
     "PlayerOnly",
     "PlayerView",
     "SeatInfo",

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot_processes import ENGINE_TOKEN, Process, start_bot
 from telegram_play import Players
 
 from services.engine.client import EngineClient
+from services.playground.processes import ENGINE_TOKEN, Process, start_bot
 
 #: A test plays faster than people: the flood limits would only slow it down. The tests of
 #: the limits themselves set Telegram's numbers back.

@@ -1,6 +1,6 @@
 """Fixtures for the bot's tests: the engine (in-process over ASGI for the unit tests of
-rendering and memory; real processes for the end-to-end tests in ``bot_processes.py``),
-the test Redis, and the local Telegram."""
+rendering and memory; real processes for the end-to-end tests from
+``services/playground/processes.py``), the test Redis, and the local Telegram."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from typing import Any
 
 import httpx
 import pytest
-from bot_processes import start_engine, start_worker
 from bot_stack import Group, Stack, records_url
 from pydantic import SecretStr
 from redis.asyncio import Redis
@@ -20,6 +19,7 @@ from services.bot.memory import Memory
 from services.config import Settings
 from services.engine.app import create_app
 from services.engine.client import EngineClient
+from services.playground.processes import start_engine, start_worker
 
 TOKEN = "bot-tests-token"
 _BOTS = itertools.count()

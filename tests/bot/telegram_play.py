@@ -9,9 +9,6 @@ from typing import Any
 
 from services.bot.callbacks import Callback, Kind
 
-#: The order a test player prefers moves in: play, then every other decision, then draw.
-PREFERENCE = ("p", "c", "s", "a", "d", "k")
-
 
 def callbacks(message: dict[str, Any]) -> list[Callback]:
     markup = message.get("reply_markup") or {}
@@ -27,15 +24,6 @@ def callbacks(message: dict[str, Any]) -> list[Callback]:
 def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
     markup = message.get("reply_markup") or {}
     return [b for row in markup.get("inline_keyboard", []) for b in row]
-
-
-def choose(options: list[Callback]) -> Callback | None:
-    acts = [cb for cb in options if cb.kind is Kind.ACT]
-    for head in PREFERENCE:
-        for cb in acts:
-            if cb.arg.split(".")[0] == head:
-                return cb
-    return None
 
 
 @dataclass

@@ -10,10 +10,10 @@ import sys
 from typing import Any
 
 import httpx
-from bot_processes import start_bot
 from scenes import deal
 
 from services.engine.local_server import REPO, free_port
+from services.playground.processes import start_bot
 
 
 def engine_act(stack: Any, game_id: str, user_id: int, code: str) -> None:

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from bot_stack import Group, Stack
-from telegram_play import callbacks, choose, version_of
+from telegram_play import callbacks, version_of
 
-from services.bot.callbacks import Kind
+from services.bot.callbacks import Kind, preferred_move
 
 
 def owes(hand_text: str) -> bool:
@@ -91,7 +91,7 @@ def test_a_round_to_its_end(stack: Stack, make_group: Any, variant: str) -> None
             assert hand is not None
             if not owes(hand["text"]):
                 continue
-            cb = choose(callbacks(hand))
+            cb = preferred_move(callbacks(hand))
             if cb is None:
                 continue
             answer = players.press_hand(person["id"], hand, cb)

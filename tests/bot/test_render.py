@@ -4,39 +4,15 @@ button (and its inline result), nothing else does, and all callback data fits.""
 from __future__ import annotations
 
 import random
-from typing import Any
 
-import orjson
 import pytest
+from engine_views import engine_view, game_info
 from telegram import InlineKeyboardMarkup
 
 from services.bot import render
 from services.bot.callbacks import Callback, Kind
-from services.engine.client import EngineView, GameInfo, SeatInfo
-from services.engine.rules import VARIANTS, Action, Applied, apply, legal_actions, new_game, view
+from services.engine.rules import VARIANTS, Action, Applied, apply, legal_actions, new_game
 from services.engine.rules.state import GameState, Options
-
-GAME_ID = "Gx7-_abcdEF1"
-
-
-def game_info(state: GameState, status: str = "playing") -> GameInfo:
-    return GameInfo(
-        game_id=GAME_ID,
-        version=state.version,
-        status=status,  # type: ignore[arg-type]
-        chat_id=-100,
-        topic_id=0,
-        host=1,
-        variant=state.variant,
-        turn_seconds=60,
-        rules={},
-        seats=[SeatInfo(seat=i, name=p.name, user_id=i + 1) for i, p in enumerate(state.players)],
-    )
-
-
-def engine_view(state: GameState, seat: int | None) -> EngineView:
-    data: Any = orjson.loads(orjson.dumps(view(state, seat).to_json()))
-    return EngineView.model_validate(data)
 
 
 def buttons(markup: InlineKeyboardMarkup | None) -> list[Callback]:

@@ -3,7 +3,7 @@
 - ``catalog`` — the gettext catalogs (Babel): pick a language, translate a message with its
   arguments isolated for right-to-left text and numbers in the language's digits.
 - ``bidi`` — Unicode isolates around names and codes, paragraph direction marks.
-- ``numbers`` — numbers, counts and clocks formatted for a language (Babel, CLDR).
+- ``numerals`` — numbers and clocks in a language's digits and separators (Babel, CLDR).
 - ``glossary`` — card, colour, variant and house-rule names, taken from the rule sheets.
 - ``rules_text`` — the ``/rules <variant>`` texts, one file per language and variant.
 

@@ -14,7 +14,6 @@ from services.bot.context import is_chat_admin, is_group, locale_of, services, t
 from services.bot.i18n import gettext, language
 from services.bot.locales.catalog import LANGUAGE_NAMES
 from services.bot.locales.preferences import LanguagePreferences
-from services.bot.memory import Memory
 
 AUTO = "auto"
 #: What /language accepts for each language: its code and its own name.
@@ -95,11 +94,9 @@ async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     await prefs.set_chat(chat.id, wanted)
     memory = services(context).memory
-    game_id = await memory.redis.get(Memory.chat_key(chat.id, topic_of(message)))
+    game_id = await memory.chat_game(chat.id, topic_of(message))
     if game_id:
-        await memory.update_game(
-            game_id.decode() if isinstance(game_id, bytes) else str(game_id), lang=wanted
-        )
+        await memory.update_game(game_id, lang=wanted)
     await message.reply_text(
         gettext(wanted, "This chat now plays in {language}.", language=LANGUAGE_NAMES[wanted])
     )

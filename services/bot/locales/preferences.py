@@ -16,6 +16,7 @@ person's own choice into this process (``chosen_language``), so the synchronous
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from redis.asyncio import Redis
@@ -97,10 +98,22 @@ class LanguagePreferences:
     async def person(self, user_id: int, *, fallback: str) -> str:
         """The language for what ``user_id`` alone reads; ``fallback`` (the chat's) when
         they never chose one and their app's is unknown."""
-        choice, app = await self.redis.mget(
-            CHOICE_KEY.format(user_id=user_id), APP_LANGUAGE_KEY.format(user_id=user_id)
-        )
-        return _text(choice) or _text(app) or fallback
+        return (await self.people([user_id], fallback=fallback))[user_id]
+
+    async def people(self, user_ids: Sequence[int], *, fallback: str) -> dict[int, str]:
+        """``person`` of each of ``user_ids``, in one read."""
+        if not user_ids:
+            return {}
+        keys = [
+            key.format(user_id=user_id)
+            for user_id in user_ids
+            for key in (CHOICE_KEY, APP_LANGUAGE_KEY)
+        ]
+        values = await self.redis.mget(keys)
+        return {
+            user_id: _text(values[2 * n]) or _text(values[2 * n + 1]) or fallback
+            for n, user_id in enumerate(user_ids)
+        }
 
 
 def _known(language: str) -> str:

@@ -127,6 +127,10 @@ async def test_language_per_person_and_per_chat(
         prefs = LanguagePreferences(redis)
         assert await prefs.person(maryam["id"], fallback="en") == "fa"  # her app's, remembered
         assert await prefs.person(999_999_999, fallback="gu") == "gu"
+        assert await prefs.people([maryam["id"], 999_999_999], fallback="gu") == {
+            maryam["id"]: "fa",
+            999_999_999: "gu",
+        }
     finally:
         await redis.aclose()
     new = {

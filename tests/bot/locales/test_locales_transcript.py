@@ -20,9 +20,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 from bidi import get_display
+from engine_views import engine_view, game_info
 
 from services.bot import render
 from services.bot.locales.bidi import (
@@ -32,8 +32,8 @@ from services.bot.locales.bidi import (
     with_direction,
 )
 from services.bot.locales.catalog import LANGUAGES
-from services.engine.client import EngineView, GameInfo, SeatInfo
-from services.engine.rules import Applied, Options, apply, legal_actions, new_game, view
+from services.engine.client import GameInfo
+from services.engine.rules import Applied, Options, apply, legal_actions, new_game
 from services.engine.rules.state import GameState
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -45,22 +45,7 @@ PREFERENCE = ("p", "u", "c", "s", "ch", "a", "d", "k")
 
 
 def _info(state: GameState, status: str) -> GameInfo:
-    return GameInfo(
-        game_id="G-golden",
-        version=state.version,
-        status=status,  # type: ignore[arg-type]
-        chat_id=-100,
-        topic_id=0,
-        host=1,
-        variant=state.variant,
-        turn_seconds=60,
-        rules={},
-        seats=[SeatInfo(seat=i, name=p.name, user_id=i + 1) for i, p in enumerate(state.players)],
-    )
-
-
-def _view(state: GameState, seat: int | None) -> EngineView:
-    return EngineView.model_validate(orjson.loads(orjson.dumps(view(state, seat).to_json())))
+    return game_info(state, status, game_id="G-golden")
 
 
 def _choice(state: GameState) -> Any:
@@ -90,12 +75,12 @@ def chat_transcript(language: str) -> str:
             message(
                 "table",
                 render.table(
-                    language, info, _view(state, None), recent, bot_username="uno_bot"
+                    language, info, engine_view(state, None), recent, bot_username="uno_bot"
                 ).text,
             )
             message(
                 "alice's hand",
-                render.private_hand(language, info, _view(state, 0), "Friday UNO").text,
+                render.private_hand(language, info, engine_view(state, 0), "Friday UNO").text,
             )
         result = apply(state, _choice(state))
         assert isinstance(result, Applied)

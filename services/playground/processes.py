@@ -1,6 +1,7 @@
-"""The real services for the bot's end-to-end tests, each a process in its own group (so a
-test can kill one the way a container dies): the engine (uvicorn), the worker (Celery) and
-bot replicas (``python -m services.bot``) talking to the local Telegram."""
+"""The real services for the bot's end-to-end tests and the Telegram load bench, each a
+process in its own group (so a test can kill one the way a container dies): the engine
+(uvicorn), the worker (Celery) and bot replicas (``python -m services.bot``) talking to the
+local Telegram."""
 
 from __future__ import annotations
 
