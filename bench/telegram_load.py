@@ -64,6 +64,7 @@ import redis
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.percentiles import percentile  # noqa: E402
 from services.bot import render  # noqa: E402
 from services.bot.callbacks import BadCallback, Callback, Kind, preferred_move  # noqa: E402
 from services.bot.memory import PREFIX as BOT_PREFIX  # noqa: E402
@@ -641,8 +642,7 @@ class Window:
     def quantile(self, q: float) -> float:
         if not self.latencies:
             return float("nan")
-        ordered = sorted(self.latencies)
-        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+        return percentile(self.latencies, q)
 
     @property
     def turns_per_second(self) -> float:

@@ -185,9 +185,7 @@ def main() -> None:
             return False
 
     def start_worker() -> subprocess.Popen[bytes]:
-        proc = spawn(
-            worker_command(loglevel="WARNING"), env, logs / "worker.log"
-        )
+        proc = spawn(worker_command(loglevel="WARNING"), env, logs / "worker.log")
         # Ready once the drainer has claimed a probe deadline (the worker logs little here).
         probe = f"probe{time.time_ns()}|turn|1"
         bench.r.zadd(DEADLINES_KEY, {probe: bench.now()})
