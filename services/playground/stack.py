@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ctypes
 import fcntl
 import json
 import logging
@@ -54,22 +53,12 @@ BOT_USERNAME = "uno_playground_bot"
 FIRST_PERSON = "You"
 GROUP_TITLE = "UNO night"
 
-_PR_SET_PDEATHSIG = 1
-
-
 class StackError(RuntimeError):
     """The stack cannot start; the message says why and what to do."""
 
 
 class Stopped(Exception):
     """Ctrl-C or SIGTERM arrived."""
-
-
-def die_with_parent() -> None:
-    """In the child, before exec: get SIGTERM when the launcher dies, even by SIGKILL, so no
-    service outlives the command that started it (Linux only; elsewhere nothing happens)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 @dataclass
@@ -83,17 +72,10 @@ class Child:
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
 
     def start(self) -> None:
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                self.argv,
-                cwd=REPO,
-                env=dict(self.env),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # Ctrl-C in the terminal reaches the launcher only
-                preexec_fn=die_with_parent,
-            )
+        # No child outlives the launcher, even one killed outright.
+        self.process = local_server.spawn(
+            self.argv, self.env, self.log_path, preexec_fn=local_server.die_with_parent
+        )
 
     @property
     def exit_code(self) -> int | None:

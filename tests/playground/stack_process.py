@@ -13,8 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from services.engine.local_server import REPO
-from services.playground.stack import die_with_parent
+from services.engine.local_server import REPO, die_with_parent
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 READY_PREFIX = "UNO playground: "
