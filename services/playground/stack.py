@@ -240,18 +240,12 @@ def child_env(redis_url: str, engine_url: str, database_url: str, **extra: str) 
     """This process's environment (the user's own ``UNO_`` settings included, e.g.
     ``UNO_TURN_SECONDS``) with the stack's addresses, SQLite, and the engine's development
     mode, which accepts the development token."""
-    env = dict(os.environ)
-    env.setdefault("UNO_ENGINE_TOKEN", DEV_ENGINE_TOKEN)
-    env.update(
-        UNO_REDIS_URL=redis_url,
-        UNO_BROKER_URL=redis_url,
-        UNO_ENGINE_URL=engine_url,
-        UNO_DATABASE_URL=database_url,
-        UNO_DEV_MODE="true",
-        PYTHONUNBUFFERED="1",
+    own = {k: v for k, v in os.environ.items() if k.startswith("UNO_")}
+    token = own.get("UNO_ENGINE_TOKEN", DEV_ENGINE_TOKEN)
+    service = local_server.service_env(
+        redis_url, engine_url, token, UNO_DATABASE_URL=database_url, **extra
     )
-    env.update(extra)
-    return env
+    return {**own, **service}
 
 
 def start_redis(stack: Stack, choice: RedisChoice) -> None:
