@@ -34,8 +34,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from services.engine.local_server import free_port, uvicorn_command  # noqa: E402
-
-READY = "UNO playground: "
+from services.playground.stack import page_in  # noqa: E402
 
 
 def timed_play(clone: Path, redis_url: str, log: Path) -> float:
@@ -59,8 +58,8 @@ def timed_play(clone: Path, redis_url: str, log: Path) -> float:
     with log.open("a") as out:
         for line in process.stdout:
             out.write(line)
-            if line.startswith(READY):
-                page = line[len(READY) :].split()[0]
+            page = page_in(line)
+            if page is not None:
                 break
         if page is None:
             raise SystemExit(f"make play never printed its page; see {log}")

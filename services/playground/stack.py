@@ -52,6 +52,8 @@ BOT_USERNAME = "uno_playground_bot"
 #: The first person the page plays as, and the group they play in.
 FIRST_PERSON = "You"
 GROUP_TITLE = "UNO night"
+#: How the line with the page's address begins, printed once the page is playable.
+PAGE_LINE = "UNO playground: "
 
 class StackError(RuntimeError):
     """The stack cannot start; the message says why and what to do."""
@@ -158,6 +160,11 @@ class StackState:
         except (FileNotFoundError, ValueError):
             return {}
         return info
+
+
+def page_in(line: str) -> str | None:
+    """The page's address when ``line`` is the launcher's :data:`PAGE_LINE`."""
+    return line[len(PAGE_LINE) :].split()[0] if line.startswith(PAGE_LINE) else None
 
 
 def http_ok(url: str) -> Callable[[], bool]:
@@ -342,7 +349,7 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
         else:
             page = f"{telegram_url}/"
             state.write_info(stack.children, page_url=page, engine_url=engine_url)
-            stack.say(f"\nUNO playground: {page}   (ready in {elapsed:.1f} s)")
+            stack.say(f"\n{PAGE_LINE}{page}   (ready in {elapsed:.1f} s)")
         stack.say(f"Logs in {state.logs}/. Press Ctrl-C to stop everything.")
         stack.watch()
     except Stopped:
