@@ -33,9 +33,15 @@ import httpx
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from services.engine.local_server import free_port, uvicorn_command  # noqa: E402
-
-READY = "UNO playground: "
+from services.config import DEV_ENGINE_TOKEN  # noqa: E402
+from services.engine.local_server import (  # noqa: E402
+    free_port,
+    service_env,
+    spawn,
+    stop,
+    uvicorn_command,
+)
+from services.playground.stack import page_in  # noqa: E402
 
 
 def timed_play(clone: Path, redis_url: str, log: Path) -> float:
@@ -59,8 +65,8 @@ def timed_play(clone: Path, redis_url: str, log: Path) -> float:
     with log.open("a") as out:
         for line in process.stdout:
             out.write(line)
-            if line.startswith(READY):
-                page = line[len(READY) :].split()[0]
+            page = page_in(line)
+            if page is not None:
                 break
         if page is None:
             raise SystemExit(f"make play never printed its page; see {log}")
@@ -72,18 +78,13 @@ def timed_play(clone: Path, redis_url: str, log: Path) -> float:
     return elapsed
 
 
-def timed_engine(redis_url: str) -> float:
+def timed_engine(redis_url: str, log: Path) -> float:
     """Seconds from starting the engine alone to its ``/healthz`` answering."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
-    env.update(UNO_REDIS_URL=redis_url, UNO_DEV_MODE="true")
+    env = service_env(redis_url, f"http://127.0.0.1:{port}", DEV_ENGINE_TOKEN)
     started = time.monotonic()
-    process = subprocess.Popen(
-        uvicorn_command("services.engine.app:app", port, "--log-level", "warning"),
-        cwd=REPO,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+    process = spawn(
+        uvicorn_command("services.engine.app:app", port, "--log-level", "warning"), env, log
     )
     try:
         while True:
@@ -96,8 +97,7 @@ def timed_engine(redis_url: str) -> float:
                 raise SystemExit("the engine exited while starting")
             time.sleep(0.02)
     finally:
-        process.terminate()
-        process.wait(10)
+        stop(process, grace=10)
 
 
 def main() -> None:
@@ -113,7 +113,7 @@ def main() -> None:
     log = folder / "make-play.log"
     print(f"fresh clone of {REPO} at {clone}; output in {log}")
     print(f"{'run':<28} {'seconds':>8}")
-    baseline = timed_engine(args.redis)
+    baseline = timed_engine(args.redis, folder / "engine.log")
     print(f"{'baseline: engine alone':<28} {baseline:8.1f}")
     for run in range(args.runs):
         seconds = timed_play(clone, args.redis, log)

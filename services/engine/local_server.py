@@ -5,15 +5,18 @@ and the worker get, and starting and stopping a process in its own process group
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+
+_PR_SET_PDEATHSIG = 1
 
 
 def free_port() -> int:
@@ -79,17 +82,34 @@ def service_env(redis_url: str, engine_url: str, token: str, **extra: str) -> di
     return env
 
 
-def spawn(argv: list[str], env: Mapping[str, str], log_path: Path) -> subprocess.Popen[bytes]:
-    """``argv`` from the repository's root, its output appended to ``log_path``, in its own
-    process group, so a signal to the group (``stop``, ``kill``) reaches all of it."""
+def die_with_parent() -> None:
+    """In the child, before exec: get SIGTERM when the parent dies, even by SIGKILL, so no
+    service outlives the command that started it (Linux only; elsewhere nothing happens)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def spawn(
+    argv: list[str],
+    env: Mapping[str, str],
+    log_path: Path,
+    *,
+    preexec_fn: Callable[[], object] | None = None,
+) -> subprocess.Popen[bytes]:
+    """``argv`` from the repository's root, reading nothing, its output appended to
+    ``log_path``, in its own process group, so a signal to the group (``stop``, ``kill``)
+    reaches all of it and Ctrl-C in the terminal does not; ``preexec_fn`` (e.g.
+    :func:`die_with_parent`) runs in the child before exec."""
     with log_path.open("ab") as log:
         return subprocess.Popen(
             argv,
             cwd=REPO,
             env=dict(env),
+            stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=preexec_fn,
         )
 
 

@@ -10,14 +10,11 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import socket
 import sys
-
-import uvicorn
 
 from services.logs import configure_logging
 from services.playground.app import create_app
-from services.playground.server import tcp_socket
+from services.playground.server import bound_socket, uvicorn_server
 
 log = logging.getLogger("services.playground")
 
@@ -42,12 +39,9 @@ def main(argv: list[str] | None = None) -> None:
         world.create_bot(
             args.bot_username, "UNO", inline_feedback=True, privacy_mode=True, token=args.bot_token
         )
-    sock = tcp_socket(args.host)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((args.host, args.port))
+    sock = bound_socket(args.host, args.port)
     host, port = sock.getsockname()[:2]
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", ws="none")
-    server = uvicorn.Server(config)
+    server = uvicorn_server(app)
 
     async def serve() -> None:
         task = asyncio.create_task(server.serve(sockets=[sock]))

@@ -35,7 +35,7 @@ from services.playground.world import (
     Message,
     Webhook,
     World,
-    admin_rights,
+    chat_member,
     now,
 )
 
@@ -736,15 +736,7 @@ def member_object(chat: Chat, user_id: int, api: BotApi) -> dict[str, Any]:
     user = api.world.users.get(user_id)
     if user is None:
         raise bad_request("user not found")
-    status = chat.members.get(user_id, "left")
-    d: dict[str, Any] = {"user": user.api(), "status": status}
-    if status == "creator":
-        d["is_anonymous"] = False
-    elif status == "administrator":
-        d.update(admin_rights(can_be_edited=False))
-    elif status == "kicked":
-        d["until_date"] = 0
-    return d
+    return chat_member(user, chat.members.get(user_id, "left"))
 
 
 @method("getChat")

@@ -48,15 +48,6 @@ class Params:
                 pass
         raise bad_request(f'field "{name}" must be of type Integer')
 
-    def float_(self, name: str) -> float | None:
-        value = self.raw.get(name)
-        if value is None or value == "":
-            return None
-        try:
-            return float(value)
-        except (TypeError, ValueError):
-            raise bad_request(f'field "{name}" must be of type Number') from None
-
     def bool_(self, name: str, default: bool = False) -> bool:
         value = self.raw.get(name)
         if value is None or value == "":

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import uvicorn
+from fastapi import FastAPI
 
 from services.playground.app import create_app
 from services.playground.control import TelegramControl
@@ -50,16 +51,25 @@ def tcp_socket(host: str) -> socket.socket:
     return socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
 
 
-def start_in_thread(host: str = "127.0.0.1", port: int = 0) -> LocalTelegram:
-    """Serve a fresh world on a background thread; ``port`` 0 picks a free one."""
-    world = World()
+def bound_socket(host: str, port: int) -> socket.socket:
+    """:func:`tcp_socket` bound to ``host:port`` (``port`` 0 picks a free one)."""
     sock = tcp_socket(host)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
-    config = uvicorn.Config(
-        create_app(world), log_level="warning", access_log=False, lifespan="off", ws="none"
-    )
-    server = uvicorn.Server(config)
+    return sock
+
+
+def uvicorn_server(app: FastAPI) -> uvicorn.Server:
+    """The local Telegram's server, quiet, without lifespan or WebSockets."""
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", ws="none")
+    return uvicorn.Server(config)
+
+
+def start_in_thread(host: str = "127.0.0.1", port: int = 0) -> LocalTelegram:
+    """Serve a fresh world on a background thread; ``port`` 0 picks a free one."""
+    world = World()
+    sock = bound_socket(host, port)
+    server = uvicorn_server(create_app(world))
 
     def run() -> None:
         asyncio.run(server.serve(sockets=[sock]))

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import ctypes
 import fcntl
 import json
 import logging
@@ -53,9 +52,8 @@ BOT_USERNAME = "uno_playground_bot"
 #: The first person the page plays as, and the group they play in.
 FIRST_PERSON = "You"
 GROUP_TITLE = "UNO night"
-
-_PR_SET_PDEATHSIG = 1
-
+#: How the line with the page's address begins, printed once the page is playable.
+PAGE_LINE = "UNO playground: "
 
 class StackError(RuntimeError):
     """The stack cannot start; the message says why and what to do."""
@@ -63,13 +61,6 @@ class StackError(RuntimeError):
 
 class Stopped(Exception):
     """Ctrl-C or SIGTERM arrived."""
-
-
-def die_with_parent() -> None:
-    """In the child, before exec: get SIGTERM when the launcher dies, even by SIGKILL, so no
-    service outlives the command that started it (Linux only; elsewhere nothing happens)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 @dataclass
@@ -83,17 +74,10 @@ class Child:
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
 
     def start(self) -> None:
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                self.argv,
-                cwd=REPO,
-                env=dict(self.env),
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # Ctrl-C in the terminal reaches the launcher only
-                preexec_fn=die_with_parent,
-            )
+        # No child outlives the launcher, even one killed outright.
+        self.process = local_server.spawn(
+            self.argv, self.env, self.log_path, preexec_fn=local_server.die_with_parent
+        )
 
     @property
     def exit_code(self) -> int | None:
@@ -178,6 +162,11 @@ class StackState:
         return info
 
 
+def page_in(line: str) -> str | None:
+    """The page's address when ``line`` is the launcher's :data:`PAGE_LINE`."""
+    return line[len(PAGE_LINE) :].split()[0] if line.startswith(PAGE_LINE) else None
+
+
 def http_ok(url: str) -> Callable[[], bool]:
     def check() -> bool:
         try:
@@ -258,18 +247,12 @@ def child_env(redis_url: str, engine_url: str, database_url: str, **extra: str) 
     """This process's environment (the user's own ``UNO_`` settings included, e.g.
     ``UNO_TURN_SECONDS``) with the stack's addresses, SQLite, and the engine's development
     mode, which accepts the development token."""
-    env = dict(os.environ)
-    env.setdefault("UNO_ENGINE_TOKEN", DEV_ENGINE_TOKEN)
-    env.update(
-        UNO_REDIS_URL=redis_url,
-        UNO_BROKER_URL=redis_url,
-        UNO_ENGINE_URL=engine_url,
-        UNO_DATABASE_URL=database_url,
-        UNO_DEV_MODE="true",
-        PYTHONUNBUFFERED="1",
+    own = {k: v for k, v in os.environ.items() if k.startswith("UNO_")}
+    token = own.get("UNO_ENGINE_TOKEN", DEV_ENGINE_TOKEN)
+    service = local_server.service_env(
+        redis_url, engine_url, token, UNO_DATABASE_URL=database_url, **extra
     )
-    env.update(extra)
-    return env
+    return {**own, **service}
 
 
 def start_redis(stack: Stack, choice: RedisChoice) -> None:
@@ -366,7 +349,7 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
         else:
             page = f"{telegram_url}/"
             state.write_info(stack.children, page_url=page, engine_url=engine_url)
-            stack.say(f"\nUNO playground: {page}   (ready in {elapsed:.1f} s)")
+            stack.say(f"\n{PAGE_LINE}{page}   (ready in {elapsed:.1f} s)")
         stack.say(f"Logs in {state.logs}/. Press Ctrl-C to stop everything.")
         stack.watch()
     except Stopped:

@@ -579,22 +579,12 @@ class World:
     def chat_member_update(
         self, chat: Chat, bot: Bot, actor: User, old: str, new: str, subject: User
     ) -> dict[str, Any]:
-        def member(status: str) -> dict[str, Any]:
-            d: dict[str, Any] = {"user": subject.api(), "status": status}
-            if status == "creator":
-                d["is_anonymous"] = False
-            if status == "administrator":
-                d.update(admin_rights(can_be_edited=False))
-            if status == "kicked":
-                d["until_date"] = 0
-            return d
-
         return {
             "chat": chat.api(),
             "from": actor.api(),
             "date": now(),
-            "old_chat_member": member(old),
-            "new_chat_member": member(new),
+            "old_chat_member": chat_member(subject, old),
+            "new_chat_member": chat_member(subject, new),
         }
 
     def log_call(self, entry: dict[str, Any]) -> dict[str, Any]:
@@ -602,6 +592,18 @@ class World:
         self.calls.append(entry)
         self.emit({"kind": "call", "call": entry})
         return entry
+
+
+def chat_member(user: User, status: str) -> dict[str, Any]:
+    """The Bot API ``ChatMember`` of ``user`` with ``status``."""
+    d: dict[str, Any] = {"user": user.api(), "status": status}
+    if status == "creator":
+        d["is_anonymous"] = False
+    elif status == "administrator":
+        d.update(admin_rights(can_be_edited=False))
+    elif status == "kicked":
+        d["until_date"] = 0
+    return d
 
 
 def admin_rights(*, can_be_edited: bool) -> dict[str, Any]:

@@ -13,11 +13,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from services.engine.local_server import REPO
-from services.playground.stack import die_with_parent
+from services.engine.local_server import REPO, die_with_parent
+from services.playground.stack import page_in
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
-READY_PREFIX = "UNO playground: "
 
 
 @dataclass
@@ -67,8 +66,8 @@ class LauncherProcess:
     @property
     def page_url(self) -> str:
         for line in self.lines:
-            if line.startswith(READY_PREFIX):
-                return line[len(READY_PREFIX) :].split()[0]
+            if (page := page_in(line)) is not None:
+                return page
         raise AssertionError("the launcher has not printed its page yet:\n" + self.output)
 
     def interrupt(self, timeout: float = 60) -> int:
