@@ -55,6 +55,7 @@ GROUP_TITLE = "UNO night"
 #: How the line with the page's address begins, printed once the page is playable.
 PAGE_LINE = "UNO playground: "
 
+
 class StackError(RuntimeError):
     """The stack cannot start; the message says why and what to do."""
 
