@@ -109,7 +109,13 @@ class LogReader:
             await self.on_gap()
         last_claim = 0.0
         loop = asyncio.get_running_loop()
+        task = asyncio.current_task()
         while not self._stopping.is_set():
+            # Python 3.11's asyncio.wait_for (inside redis-py's send) swallows a cancel that
+            # lands as the send completes; the request stays counted, so honour it here, or a
+            # cancelled reader would go on taking (and re-claiming) entries.
+            if task is not None and task.cancelling():
+                raise asyncio.CancelledError
             try:
                 if loop.time() - last_claim > self.claim_idle_ms / 2000:
                     last_claim = loop.time()
