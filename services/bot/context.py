@@ -16,6 +16,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
 from services.bot.chat_defaults import ChatDefaults, ChatSettings, NoChatSettings
+from services.bot.locales.catalog import negotiate
 from services.bot.locales.preferences import chosen_language
 from services.bot.memory import Memory
 from services.bot.outbox import Outbox
@@ -82,6 +83,11 @@ def locale_of(user: User | None) -> str:
     if user is None:
         return "en"
     return chosen_language(user.id) or user.language_code or "en"
+
+
+def app_language_of(user: User) -> str:
+    """The language of ``user``'s Telegram app that we speak ("" when it does not say)."""
+    return negotiate(user.language_code) if user.language_code else ""
 
 
 def topic_of(message: Message | None) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from redis.asyncio import Redis
 
@@ -55,6 +55,17 @@ class GameMemory:
     scrolled: int  # messages posted in the chat since the table was (group privacy off)
     recent: list[str]
     frozen: dict[int, int]  # user id → seat, for the players Dumb Fu froze (RULES.md §6)
+
+
+class HandMessage(NamedTuple):
+    """A player's hand in their private chat: its message, what it last showed (a
+    fingerprint), and the language of the player's Telegram app when they opened it (kept
+    with the hand, the one place it is needed, rather than per person: see
+    locales/preferences.py)."""
+
+    message_id: int
+    fingerprint: str
+    language: str
 
 
 def _text(value: bytes | str) -> str:
@@ -186,21 +197,24 @@ class Memory:
 
     # -- private hands ------------------------------------------------------------------------
 
-    async def hand_messages(self, game_id: str) -> dict[int, tuple[int, str]]:
-        """user id → (message id in their private chat, fingerprint last shown)."""
+    async def hand_messages(self, game_id: str) -> dict[int, HandMessage]:
+        """user id → their hand's message in their private chat."""
         raw = await self.redis.hgetall(self.hands_key(game_id))
-        out: dict[int, tuple[int, str]] = {}
+        out: dict[int, HandMessage] = {}
         for k, v in raw.items():
-            message, _, fingerprint = _text(v).partition(":")
-            out[int(k)] = (int(message), fingerprint)
+            parts = _text(v).split(":", 2)
+            if len(parts) == 2:  # written before hands kept their app's language
+                parts = [parts[0], "", parts[1]]
+            message, language, fingerprint = parts
+            out[int(k)] = HandMessage(int(message), fingerprint, language)
         return out
 
     async def set_hand_message(
-        self, game_id: str, user_id: int, message_id: int, fingerprint: str
+        self, game_id: str, user_id: int, message_id: int, fingerprint: str, language: str = ""
     ) -> None:
         key = self.hands_key(game_id)
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(key, str(user_id), f"{message_id}:{fingerprint}")
+            pipe.hset(key, str(user_id), f"{message_id}:{language}:{fingerprint}")
             pipe.expire(key, TTL_SECONDS)
             await pipe.execute()
 

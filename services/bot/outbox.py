@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import logging
 from enum import StrEnum
+from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
+
+from services.bot.ratelimit import RESERVED, RedisRateLimiter
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +39,31 @@ class Outbox:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
+    @property
+    def _limiter(self) -> RedisRateLimiter | None:
+        limiter = getattr(self.bot, "rate_limiter", None)
+        return limiter if isinstance(limiter, RedisRateLimiter) else None
+
+    def _reserved(self, reserved: bool) -> dict[str, Any]:
+        # Only the Application's ExtBot takes rate_limit_args, and only with our limiter.
+        return {"rate_limit_args": RESERVED} if reserved and self._limiter is not None else {}
+
+    async def room(self, chat_id: int, *, spare: int = 0) -> float:
+        """Seconds until a message in ``chat_id`` could go with ``spare`` more slots of its
+        budget still free after it (0: now)."""
+        limiter = self._limiter
+        if limiter is None:
+            return 0.0
+        return await limiter.room("editMessageText", {"chat_id": chat_id}, spare=spare)
+
+    async def reserve(self, chat_id: int) -> float:
+        """Take the next slot of ``chat_id``'s budget for a message sent with ``reserved``;
+        the seconds until it may go."""
+        limiter = self._limiter
+        if limiter is None:
+            return 0.0
+        return await limiter.reserve("editMessageText", {"chat_id": chat_id})
+
     async def send(
         self,
         chat_id: int,
@@ -44,8 +72,10 @@ class Outbox:
         *,
         topic_id: int = 0,
         quiet: bool = True,
+        reserved: bool = False,
     ) -> Message | None:
-        """Post a message; None when the chat no longer takes the bot's messages."""
+        """Post a message; None when the chat no longer takes the bot's messages.
+        ``reserved``: its slot was taken with ``reserve``."""
         try:
             return await self.bot.send_message(
                 chat_id,
@@ -55,6 +85,7 @@ class Outbox:
                 message_thread_id=topic_id or None,
                 disable_notification=quiet,
                 link_preview_options=_NO_PREVIEW,
+                **self._reserved(reserved),
             )
         except Forbidden:
             log.info("chat %s does not take the bot's messages", chat_id)
@@ -68,7 +99,13 @@ class Outbox:
             log.info("could not delete message %s in %s: %s", message_id, chat_id, e)
 
     async def edit(
-        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        *,
+        reserved: bool = False,
     ) -> Outcome:
         try:
             await self.bot.edit_message_text(
@@ -78,6 +115,7 @@ class Outbox:
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
                 link_preview_options=_NO_PREVIEW,
+                **self._reserved(reserved),
             )
         except BadRequest as e:
             if "not modified" in e.message.lower():

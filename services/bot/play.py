@@ -16,6 +16,7 @@ from telegram import (
     InlineQueryResultsButton,
     InputTextMessageContent,
     Update,
+    User,
 )
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
@@ -23,7 +24,15 @@ from telegram.ext import ContextTypes
 from services.bot import render, standings
 from services.bot.callbacks import BadCallback, Callback, Kind, action_id
 from services.bot.cards import face_label
-from services.bot.context import EngineDown, call_engine, is_group, locale_of, services, topic_of
+from services.bot.context import (
+    EngineDown,
+    app_language_of,
+    call_engine,
+    is_group,
+    locale_of,
+    services,
+    topic_of,
+)
 from services.bot.i18n import gettext, language
 from services.bot.lobby import choose_variant, lobby_button
 from services.bot.locales.glossary import UnknownCard, face_name
@@ -123,7 +132,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     elif cb.kind is Kind.LOBBY:
         await lobby_button(update, context, cb)
     elif cb.kind is Kind.HAND:
-        if await open_private_hand(context, cb.game_id, user.id):
+        if await open_private_hand(context, cb.game_id, user):
             await query.answer(gettext(locale, "Your hand is in our private chat."))
         else:  # the user never started the bot, or blocked it: the link opens the chat
             bot = services(context).bot_username
@@ -153,19 +162,26 @@ async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Ca
     uno = services(context)
     mem = await uno.memory.game(cb.game_id)
     if mem is not None:
-        await uno.renderer.show_hand(mem, user.id, query.message.message_id)
+        await uno.renderer.show_hand(
+            mem, user.id, query.message.message_id, app_language=app_language_of(user)
+        )
 
 
-async def open_private_hand(context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int) -> bool:
+async def open_private_hand(context: ContextTypes.DEFAULT_TYPE, game_id: str, user: User) -> bool:
     """Post (or refresh) the player's hand in their private chat; False when it cannot
     be sent there."""
     uno = services(context)
     mem = await uno.memory.game(game_id)
     if mem is None:
         return False
-    hands = await uno.memory.hand_messages(game_id)
-    await uno.renderer.show_hand(mem, user_id, hands.get(user_id, (None, ""))[0])
-    return user_id in await uno.memory.hand_messages(game_id)
+    hand = (await uno.memory.hand_messages(game_id)).get(user.id)
+    await uno.renderer.show_hand(
+        mem,
+        user.id,
+        hand.message_id if hand is not None else None,
+        app_language=app_language_of(user),
+    )
+    return user.id in await uno.memory.hand_messages(game_id)
 
 
 async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -181,7 +197,7 @@ async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         mem = await uno.memory.game(game_id)
         if mem is None:
             continue
-        shown = await open_private_hand(context, game_id, user.id) or shown
+        shown = await open_private_hand(context, game_id, user) or shown
     if not shown:
         await message.reply_text(
             gettext(locale, "Hi! Add me to a group and type /new there to play UNO.")

@@ -50,6 +50,24 @@ end
 return wait
 """
 
+# KEYS: buckets; ARGV: as _RESERVE, then how many slots beyond the first must be free.
+# The wait until they are, reserving nothing.
+_PEEK = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local spare = tonumber(ARGV[#ARGV])
+local wait = 0
+for i, key in ipairs(KEYS) do
+  local interval = tonumber(ARGV[2 * i - 1])
+  local tolerance = tonumber(ARGV[2 * i])
+  local tat = tonumber(redis.call('GET', key) or '0')
+  if tat < now then tat = now end
+  local allow_at = tat + spare * interval - tolerance
+  if allow_at - now > wait then wait = allow_at - now end
+end
+return wait
+"""
+
 # KEYS: buckets; ARGV[1]: ms during which nothing may be sent (Telegram's retry_after).
 _HOLD = """
 local t = redis.call('TIME')
@@ -61,6 +79,11 @@ for _, key in ipairs(KEYS) do
 end
 return 1
 """
+
+#: ``rate_limit_args`` of a call whose slot was reserved beforehand (``reserve``): it goes
+#: at once. A renderer reserves first and renders after the wait, so what changed while it
+#: waited goes out in that one message instead of queueing a second.
+RESERVED = "reserved"
 
 #: Methods Telegram meters: anything that puts or changes a message in a chat.
 _METERED_PREFIXES = ("send", "edit", "copy", "forward", "delete", "stop")
@@ -102,7 +125,7 @@ def retry_after_seconds(error: RetryAfter) -> float:
     return float(value) if isinstance(value, int | float) else value.total_seconds()
 
 
-class RedisRateLimiter(BaseRateLimiter[None]):
+class RedisRateLimiter(BaseRateLimiter[str]):
     def __init__(
         self,
         redis: Redis,
@@ -119,6 +142,7 @@ class RedisRateLimiter(BaseRateLimiter[None]):
         self.max_retries = max_retries
         self._reserve = redis.register_script(_RESERVE)
         self._hold = redis.register_script(_HOLD)
+        self._peek = redis.register_script(_PEEK)
 
     async def initialize(self) -> None:
         pass
@@ -138,14 +162,29 @@ class RedisRateLimiter(BaseRateLimiter[None]):
             out.append((f"{PREFIX}{self.tag}:{chat}", self.group))
         return out
 
-    async def wait_turn(self, buckets: list[tuple[str, Bucket]]) -> None:
+    async def reserve(self, endpoint: str, data: dict[str, Any]) -> float:
+        """Reserve the next slot for a call; the seconds until it may go."""
+        buckets = self.buckets(endpoint, data)
         if not buckets:
-            return
+            return 0.0
         args = [n for _, bucket in buckets for n in bucket.args()]
-        wait_ms = int(await self._reserve(keys=[k for k, _ in buckets], args=args))
-        RATE_WAIT.observe(wait_ms / 1000)
-        if wait_ms > 0:
-            await asyncio.sleep(wait_ms / 1000)
+        wait = int(await self._reserve(keys=[k for k, _ in buckets], args=args)) / 1000
+        RATE_WAIT.observe(wait)
+        return wait
+
+    async def room(self, endpoint: str, data: dict[str, Any], *, spare: int = 0) -> float:
+        """The seconds until a call could go with ``spare`` more slots still free after it,
+        reserving nothing (0: now)."""
+        buckets = self.buckets(endpoint, data)
+        if not buckets:
+            return 0.0
+        args = [n for _, bucket in buckets for n in bucket.args()] + [spare]
+        return int(await self._peek(keys=[k for k, _ in buckets], args=args)) / 1000
+
+    async def wait_turn(self, endpoint: str, data: dict[str, Any]) -> None:
+        wait = await self.reserve(endpoint, data)
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     async def process_request(
         self,
@@ -154,11 +193,12 @@ class RedisRateLimiter(BaseRateLimiter[None]):
         kwargs: dict[str, Any],
         endpoint: str,
         data: dict[str, Any],
-        rate_limit_args: None,
+        rate_limit_args: str | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         buckets = self.buckets(endpoint, data)
         for attempt in range(self.max_retries + 1):
-            await self.wait_turn(buckets)
+            if attempt > 0 or rate_limit_args != RESERVED:
+                await self.wait_turn(endpoint, data)
             try:
                 result = await callback(*args, **kwargs)
             except RetryAfter as e:

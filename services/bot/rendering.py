@@ -24,6 +24,7 @@ from services.bot.locales.bidi import with_direction
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.memory import GameMemory, Memory
 from services.bot.outbox import Outbox, Outcome
+from services.bot.render import Rendered
 from services.engine.client import EngineClient, Forbidden, GameInfo, NotFound, PlayerView
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,12 @@ LOCK_MS = 10_000
 #: After this many messages from people below it, the table is posted again at the bottom
 #: (BOT-UX.md "The group": a new message only when the old one has scrolled away).
 REPOST_AFTER = 15
+#: Writes whose only news is something going away (the UNO window's buttons): a group's
+#: budget (20 messages a minute) is kept for moves, so such a write is shown at once only
+#: while a slot beyond the next move's is free, else with the next change or once the
+#: budget has that room. A press on a button still shown meanwhile is refused by the engine
+#: as out of date, so nothing is lost by the wait.
+QUIET_EVENTS = frozenset({"uno_window_closed"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +61,7 @@ class Renderer:
         self.memory = memory
         self.outbox = outbox
         self.bot_username = bot_username
+        self._later: set[asyncio.Task[None]] = set()
 
     async def on_entry(self, entry: LogEntry) -> bool:
         """Render one entry; False when it must stay pending (another render holds the game
@@ -66,7 +74,34 @@ class Renderer:
         moves = [e for e in public if e.get("type") in render.MOVE_EVENTS]
         await self.memory.add_moves(entry.game_id, entry.version, moves, render.RECENT_LINES)
         await self.announce(mem, entry, public)
+        if public and all(e.get("type") in QUIET_EVENTS for e in public):
+            wait = await self.outbox.room(mem.chat_id, spare=1)
+            if wait > 0:
+                self.render_later(entry.game_id, entry.version, wait)
+                return True
         return await self.render(entry.game_id, entry.version)
+
+    def render_later(self, game_id: str, version: int, wait: float) -> None:
+        """Show ``version`` once its group's budget has a spare slot, unless a later render
+        has shown it by then. Kept in this process only: should it die first, the next
+        write of the game shows the change."""
+
+        async def later() -> None:
+            delay = wait
+            try:
+                while delay > 0:
+                    await asyncio.sleep(delay)
+                    mem = await self.memory.game(game_id)
+                    if mem is None or await self.memory.shown_version(game_id) >= version:
+                        return
+                    delay = await self.outbox.room(mem.chat_id, spare=1)
+                await self.render(game_id, version)
+            except Exception:
+                log.exception("a deferred render failed", extra={"game_id": game_id})
+
+        task = asyncio.create_task(later())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
 
     async def adopt(self, game_id: str) -> GameMemory | None:
         """A game this bot has no memory of (its memory was lost, or the game was made
@@ -101,6 +136,7 @@ class Renderer:
             return
         game = await self.engine.game(entry.game_id)
         locale = mem.locale
+        table = mem.table_message
         for n, event in enumerate(notable):
             if not await self.memory.first_time(f"{entry.game_id}:{entry.version}:{n}"):
                 continue
@@ -113,10 +149,18 @@ class Renderer:
                 text = render.game_ended(locale, event)
             else:
                 text = render.frozen_penalty(locale, game, event)
-            await self.outbox.send(mem.chat_id, with_direction(locale, text), topic_id=mem.topic_id)
+            text = with_direction(locale, text)
             if kind == "round_ended":
-                # The score message pushed the table up: the next render posts it anew.
-                await self.retire_table(mem)
+                # The scores take the table's place (one write, where a post and an edit of
+                # the old table would spend two of the group's budget); the next render
+                # posts the next round's table below them.
+                await self.memory.update_game(mem.game_id, table="", tfp="")
+                if table is not None:
+                    outcome = await self.outbox.edit(mem.chat_id, table, text, None)
+                    table = None
+                    if outcome in (Outcome.SHOWN, Outcome.UNCHANGED, Outcome.UNREACHABLE):
+                        continue
+            await self.outbox.send(mem.chat_id, text, topic_id=mem.topic_id)
 
     async def tell_blocked(self, mem: GameMemory, game: GameInfo, user_id: int) -> None:
         """The player blocked the bot: their hand stays reachable through inline mode, and
@@ -128,11 +172,6 @@ class Renderer:
             await self.outbox.send(
                 mem.chat_id, render.blocked(mem.locale, seat), topic_id=mem.topic_id
             )
-
-    async def retire_table(self, mem: GameMemory) -> None:
-        if mem.table_message is not None:
-            await self.outbox.edit(mem.chat_id, mem.table_message, "🎴 …", None)
-        await self.memory.update_game(mem.game_id, table="", tfp="")
 
     async def rerender_known_games(self) -> None:
         """After missing part of the log: show every game this bot knows as it is now."""
@@ -184,29 +223,30 @@ class Renderer:
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
         return game.version
 
-    async def show_table(self, mem: GameMemory, spectator: PlayerView) -> None:
+    def table_of(
+        self, mem: GameMemory, spectator: PlayerView, recent: list[dict[str, Any]]
+    ) -> tuple[Rendered, str]:
+        """The table's message as ``spectator`` sees the game, and who in it is frozen."""
         game, view = spectator.game, spectator.view
         if view is None:
             shown = render.lobby(mem.locale, game)
             if game.status == "ended":
                 shown = render.Rendered(render.game_ended(mem.locale, {}), None)
         else:
-            recent = [
-                line
-                for line in (
-                    render.event_line(mem.locale, game, e)
-                    for e in await self.memory.moves(mem.game_id)
-                )
-                if line
+            lines = [
+                line for line in (render.event_line(mem.locale, game, e) for e in recent) if line
             ]
-            shown = render.table(mem.locale, game, view, recent, bot_username=self.bot_username)
-        shown = render.Rendered(with_direction(mem.locale, shown.text), shown.markup)
-        fingerprint = shown.fingerprint()
+            shown = render.table(mem.locale, game, view, lines, bot_username=self.bot_username)
         frozen = ",".join(
             f"{game.seats[s.seat].user_id}:{s.seat}"
             for s in (view.seats if view is not None else [])
             if s.frozen and game.seats[s.seat].user_id is not None
         )
+        return render.Rendered(with_direction(mem.locale, shown.text), shown.markup), frozen
+
+    async def show_table(self, mem: GameMemory, spectator: PlayerView) -> None:
+        shown, frozen = self.table_of(mem, spectator, await self.memory.moves(mem.game_id))
+        fingerprint = shown.fingerprint()
         if (
             fingerprint == mem.table_fingerprint
             and mem.table_message is not None
@@ -214,20 +254,35 @@ class Renderer:
         ):
             await self.memory.update_game(mem.game_id, frozen=frozen)
             return
+        wait = await self.outbox.reserve(mem.chat_id)
+        if wait > 0:
+            # Render after the wait, not before: what changed meanwhile goes out in this one
+            # message instead of queueing another behind it (this render holds the game's
+            # lock, so the moves made meanwhile are left for it to show).
+            await asyncio.sleep(wait)
+            try:
+                spectator = await self.engine.spectator_view(mem.game_id)
+            except NotFound:
+                return
+            mem = await self.memory.game(mem.game_id) or mem
+            shown, frozen = self.table_of(mem, spectator, await self.memory.moves(mem.game_id))
+            fingerprint = shown.fingerprint()
         if mem.table_message is not None and mem.scrolled >= REPOST_AFTER:
             await self.outbox.delete(mem.chat_id, mem.table_message)
             await self.memory.update_game(mem.game_id, table="", scrolled=0)
         elif mem.table_message is not None:
             outcome = await self.outbox.edit(
-                mem.chat_id, mem.table_message, shown.text, shown.markup
+                mem.chat_id, mem.table_message, shown.text, shown.markup, reserved=True
             )
             if outcome in (Outcome.SHOWN, Outcome.UNCHANGED):
                 await self.memory.update_game(mem.game_id, tfp=fingerprint, frozen=frozen)
                 return
             if outcome is Outcome.UNREACHABLE:
                 return
+            wait = await self.outbox.reserve(mem.chat_id)  # the edit spent the slot
+            await asyncio.sleep(wait)
         message = await self.outbox.send(
-            mem.chat_id, shown.text, shown.markup, topic_id=mem.topic_id
+            mem.chat_id, shown.text, shown.markup, topic_id=mem.topic_id, reserved=True
         )
         if message is not None:
             await self.memory.update_game(
@@ -239,13 +294,18 @@ class Renderer:
             return
         hands = await self.memory.hand_messages(mem.game_id)
         # Each hand speaks its owner's language, not the group's.
-        locales = await LanguagePreferences(self.memory.redis).people(
-            list(hands), fallback=mem.locale
-        )
+        choices = await LanguagePreferences(self.memory.redis).choices(list(hands))
         await asyncio.gather(
             *(
-                self.show_hand(mem, user, message, shown, locale=locales[user])
-                for user, (message, shown) in hands.items()
+                self.show_hand(
+                    mem,
+                    user,
+                    hand.message_id,
+                    hand.fingerprint,
+                    locale=choices[user] or hand.language or mem.locale,
+                    app_language=hand.language,
+                )
+                for user, hand in hands.items()
             )
         )
 
@@ -257,9 +317,11 @@ class Renderer:
         fingerprint: str = "",
         *,
         locale: str | None = None,
+        app_language: str = "",
     ) -> None:
         """Edit (or post) ``user_id``'s hand message in their private chat, in ``locale``
-        (None: their own language, read here)."""
+        (None: their /language choice, else their app's ``app_language``, else the one
+        their hand was opened in, else the chat's)."""
         try:
             player = await self.engine.view(mem.game_id, user_id)
         except (Forbidden, NotFound):
@@ -269,8 +331,11 @@ class Renderer:
             return
         if locale is None:
             # The hand speaks its owner's language, not the group's.
+            if not app_language:
+                known = (await self.memory.hand_messages(mem.game_id)).get(user_id)
+                app_language = known.language if known is not None else ""
             locale = await LanguagePreferences(self.memory.redis).person(
-                user_id, fallback=mem.locale
+                user_id, fallback=app_language or mem.locale
             )
         shown = render.private_hand(locale, player.game, player.view, mem.chat_title)
         shown = render.Rendered(with_direction(locale, shown.text), shown.markup)
@@ -283,7 +348,7 @@ class Renderer:
             outcome = await self.outbox.edit(user_id, message_id, shown.text, shown.markup)
             if outcome in (Outcome.SHOWN, Outcome.UNCHANGED):
                 await self.memory.set_hand_message(
-                    mem.game_id, user_id, message_id, new_fingerprint
+                    mem.game_id, user_id, message_id, new_fingerprint, app_language
                 )
                 return
             if outcome is Outcome.UNREACHABLE:
@@ -295,5 +360,5 @@ class Renderer:
             await self.memory.drop_hand_message(mem.game_id, user_id)
             return
         await self.memory.set_hand_message(
-            mem.game_id, user_id, message.message_id, new_fingerprint
+            mem.game_id, user_id, message.message_id, new_fingerprint, app_language
         )

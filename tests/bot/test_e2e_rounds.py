@@ -114,6 +114,8 @@ def test_a_round_to_its_end(stack: Stack, make_group: Any, variant: str) -> None
         assert moves < 800
     texts = [m["text"] for m in players.bot_messages()]
     assert any("Round 1 goes to" in t for t in texts)
-    # The round's table was edited in place: one message with a history of edits.
+    # The round's table was edited in place: one message with a history of edits, which
+    # at the round's end became its scores (one write of the group's budget, not two).
     first_table = next(m for m in players.bot_messages() if m["message_id"] == lobby["message_id"])
     assert len(first_table["history"]) > 3
+    assert "Round 1 goes to" in first_table["text"], first_table["text"]

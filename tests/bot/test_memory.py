@@ -59,8 +59,11 @@ async def test_game_hands_and_once(memory: Memory) -> None:
     assert mem is not None
     assert (mem.chat_id, mem.topic_id, mem.table_message, mem.frozen) == (-100, 4, 55, {11: 1})
     assert await memory.chat_game(-100, 4) == "g1"
-    await memory.set_hand_message("g1", 11, 900, "fp")
-    assert await memory.hand_messages("g1") == {11: (900, "fp")}
+    await memory.set_hand_message("g1", 11, 900, "fp", "fa")
+    assert await memory.hand_messages("g1") == {11: (900, "fp", "fa")}
+    # A hand remembered before hands kept their app's language reads as "unknown".
+    await memory.redis.hset(memory.hands_key("g1"), "12", "901:fp2")
+    assert (await memory.hand_messages("g1"))[12] == (901, "fp2", "")
     assert await memory.first_time("x") and not await memory.first_time("x")
     await memory.forget_game("g1", -100, 4)
     assert await memory.chat_game(-100, 4) is None

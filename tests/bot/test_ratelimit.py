@@ -9,7 +9,7 @@ import pytest
 from redis.asyncio import Redis
 from telegram.error import RetryAfter
 
-from services.bot.ratelimit import Bucket, RedisRateLimiter, within
+from services.bot.ratelimit import RESERVED, Bucket, RedisRateLimiter, within
 
 
 def limiter(redis: Redis, group: Bucket) -> RedisRateLimiter:
@@ -56,3 +56,30 @@ async def test_a_429_holds_the_bucket_and_sends_again(redis: Redis) -> None:
 
     result = await one.process_request(callback, (), {}, "sendMessage", {"chat_id": -5}, None)
     assert result is True and calls == 2
+
+
+async def test_room_reads_the_wait_and_reserves_nothing(redis: Redis) -> None:
+    one = limiter(redis, Bucket(60.0, 2))
+    call = ("editMessageText", {"chat_id": -100})
+    assert await one.room(*call) == 0 and await one.room(*call, spare=1) == 0
+    assert await one.reserve(*call) == 0
+    # One slot of the burst left: it may go now, but not with another spare after it.
+    assert await one.room(*call) == 0 and 50 < await one.room(*call, spare=1) <= 60
+    assert await one.reserve(*call) == 0
+    peeked = await one.room(*call)
+    assert peeked > 50 and await one.room(*call) == pytest.approx(peeked, abs=1)
+    # Peeking took no slot: the next reservation waits what the peek said, not a slot more.
+    assert await one.reserve(*call) == pytest.approx(peeked, abs=1)
+
+
+async def test_a_call_sent_on_a_reserved_slot_takes_no_second_one(redis: Redis) -> None:
+    one = limiter(redis, Bucket(60.0, 1))
+    call = ("editMessageText", {"chat_id": -100})
+    assert await one.reserve(*call) == 0
+
+    async def callback(**kwargs: Any) -> bool:
+        return True
+
+    assert await one.process_request(callback, (), {}, *call, RESERVED) is True
+    # Only the reserved slot was used: the next reservation waits one interval, not two.
+    assert 50 < await one.reserve(*call) <= 60

@@ -1,4 +1,4 @@
-"""The chat side of languages: ``/language`` and remembering each person's app language.
+"""The chat side of languages: ``/language`` and loading each person's choice.
 
 ``/language`` in a private chat sets the language of what that person alone reads (``fa``,
 ``gu``, ``en``; ``auto`` follows their Telegram app again). In a group, a chat admin sets
@@ -29,10 +29,9 @@ def preferences(context: ContextTypes.DEFAULT_TYPE) -> LanguagePreferences:
 
 
 async def note_language(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Before any handler: remember the sender's app language, load their own choice."""
+    """Before any handler: load the sender's own choice."""
     if isinstance(update, Update) and update.effective_user is not None:
-        user = update.effective_user
-        await preferences(context).note_update(user.id, user.language_code)
+        await preferences(context).note_update(update.effective_user.id)
 
 
 async def reply_language(update: Update, context: ContextTypes.DEFAULT_TYPE) -> str:

@@ -2,16 +2,20 @@
 
 - **A person** (their hand, alerts, inline results, private chat): their own choice
   (``/language`` in a private chat), else the language of their Telegram app
-  (``language_code``, remembered from their latest update), else the game's chat language.
+  (``language_code`` of the update at hand; a private hand keeps the one it was opened
+  with, services/bot/memory.py ``HandMessage``), else the game's chat language.
 - **A chat** (the table and everything posted in the group): what its admins set with
   ``/language``, else adopted from whoever created the chat's first game.
 
-Kept in the bot's Redis without expiry (a few bytes per person or chat), except the
-remembered app language, which a person's next update renews.
+Choices are kept in the bot's Redis without expiry (a few bytes per person or chat who
+chose). [decision] The app language is not remembered per person: it is needed only for a
+private hand rendered from the event log, with no update at hand, so it is kept with that
+hand. A key per person who ever played cost more of the bot's Redis than a whole game's
+memory, and a write on every update.
 
-``note_update`` runs before every handler: it remembers the app language and loads the
-person's own choice into this process (``chosen_language``), so the synchronous
-``context.locale_of(user)`` honours it for the rest of the update.
+``note_update`` runs before every handler: it loads the person's own choice into this
+process (``chosen_language``), so the synchronous ``context.locale_of(user)`` honours it
+for the rest of the update.
 """
 
 from __future__ import annotations
@@ -21,12 +25,10 @@ from typing import Final
 
 from redis.asyncio import Redis
 
-from services.bot.locales.catalog import LANGUAGES, negotiate
+from services.bot.locales.catalog import LANGUAGES
 
 CHAT_KEY: Final = "bot:lang:{chat_id}"
 CHOICE_KEY: Final = "bot:ulang:{user_id}"
-APP_LANGUAGE_KEY: Final = "bot:uapp:{user_id}"
-APP_LANGUAGE_TTL: Final = 30 * 86_400
 
 #: People's own choices, as loaded by the latest update of each in this process.
 _chosen: dict[int, str] = {}
@@ -78,42 +80,25 @@ class LanguagePreferences:
             await self.redis.set(key, _known(language))
             _chosen[user_id] = language
 
-    async def note_update(self, user_id: int, language_code: str | None) -> None:
-        """Remember the app language of ``user_id`` and load their own choice."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            if language_code:
-                pipe.set(
-                    APP_LANGUAGE_KEY.format(user_id=user_id),
-                    negotiate(language_code),
-                    ex=APP_LANGUAGE_TTL,
-                )
-            pipe.get(CHOICE_KEY.format(user_id=user_id))
-            *_, choice = await pipe.execute()
-        chosen = _text(choice)
+    async def note_update(self, user_id: int) -> None:
+        """Load the own choice of ``user_id`` into this process."""
+        chosen = _text(await self.redis.get(CHOICE_KEY.format(user_id=user_id)))
         if chosen is None:
             _chosen.pop(user_id, None)
         else:
             _chosen[user_id] = chosen
 
     async def person(self, user_id: int, *, fallback: str) -> str:
-        """The language for what ``user_id`` alone reads; ``fallback`` (the chat's) when
-        they never chose one and their app's is unknown."""
-        return (await self.people([user_id], fallback=fallback))[user_id]
+        """The language for what ``user_id`` alone reads: their choice, else ``fallback``
+        (their app's where known, else the chat's)."""
+        return (await self.choices([user_id]))[user_id] or fallback
 
-    async def people(self, user_ids: Sequence[int], *, fallback: str) -> dict[int, str]:
-        """``person`` of each of ``user_ids``, in one read."""
+    async def choices(self, user_ids: Sequence[int]) -> dict[int, str | None]:
+        """What each of ``user_ids`` chose with /language (None: nothing), in one read."""
         if not user_ids:
             return {}
-        keys = [
-            key.format(user_id=user_id)
-            for user_id in user_ids
-            for key in (CHOICE_KEY, APP_LANGUAGE_KEY)
-        ]
-        values = await self.redis.mget(keys)
-        return {
-            user_id: _text(values[2 * n]) or _text(values[2 * n + 1]) or fallback
-            for n, user_id in enumerate(user_ids)
-        }
+        values = await self.redis.mget([CHOICE_KEY.format(user_id=u) for u in user_ids])
+        return {user_id: _text(value) for user_id, value in zip(user_ids, values, strict=True)}
 
 
 def _known(language: str) -> str:

@@ -125,12 +125,14 @@ async def test_language_per_person_and_per_chat(
     try:
         assert await redis.get(CHAT_KEY.format(chat_id=group["id"])) == b"fa"
         prefs = LanguagePreferences(redis)
-        assert await prefs.person(maryam["id"], fallback="en") == "fa"  # her app's, remembered
-        assert await prefs.person(999_999_999, fallback="gu") == "gu"
-        assert await prefs.people([maryam["id"], 999_999_999], fallback="gu") == {
-            maryam["id"]: "fa",
-            999_999_999: "gu",
+        # Her choice was taken back ("auto"): nothing is kept for her, her app's language
+        # comes with each update (and with a hand she opens).
+        assert await prefs.choices([maryam["id"], 999_999_999]) == {
+            maryam["id"]: None,
+            999_999_999: None,
         }
+        assert await prefs.person(999_999_999, fallback="gu") == "gu"
+        assert not [k async for k in redis.scan_iter(match="bot:uapp:*")]
     finally:
         await redis.aclose()
     new = {
