@@ -291,9 +291,10 @@ class EngineClient:
         variant: str = "classic",
         turn_seconds: int | None = None,
         rules: Options | None = None,
+        uno_window_seconds: int | None = None,
     ) -> GameInfo:
         """Raises ``Conflict`` (``error == "game_exists"``, ``game_id``) when the chat
-        (topic) already has a live game."""
+        (topic) already has a live game. ``None`` times are the service's own."""
         body = CreateGame(
             chat_id=chat_id,
             topic_id=topic_id,
@@ -301,6 +302,7 @@ class EngineClient:
             name=name,
             variant=variant,
             turn_seconds=turn_seconds,
+            uno_window_seconds=uno_window_seconds,
             rules=HouseRules.from_options(rules) if rules is not None else None,
         )
         return await self._call(GameInfo, "POST", "/v1/games", body=body)
@@ -441,6 +443,7 @@ class EngineClient:
         *,
         topic_id: int = 0,
         turn_seconds: int | None = None,
+        uno_window_seconds: int | None = None,
     ) -> GameInfo:
         """Only when the service runs with UNO_ENABLE_TEST_ENDPOINTS=1."""
         body = TestGame(
@@ -449,6 +452,7 @@ class EngineClient:
             seats=seats,
             setup=setup if isinstance(setup, TestSetup) else TestSetup.model_validate(setup),
             turn_seconds=turn_seconds,
+            uno_window_seconds=uno_window_seconds,
         )
         return await self._call(GameInfo, "POST", "/v1/test/games", body=body)
 
