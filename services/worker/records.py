@@ -53,10 +53,10 @@ from services.config import Settings, get_settings
 from services.engine.client import EngineClient, NotFound, log_keys, stream_entry_events
 from services.records.migrate import prepare_database
 from services.records.writer import (
+    KEEP_RECORDED_WRITES,
     GameFacts,
     MalformedEntry,
     WriteOutcome,
-    KEEP_RECORDED_WRITES,
     is_recorded,
     needs_facts,
     prune_recorded_writes,
