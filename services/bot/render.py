@@ -144,8 +144,8 @@ def lobby(locale: str | None, game: GameInfo) -> Rendered:
 
 
 def listed(locale: str | None, names: Sequence[str]) -> Phrase:
-    """Names already in ``locale``'s language, as a list (Persian separates with "،")."""
-    return Phrase(("، " if language(locale) == "fa" else ", ").join(names))
+    """Names already in ``locale``'s language, as a list (Persian with "؛": its names hold "،")."""
+    return Phrase(("؛ " if language(locale) == "fa" else ", ").join(names))
 
 
 def _settings_lines(locale: str | None, game: GameInfo) -> list[str]:

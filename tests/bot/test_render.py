@@ -143,7 +143,7 @@ def test_the_lobby_shows_the_chats_settings_in_force() -> None:
         "Target: 200 points · UNO window: 4 seconds",
     ]
     persian = render.lobby("fa", info).text
-    assert "House rules" not in persian and "، " in persian and "۲۰۰" in persian
+    assert "House rules" not in persian and "؛ " in persian and "۲۰۰" in persian
 
 
 def test_lobby_lists_players_and_buttons() -> None:
