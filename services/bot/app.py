@@ -229,7 +229,7 @@ async def register_menus(app: Application, locale: str | None) -> None:  # type:
         BotCommand("stats", gettext(locale, "my games, wins and rating (or reply to someone)")),
         BotCommand("top", gettext(locale, "the best players: /top global, /top wins, /top flip")),
         BotCommand("forgetme", gettext(locale, "delete my records")),
-        BotCommand("settings", gettext(locale, "default variant and turn time (admins)")),
+        BotCommand("settings", gettext(locale, "settings for new games (admins)")),
     ]
     private = [
         BotCommand("start", gettext(locale, "show my hands")),

@@ -1,16 +1,22 @@
-"""What /stats, /top and /forgetme show: pure functions from the records' values to text
-(Telegram HTML) and buttons, every word through ``i18n``."""
+"""What /stats, /top, /forgetme and /settings show: pure functions from the records' values
+to text (Telegram HTML) and buttons, every word through ``i18n``; and what a /settings
+button asks for (``chosen_settings``)."""
 
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from services.bot.callbacks import Callback, Kind
-from services.bot.i18n import gettext, ngettext, number
+from services.bot.i18n import gettext, language, ngettext, number
 from services.bot.locales.bidi import isolate
-from services.bot.render import VARIANTS, variant_name
+from services.bot.locales.glossary import HOUSE_RULES as HOUSE_RULE_NAMES
+from services.bot.locales.glossary import house_rule_name
+from services.bot.render import VARIANTS, listed, variant_name
+from services.engine.client import default_target_score, offered_house_rules
 from services.records.queries import (
     BoardEntry,
     BoardOrder,
@@ -150,35 +156,242 @@ def forget_question(locale: str | None, user_id: int) -> tuple[str, InlineKeyboa
 
 #: The turn times /settings offers (seconds).
 TURN_CHOICES = (15, 30, 60, 120)
+#: The UNO windows /settings offers (seconds; RULES.md §2 "UNO").
+UNO_WINDOW_CHOICES = (4, 8, 15, 30)
+#: The target scores /settings offers; 0: the variant's own (500, No Mercy 1000).
+TARGET_CHOICES = (0, 100, 200, 300, 500, 1000)
+#: The option /settings shows under "Scoring" rather than among the house rules.
+ALTERNATE_SCORING = "alternate_scoring"
+
+
+class Panel(StrEnum):
+    """The /settings message's panels: the summary with its menu, and one per setting.
+    Each is a button ``p.<panel>``; a choice made in a panel shows that panel again."""
+
+    MAIN = "m"
+    VARIANT = "v"
+    HOUSE_RULES = "h"
+    TURN = "t"
+    UNO_WINDOW = "u"
+    SCORING = "s"
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceDefaults:
+    """What a chat that chose nothing plays with (the bot's settings)."""
+
+    turn_seconds: int
+    uno_window_seconds: int
+
+
+def house_rules(settings: ChatSettings) -> list[str]:
+    """The house rules (not the scoring) switched on for the chat's default variant."""
+    return [
+        rule
+        for rule in offered_house_rules(settings.variant)
+        if rule != ALTERNATE_SCORING and getattr(settings.rules, rule)
+    ]
+
+
+def alternate_scoring(settings: ChatSettings) -> bool:
+    """Whether the default variant is scored the other way round (if it offers that)."""
+    return settings.rules.alternate_scoring and ALTERNATE_SCORING in offered_house_rules(
+        settings.variant
+    )
+
+
+def house_rule_label(locale: str | None, rule: str) -> str:
+    return house_rule_name(language(locale), rule)
+
+
+def _settings_button(text: str, arg: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text, callback_data=Callback(Kind.SETTINGS, "", 0, arg).encode())
+
+
+def _ticked(on: bool, text: str) -> str:
+    return ("✅ " if on else "") + text
+
+
+def _summary(locale: str | None, current: ChatSettings, defaults: ServiceDefaults) -> list[str]:
+    turn = current.turn_seconds or defaults.turn_seconds
+    window = current.uno_window_seconds or defaults.uno_window_seconds
+    rules = [house_rule_label(locale, r) for r in house_rules(current)]
+    target = current.rules.target_score
+    if alternate_scoring(current):
+        scoring = gettext(locale, "Scoring: alternate (each counts their own hand, lowest wins)")
+    else:
+        scoring = gettext(locale, "Scoring: standard (a round's winner scores the others' cards)")
+    return [
+        gettext(locale, "⚙️ Settings for new games here (chat admins can change them):"),
+        gettext(
+            locale, "Default variant: {variant}", variant=variant_name(locale, current.variant)
+        ),
+        gettext(locale, "House rules: {rules}", rules=listed(locale, rules))
+        if rules
+        else gettext(locale, "House rules: none"),
+        ngettext(locale, "Turn time: {n} second", "Turn time: {n} seconds", turn),
+        ngettext(locale, "UNO window: {n} second", "UNO window: {n} seconds", window),
+        scoring,
+        ngettext(locale, "Target: {n} point", "Target: {n} points", target)
+        if target
+        else ngettext(
+            locale,
+            "Target: {n} point (the variant's own)",
+            "Target: {n} points (the variant's own)",
+            default_target_score(current.variant),
+        ),
+    ]
 
 
 def settings_message(
-    locale: str | None, current: ChatSettings, default_turn_seconds: int
+    locale: str | None,
+    current: ChatSettings,
+    defaults: ServiceDefaults,
+    panel: Panel = Panel.MAIN,
 ) -> tuple[str, InlineKeyboardMarkup]:
-    """/settings: the chat's defaults for new games, and buttons to change them (the
-    current choices ticked)."""
-    turn = current.turn_seconds or default_turn_seconds
-    text = "\n".join(
-        [
-            gettext(locale, "⚙️ Settings for new games here (chat admins can change them):"),
-            gettext(
-                locale, "Default variant: {variant}", variant=variant_name(locale, current.variant)
-            ),
-            ngettext(locale, "Turn time: {n} second", "Turn time: {n} seconds", turn),
+    """/settings: one message, edited in place. Its text always sums up the chat's defaults
+    for new games; its buttons are those of ``panel`` (the current choices ticked), each
+    panel's with a way back to the menu."""
+    lines = _summary(locale, current, defaults)
+    back = [_settings_button("« " + gettext(locale, "Back"), "p.m")]
+    rows: list[list[InlineKeyboardButton]]
+    if panel is Panel.MAIN:
+        rows = [
+            [
+                _settings_button("🎴 " + gettext(locale, "Variant"), "p.v"),
+                _settings_button("🏠 " + gettext(locale, "House rules"), "p.h"),
+            ],
+            [
+                _settings_button("⏱ " + gettext(locale, "Turn time"), "p.t"),
+                _settings_button("🔔 " + gettext(locale, "UNO window"), "p.u"),
+            ],
+            [_settings_button("🏁 " + gettext(locale, "Scoring and target"), "p.s")],
         ]
-    )
-    variants = [
-        InlineKeyboardButton(
-            ("✅ " if v == current.variant else "") + variant_name(locale, v),
-            callback_data=Callback(Kind.SETTINGS, "", 0, f"v.{v}").encode(),
+    elif panel is Panel.VARIANT:
+        variants = [
+            _settings_button(_ticked(v == current.variant, variant_name(locale, v)), f"v.{v}")
+            for v in VARIANTS
+        ]
+        rows = [variants[:3], variants[3:], back]
+    elif panel is Panel.HOUSE_RULES:
+        lines += [
+            "",
+            gettext(
+                locale,
+                "House rules for {variant} (press one to switch it on or off):",
+                variant=variant_name(locale, current.variant),
+            ),
+        ]
+        on = set(house_rules(current))
+        rows = [
+            [_settings_button(("✅ " if r in on else "▫️ ") + house_rule_label(locale, r), f"h.{r}")]
+            for r in offered_house_rules(current.variant)
+            if r != ALTERNATE_SCORING
+        ]
+        rows.append(back)
+    elif panel is Panel.TURN:
+        turn = current.turn_seconds or defaults.turn_seconds
+        rows = [
+            [
+                _settings_button(
+                    _ticked(s == turn, gettext(locale, "{seconds} s", seconds=s)), f"t.{s}"
+                )
+                for s in TURN_CHOICES
+            ],
+            back,
+        ]
+    elif panel is Panel.UNO_WINDOW:
+        lines += ["", gettext(locale, "How long a player has to call UNO, or be caught:")]
+        window = current.uno_window_seconds or defaults.uno_window_seconds
+        rows = [
+            [
+                _settings_button(
+                    _ticked(s == window, gettext(locale, "{seconds} s", seconds=s)), f"u.{s}"
+                )
+                for s in UNO_WINDOW_CHOICES
+            ],
+            back,
+        ]
+    else:
+        alternate = alternate_scoring(current)
+        scoring = [_settings_button(_ticked(not alternate, gettext(locale, "Standard")), "s.std")]
+        if ALTERNATE_SCORING in offered_house_rules(current.variant):
+            scoring.append(
+                _settings_button(_ticked(alternate, gettext(locale, "Alternate")), "s.alt")
+            )
+        target = current.rules.target_score or 0
+        targets = [
+            _settings_button(
+                _ticked(
+                    t == target,
+                    number(locale, t) if t else gettext(locale, "The variant's own"),
+                ),
+                f"g.{t}",
+            )
+            for t in TARGET_CHOICES
+        ]
+        rows = [scoring, targets[:3], targets[3:], back]
+    return "\n".join(lines), InlineKeyboardMarkup(rows)
+
+
+class BadSetting(ValueError):
+    """A /settings press that names no choice the panel offers (an old or forged button);
+    ``message`` says why, in the presser's language."""
+
+
+def chosen_settings(locale: str | None, current: ChatSettings, arg: str) -> ChatSettings:
+    """The settings after the choice ``arg`` (``v.flip``, ``h.jump_in``, ``t.30``, ``u.8``,
+    ``s.alt``, ``g.500``) made on ``current``; ``BadSetting`` for anything the panel does
+    not offer, so nothing is written."""
+    what, _, value = arg.partition(".")
+    offered = offered_house_rules(current.variant)
+    if what == "v" and value in VARIANTS:
+        return replace(current, variant=value)
+    if what == "h" and value in offered and value != ALTERNATE_SCORING:
+        flipped = not getattr(current.rules, value)
+        return replace(current, rules=replace(current.rules, **{value: flipped}))
+    if what == "h" and value in HOUSE_RULE_NAMES and value != ALTERNATE_SCORING:
+        raise BadSetting(
+            gettext(
+                locale,
+                "{rule} is not played in {variant}.",
+                rule=house_rule_label(locale, value),
+                variant=variant_name(locale, current.variant),
+            )
         )
-        for v in VARIANTS
-    ]
-    turns = [
-        InlineKeyboardButton(
-            ("✅ " if s == turn else "") + gettext(locale, "{seconds} s", seconds=s),
-            callback_data=Callback(Kind.SETTINGS, "", 0, f"t.{s}").encode(),
+    if what == "s" and value == "std":
+        return replace(current, rules=replace(current.rules, alternate_scoring=False))
+    if what == "s" and value == "alt" and ALTERNATE_SCORING in offered:
+        return replace(current, rules=replace(current.rules, alternate_scoring=True))
+    if what == "s" and value == "alt":
+        raise BadSetting(
+            gettext(
+                locale,
+                "{variant} has no alternate scoring.",
+                variant=variant_name(locale, current.variant),
+            )
         )
-        for s in TURN_CHOICES
-    ]
-    return text, InlineKeyboardMarkup([variants[:3], variants[3:], turns])
+    seconds = int(value) if value.isdigit() and len(value) <= 7 else -1
+    if what == "t" and seconds in TURN_CHOICES:
+        return replace(current, turn_seconds=seconds)
+    if what == "u" and seconds in UNO_WINDOW_CHOICES:
+        return replace(current, uno_window_seconds=seconds)
+    if what == "g" and seconds in TARGET_CHOICES:
+        return replace(current, rules=replace(current.rules, target_score=seconds or None))
+    raise BadSetting(gettext(locale, "That is not one of the choices."))
+
+
+def panel_of(arg: str) -> Panel | None:
+    """The panel a /settings button belongs to: the one it opens (``p.<panel>``), or the one
+    its choice is made in; None for no button of the panel's."""
+    what, _, value = arg.partition(".")
+    if what == "p":
+        return next((p for p in Panel if p.value == value), None)
+    return {
+        "v": Panel.VARIANT,
+        "h": Panel.HOUSE_RULES,
+        "t": Panel.TURN,
+        "u": Panel.UNO_WINDOW,
+        "s": Panel.SCORING,
+        "g": Panel.SCORING,
+    }.get(what)

@@ -21,7 +21,7 @@ class Kind(StrEnum):
     VARIANT = "v"  # /new's variant keyboard: the argument is the variant (no game yet)
     HAND = "h"  # show or refresh my hand in the private chat
     INERT = "n"  # a card that cannot be played now: answered, nothing changes
-    SETTINGS = "s"  # /settings: ``v.<variant>`` or ``t.<seconds>`` (no game)
+    SETTINGS = "s"  # /settings: ``p.<panel>`` or a choice, ``h.jump_in``, ``u.8`` (no game)
     FORGET = "f"  # /forgetme's confirmation: the argument is the user who asked (no game)
 
 

@@ -98,7 +98,8 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
                 topic_id=topic,
                 variant=cb.arg,
                 turn_seconds=defaults.turn_seconds,
-                rules=defaults.rules,
+                uno_window_seconds=defaults.uno_window_seconds,
+                rules=defaults.rules_for(cb.arg),
             )
         )
     except Conflict:

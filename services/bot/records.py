@@ -32,7 +32,10 @@ class Records:
     async def defaults(self, chat_id: int, topic_id: int = 0) -> ChatDefaults:
         found = await asyncio.to_thread(queries.chat_settings, self.engine, chat_id, topic_id)
         return ChatDefaults(
-            variant=found.variant, turn_seconds=found.turn_seconds, rules=found.rules
+            variant=found.variant,
+            turn_seconds=found.turn_seconds,
+            uno_window_seconds=found.uno_window_seconds,
+            rules=found.rules,
         )
 
     async def user_stats(self, user_id: int, chat_id: int | None) -> UserStats | None:

@@ -18,8 +18,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from services.bot.callbacks import Callback, Kind
 from services.bot.cards import COLOR_SQUARES, color_name, face_label
-from services.bot.i18n import gettext, ngettext, number
+from services.bot.i18n import gettext, language, ngettext, number
 from services.bot.locales.bidi import Phrase, isolate
+from services.bot.locales.glossary import HOUSE_RULES, house_rule_name
 from services.engine.client import EngineView, GameInfo, SeatInfo
 
 VARIANTS = ("classic", "flip", "no_mercy", "minecraft", "minions")
@@ -107,6 +108,7 @@ def lobby(locale: str | None, game: GameInfo) -> Rendered:
             variant=variant_name(locale, game.variant),
         ),
         gettext(locale, "Host: {name}", name=person(_host_seat(game))),
+        *_settings_lines(locale, game),
         "",
     ]
     for seat in game.seats:
@@ -139,6 +141,33 @@ def lobby(locale: str | None, game: GameInfo) -> Rendered:
         ]
     )
     return Rendered("\n".join(lines), markup)
+
+
+def listed(locale: str | None, names: Sequence[str]) -> Phrase:
+    """Names already in ``locale``'s language, as a list (Persian with "؛": its names hold "،")."""
+    return Phrase(("؛ " if language(locale) == "fa" else ", ").join(names))
+
+
+def _settings_lines(locale: str | None, game: GameInfo) -> list[str]:
+    """The chat's settings this game plays with, where they differ from the variant's and
+    the service's own: the house rules, the target score, the UNO window."""
+    lines = []
+    rules = [house_rule_name(language(locale), r) for r in HOUSE_RULES if game.rules.get(r)]
+    if rules:
+        lines.append(gettext(locale, "House rules: {rules}", rules=listed(locale, rules)))
+    extras = []
+    target = game.rules.get("target_score")
+    if isinstance(target, int) and target > 0:
+        extras.append(ngettext(locale, "Target: {n} point", "Target: {n} points", target))
+    if game.uno_window_seconds is not None:
+        extras.append(
+            ngettext(
+                locale, "UNO window: {n} second", "UNO window: {n} seconds", game.uno_window_seconds
+            )
+        )
+    if extras:
+        lines.append(" · ".join(extras))
+    return lines
 
 
 def _host_seat(game: GameInfo) -> SeatInfo:

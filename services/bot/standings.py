@@ -1,15 +1,15 @@
 """/stats, /top, /forgetme and /settings: a player's record, a chat's or everyone's board,
 forgetting a player (after a button only they may press), and a chat's defaults for new
-games (chat admins only). The records are the SQL ones
-(records.py); the text is boards.py's."""
+games (chat admins only): variant, house rules, turn time, UNO window, scoring and target.
+The records are the SQL ones (records.py); the text and buttons are boards.py's."""
 
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
 
 from sqlalchemy.exc import SQLAlchemyError
-from telegram import Update
+from telegram import Message, Update
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from services.bot import boards
@@ -19,6 +19,7 @@ from services.bot.i18n import gettext
 from services.bot.locales.handlers import reply_language
 from services.bot.records import Records
 from services.bot.render import VARIANTS, variant_name
+from services.records.queries import InvalidSetting
 
 log = logging.getLogger(__name__)
 
@@ -114,9 +115,14 @@ async def confirm_forget(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
         )
 
 
+def service_defaults(context: ContextTypes.DEFAULT_TYPE) -> boards.ServiceDefaults:
+    settings = services(context).settings
+    return boards.ServiceDefaults(settings.turn_seconds, settings.uno_window_seconds)
+
+
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """/settings in a group: the chat's (forum topic's) defaults for new games, with buttons
-    only chat admins may press."""
+    """/settings in a group: the chat's (forum topic's) defaults for new games, in one
+    message whose buttons only chat admins may press."""
     message, chat = update.effective_message, update.effective_chat
     if message is None:
         return
@@ -130,18 +136,20 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         log.exception("/settings: the records did not answer")
         await message.reply_text(gettext(locale, "The records are not available right now."))
         return
-    text, markup = boards.settings_message(locale, current, services(context).settings.turn_seconds)
+    text, markup = boards.settings_message(locale, current, service_defaults(context))
     await message.reply_text(text, reply_markup=markup)
 
 
 async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
-    """A /settings button: a chat admin changes the default variant or turn time."""
+    """A /settings button (chat admins only): open a panel (``p.<panel>``), or make a choice
+    in one, which is stored for the chat's topic (0: the whole chat) and shown in place. A
+    choice the panel does not offer is refused, and nothing is written."""
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None
     locale = await reply_language(update, context)
     message = query.message
-    what, _, value = cb.arg.partition(".")
-    if message is None or not is_group(message.chat):
+    panel = boards.panel_of(cb.arg)
+    if message is None or not is_group(message.chat) or panel is None:
         await query.answer(gettext(locale, "This button is out of date."))
         return
     chat_id = message.chat.id
@@ -152,21 +160,28 @@ async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb
     records = records_of(context)
     try:
         current = await records.chat_settings(chat_id, topic)
-        if what == "v" and value in VARIANTS:
-            wanted = replace(current, variant=value)
-        elif what == "t" and value.isdigit() and int(value) in boards.TURN_CHOICES:
-            wanted = replace(current, turn_seconds=int(value))
+        if cb.arg.startswith("p."):
+            saved = current
+            answer = None
         else:
-            await query.answer(gettext(locale, "This button is out of date."))
-            return
-        saved = await records.save_chat_settings(chat_id, topic, wanted)
+            wanted = boards.chosen_settings(locale, current, cb.arg)
+            saved = await records.save_chat_settings(chat_id, topic, wanted)
+            answer = gettext(locale, "Saved.")
+    except (boards.BadSetting, InvalidSetting) as e:
+        refusal = str(e) if isinstance(e, boards.BadSetting) else None
+        await query.answer(refusal or gettext(locale, "That is not one of the choices."))
+        return
     except SQLAlchemyError:
         log.exception("/settings: the records did not answer")
         await query.answer(gettext(locale, "The records are not available right now."))
         return
-    await query.answer(gettext(locale, "Saved."))
-    if saved != current:  # the same choice again would be an edit that changes nothing
-        text, markup = boards.settings_message(
-            locale, saved, services(context).settings.turn_seconds
-        )
-        await query.edit_message_text(text, reply_markup=markup)
+    await query.answer(answer)
+    text, markup = boards.settings_message(locale, saved, service_defaults(context), panel)
+    # The same content again (the same choice twice) is an edit Telegram refuses.
+    shown = message if isinstance(message, Message) else None
+    if shown is None or text != shown.text or markup != shown.reply_markup:
+        try:
+            await query.edit_message_text(text, reply_markup=markup)
+        except BadRequest as e:
+            if "not modified" not in str(e).lower():
+                raise

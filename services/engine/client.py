@@ -29,7 +29,7 @@ import httpx
 from pydantic import BaseModel
 
 from services.config import Settings
-from services.engine.rules import Options
+from services.engine.rules import HouseRule, Options, get_variant
 from services.engine.wire.event_log import decode_entry, log_key, log_keys, shard_of
 from services.engine.wire.schemas import (
     RESERVED_ACTION_ID_PREFIXES,
@@ -103,11 +103,32 @@ __all__ = [
     "TestSetup",
     "Unauthorized",
     "Unavailable",
+    "default_target_score",
     "log_key",
     "log_keys",
+    "offered_house_rules",
     "shard_of",
     "stream_entry_events",
 ]
+
+#: The house option every variant offers besides its ``HouseRule``s: a catch with nothing to
+#: catch costs the catcher 2 (RULES.md §2 "UNO").
+FALSE_CATCH_PENALTY = "false_catch_penalty"
+
+
+def offered_house_rules(variant: str) -> tuple[str, ...]:
+    """The house rules a chat may switch on for ``variant``, as ``Options`` field names, in
+    the rule sheet's order: what the rules library offers it (RULES.md §2 "House rules in
+    detail", alternate scoring included), and the false-catch penalty. A game asking for
+    another is refused when it is dealt. Raises ``UnknownVariant`` (a ``KeyError``)."""
+    offered = get_variant(variant).house_rules
+    return (*(r.value for r in HouseRule if r in offered), FALSE_CATCH_PENALTY)
+
+
+def default_target_score(variant: str) -> int:
+    """The score that wins a game of ``variant`` when the chat sets no target of its own."""
+    return get_variant(variant).target_score
+
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -291,9 +312,10 @@ class EngineClient:
         variant: str = "classic",
         turn_seconds: int | None = None,
         rules: Options | None = None,
+        uno_window_seconds: int | None = None,
     ) -> GameInfo:
         """Raises ``Conflict`` (``error == "game_exists"``, ``game_id``) when the chat
-        (topic) already has a live game."""
+        (topic) already has a live game. ``None`` times are the service's own."""
         body = CreateGame(
             chat_id=chat_id,
             topic_id=topic_id,
@@ -301,6 +323,7 @@ class EngineClient:
             name=name,
             variant=variant,
             turn_seconds=turn_seconds,
+            uno_window_seconds=uno_window_seconds,
             rules=HouseRules.from_options(rules) if rules is not None else None,
         )
         return await self._call(GameInfo, "POST", "/v1/games", body=body)
@@ -441,6 +464,7 @@ class EngineClient:
         *,
         topic_id: int = 0,
         turn_seconds: int | None = None,
+        uno_window_seconds: int | None = None,
     ) -> GameInfo:
         """Only when the service runs with UNO_ENABLE_TEST_ENDPOINTS=1."""
         body = TestGame(
@@ -449,6 +473,7 @@ class EngineClient:
             seats=seats,
             setup=setup if isinstance(setup, TestSetup) else TestSetup.model_validate(setup),
             turn_seconds=turn_seconds,
+            uno_window_seconds=uno_window_seconds,
         )
         return await self._call(GameInfo, "POST", "/v1/test/games", body=body)
 

@@ -47,10 +47,18 @@ LOBBY_RETRIES = 8
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """How long decisions may take (services/config.py holds the defaults)."""
+    """How long decisions may take (services/config.py holds the defaults; a game's own
+    turn time and UNO window, when it has them, come first)."""
 
     away_pause_seconds: float
     uno_window_seconds: float
+
+    def uno_delay(self, record: GameRecord) -> float:
+        """How long a UNO window opened in this game stays open: the chat's own window,
+        chosen when the game was created, else the service's."""
+        if record.uno_window_seconds is not None:
+            return float(record.uno_window_seconds)
+        return self.uno_window_seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,9 +156,18 @@ class Games:
         variant: str,
         turn_seconds: int,
         rules: Options,
+        uno_window_seconds: int | None = None,
     ) -> GameRecord:
         record, events = lobby.new_lobby(
-            new_game_id(), chat_id, topic_id, host_user_id, host_name, variant, turn_seconds, rules
+            new_game_id(),
+            chat_id,
+            topic_id,
+            host_user_id,
+            host_name,
+            variant,
+            turn_seconds,
+            rules,
+            uno_window_seconds,
         )
         await self._create(record, events)
         return record
@@ -162,6 +179,7 @@ class Games:
         seats: tuple[lobby.Seat, ...],
         setup: Setup,
         turn_seconds: int,
+        uno_window_seconds: int | None = None,
     ) -> GameRecord:
         """A game already in play from an explicit table (the test-only endpoint)."""
         if len(setup.hands) != len(seats):
@@ -189,6 +207,7 @@ class Games:
             seats=seats,
             state=replace(state, version=1),
             uno_opened=1 if state.uno_window is not None else None,
+            uno_window_seconds=uno_window_seconds,
         )
         events = [
             {"type": "game_created", "host": host, "variant": state.variant},
@@ -422,7 +441,7 @@ class Games:
     def _deadlines(self, old: GameRecord | None, new: GameRecord) -> dict[str, Any]:
         """README.md "Timers": the decision owed at the new version times out after the
         game's turn time, or after the short pause when a stand-in plays that seat anyway;
-        a UNO window opened by this write closes after the UNO window time."""
+        a UNO window opened by this write closes after the game's UNO window time."""
         turn_delay: float | None = None
         owing = new.owing
         if new.status is GameStatus.PLAYING and owing is not None:
@@ -433,7 +452,7 @@ class Games:
             )
         uno_delay: float | None = None
         if new.status is GameStatus.PLAYING and new.uno_opened == new.version:
-            uno_delay = self.timing.uno_window_seconds
+            uno_delay = self.timing.uno_delay(new)
         old_opened = old.uno_opened if old is not None else None
         drop = old_opened if old_opened is not None and old_opened != new.uno_opened else None
         return {"turn_delay": turn_delay, "uno_delay": uno_delay, "drop_uno_version": drop}

@@ -127,6 +127,8 @@ class GameRecord:
     uno_opened: int | None = None
     # (digest of actor and action id, version it produced), newest last.
     recent: tuple[tuple[str, int], ...] = ()
+    # The chat's own UNO window (RULES.md §2 "UNO"); None: the service's, when it opens.
+    uno_window_seconds: int | None = None
 
     # -- identity --------------------------------------------------------------------
 
@@ -210,6 +212,8 @@ class GameRecord:
             out["uno_opened"] = self.uno_opened
         if self.recent:
             out["recent"] = [list(r) for r in self.recent]
+        if self.uno_window_seconds is not None:
+            out["uno_window_seconds"] = self.uno_window_seconds
         return out
 
     @staticmethod
@@ -229,6 +233,7 @@ class GameRecord:
             state=from_json(state) if state is not None else None,
             uno_opened=d.get("uno_opened"),
             recent=tuple((r[0], r[1]) for r in d.get("recent", ())),
+            uno_window_seconds=d.get("uno_window_seconds"),
         )
 
 
@@ -282,6 +287,7 @@ def new_lobby(
     variant: str,
     turn_seconds: int,
     rules: Options,
+    uno_window_seconds: int | None = None,
 ) -> tuple[GameRecord, Events]:
     check_variant(variant)
     check_rules(rules)
@@ -296,6 +302,7 @@ def new_lobby(
         turn_seconds=turn_seconds,
         rules=rules,
         seats=(Seat(name=host_name, user_id=host_user_id),),
+        uno_window_seconds=uno_window_seconds,
     )
     return record, [{"type": "game_created", "host": host_user_id, "variant": variant}]
 

@@ -38,6 +38,7 @@ def game_info(record: GameRecord) -> dict[str, Any]:
         "host": record.host,
         "variant": record.variant,
         "turn_seconds": record.turn_seconds,
+        "uno_window_seconds": record.uno_window_seconds,
         "rules": options_to_json(record.rules),
         "seats": [{"seat": i, **s.to_json()} for i, s in enumerate(record.seats)],
         "winner": record.state.winner if record.state is not None else None,

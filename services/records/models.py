@@ -142,9 +142,12 @@ class RecordedWrite(SQLModel, table=True):
 
     Inserted in the same transaction as their effects: a replayed or redelivered entry of
     the event log finds its key taken and changes nothing, and of two workers writing one
-    entry at once, the second waits for the first and then finds the key."""
+    entry at once, the second waits for the first and then finds the key. Keys older than
+    the event log can hold are deleted (``writer.prune_recorded_writes``), by
+    ``recorded_at``."""
 
     __tablename__ = "recorded_writes"
+    __table_args__ = (Index("ix_recorded_writes_recorded_at", "recorded_at"),)
 
     game_id: str = Field(primary_key=True, max_length=64)
     version: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})

@@ -26,7 +26,7 @@ from sqlalchemy import Engine, delete, select, update
 from sqlalchemy.orm import Session
 
 from services.engine.rules import VARIANTS, Options, options_to_json
-from services.engine.wire.schemas import TURN_SECONDS_RANGE
+from services.engine.wire.schemas import TURN_SECONDS_RANGE, UNO_WINDOW_SECONDS_RANGE
 from services.records.database import insert_for as _insert
 from services.records.database import rowcount, transaction
 from services.records.models import (
@@ -43,10 +43,10 @@ from services.records.ratings import NEW_PLAYER, Skill
 DEFAULT_VARIANT = "classic"
 #: Most rows a board returns.
 MAX_BOARD = 50
-#: Turn time and UNO window bounds a chat may choose (seconds): the turn time the engine
-#: takes (schemas.TurnSeconds).
+#: Turn time and UNO window bounds a chat may choose (seconds): those the engine takes
+#: (schemas.TurnSeconds, schemas.UnoWindowSeconds).
 TURN_SECONDS = TURN_SECONDS_RANGE
-UNO_WINDOW_SECONDS = (2, 60)
+UNO_WINDOW_SECONDS = UNO_WINDOW_SECONDS_RANGE
 _LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
 
 
@@ -306,8 +306,9 @@ def save_user_language(engine: Engine, user_id: int, language: str | None) -> No
 class ChatSettings:
     """A chat's (or topic's) preferences for new games, as the bot passes them to the
     engine: ``EngineClient.create_game(variant=s.variant, turn_seconds=s.turn_seconds,
-    rules=s.rules)``. ``None`` means the service's own default (``UNO_TURN_SECONDS``,
-    ``UNO_UNO_WINDOW_SECONDS``; the bot's default language)."""
+    uno_window_seconds=s.uno_window_seconds, rules=s.rules)``. ``None`` means the service's
+    own default (``UNO_TURN_SECONDS``, ``UNO_UNO_WINDOW_SECONDS``; the bot's default
+    language)."""
 
     variant: str = DEFAULT_VARIANT
     turn_seconds: int | None = None

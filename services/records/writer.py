@@ -29,15 +29,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Engine, case, update
+from sqlalchemy import Engine, case, delete, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from services.engine.wire.schemas import GameInfo
-from services.records.database import dialect_insert, transaction
+from services.records.database import dialect_insert, rowcount, transaction
 from services.records.database import insert_for as _insert
 from services.records.models import (
     AI_USER_IDS,
@@ -165,6 +166,40 @@ def _record(
             elif kind == "game_over":
                 _game_over(session, game_id, event, facts)
     return WriteOutcome.RECORDED
+
+
+# -- forgetting old keys -----------------------------------------------------------------
+
+#: [decision] How long the key of a recorded write is kept at least: seven days. A key only
+#: guards against the same entry of the event log being recorded again, and the log keeps
+#: about two minutes of writes (``UNO_EVENT_LOG_SECONDS``); but it trims a shard only when
+#: that shard is written to, so an idle shard can hold older entries, which a consumer
+#: group created anew (Redis lost it) reads again. The worker therefore also never prunes
+#: a key recorded after the oldest entry the log still holds (services/worker/records.py);
+#: seven days is the margin beyond that for clocks, outages and restores, at a cost of one
+#: small row per recorded write (a busy deployment's few hundred thousand a week).
+KEEP_RECORDED_WRITES = timedelta(days=7)
+#: Keys deleted per transaction: short transactions, never a long lock on the table.
+PRUNE_BATCH = 5000
+
+
+def prune_recorded_writes(engine: Engine, before: datetime, *, batch: int = PRUNE_BATCH) -> int:
+    """Delete the keys of writes recorded before ``before``, ``batch`` at a time (each batch
+    its own transaction, found by the ``recorded_at`` index); returns how many went. Two
+    workers pruning at once delete each row once: the second finds it gone."""
+    keys = tuple_(RECORDED_WRITES.c.game_id, RECORDED_WRITES.c.version)
+    total = 0
+    while True:
+        oldest = (
+            select(RECORDED_WRITES.c.game_id, RECORDED_WRITES.c.version)
+            .where(RECORDED_WRITES.c.recorded_at < before)
+            .limit(batch)
+        )
+        with transaction(engine) as session:
+            deleted = rowcount(session.execute(delete(RECORDED_WRITES).where(keys.in_(oldest))))
+        total += deleted
+        if deleted < batch:
+            return total
 
 
 # -- one event each ----------------------------------------------------------------------

@@ -23,6 +23,13 @@ one game may still reach two workers; the writer's tallies and rows do not depen
 [decision] The event log keeps the last two minutes of writes (``UNO_EVENT_LOG_SECONDS``):
 a game whose end was written while no recorder could record it for longer than that is
 not recorded. The pending entries are retried every ``RECLAIM_IDLE_SECONDS`` well within it.
+
+**Old keys pruned.** Every ``PRUNE_EVERY_SECONDS`` (and when it starts) a recorder deletes
+the keys of ``recorded_writes`` that can no longer stop a replay: recorded more than
+``writer.KEEP_RECORDED_WRITES`` (seven days) ago *and* before the oldest entry any shard of
+the log still holds (less ``CLOCK_MARGIN``), since a shard is trimmed only when it is
+written to and an idle one keeps older entries. Several workers pruning at once is
+harmless: each row is deleted once.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any, cast
 
 import redis
@@ -45,11 +53,13 @@ from services.config import Settings, get_settings
 from services.engine.client import EngineClient, NotFound, log_keys, stream_entry_events
 from services.records.migrate import prepare_database
 from services.records.writer import (
+    KEEP_RECORDED_WRITES,
     GameFacts,
     MalformedEntry,
     WriteOutcome,
     is_recorded,
     needs_facts,
+    prune_recorded_writes,
     record_write,
 )
 
@@ -66,6 +76,10 @@ READ_BATCH = 200
 BLOCK_SECONDS = 1.0
 #: Pause after a failure (database or engine down) before reading on.
 RETRY_PAUSE_SECONDS = 2.0
+#: How often a recorder deletes the keys of writes too old to be replayed.
+PRUNE_EVERY_SECONDS = 3600.0
+#: Between the Redis server's clock (the log's entry ids) and the worker's (``recorded_at``).
+CLOCK_MARGIN = timedelta(hours=1)
 
 FactsSource = Callable[[str], GameFacts | None]
 
@@ -186,6 +200,33 @@ class ResultsRecorder:
             log.info("game %s version %d recorded", game_id, version)
         return True
 
+    # -- pruning --------------------------------------------------------------------------
+
+    def oldest_entry(self) -> datetime | None:
+        """When the oldest entry the log still holds was written (None: the log is empty)."""
+        oldest: int | None = None
+        for key in self._keys:
+            first = cast(list[tuple[bytes, Any]], self._redis.xrange(key, "-", "+", count=1))
+            if first:
+                millis = int(first[0][0].split(b"-")[0])
+                oldest = millis if oldest is None else min(oldest, millis)
+        return None if oldest is None else datetime.fromtimestamp(oldest / 1000, UTC)
+
+    def prune_cutoff(self, now: datetime) -> datetime:
+        """Keys recorded before this can guard against no replay (module docstring)."""
+        cutoff = now - KEEP_RECORDED_WRITES
+        oldest = self.oldest_entry()
+        if oldest is not None:
+            cutoff = min(cutoff, oldest - CLOCK_MARGIN)
+        return cutoff
+
+    def prune_once(self, now: datetime | None = None) -> int:
+        """Delete the keys of ``recorded_writes`` old enough to go; returns how many."""
+        pruned = prune_recorded_writes(self._db, self.prune_cutoff(now or datetime.now(UTC)))
+        if pruned:
+            log.info("pruned %d keys of recorded writes", pruned)
+        return pruned
+
     # -- the thread -----------------------------------------------------------------------
 
     def start(self) -> None:
@@ -205,11 +246,16 @@ class ResultsRecorder:
     def run(self) -> None:
         joined = False
         last_reclaim = 0.0
+        last_prune: float | None = None
         while not self._stop.is_set():
             try:
                 if not joined:
                     self.join_group()
                     joined = True
+                if last_prune is None or time.monotonic() - last_prune >= PRUNE_EVERY_SECONDS:
+                    # Marked first: a failing database is not asked again every second.
+                    last_prune = time.monotonic()
+                    self.prune_once()
                 reclaim = time.monotonic() - last_reclaim >= RECLAIM_EVERY_SECONDS
                 if reclaim:
                     last_reclaim = time.monotonic()

@@ -3,10 +3,16 @@ in the reader's digits, names escaped, and the /top arguments."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 import pytest
 
 from services.bot import boards
 from services.bot.callbacks import Callback, Kind
+from services.bot.chat_defaults import ChatDefaults
+from services.bot.render import VARIANTS
+from services.engine.client import Options
 from services.records.queries import (
     BoardEntry,
     BoardOrder,
@@ -97,15 +103,133 @@ def test_the_forget_button_names_who_asked() -> None:
     assert Callback.decode(button.callback_data) == Callback(Kind.FORGET, "", 0, "1234")  # type: ignore[arg-type]
 
 
-def test_the_settings_panel_ticks_the_current_choices() -> None:
-    current = ChatSettings(variant="minions", turn_seconds=30)
-    text, markup = boards.settings_message("en", current, 60)
-    assert "Default variant: Minions" in text and "Turn time: 30 seconds" in text
-    labels = [b.text for row in markup.inline_keyboard for b in row]
-    assert "✅ Minions" in labels and "✅ 30 s" in labels and "Classic" in labels
-    args = [Callback.decode(b.callback_data).arg for row in markup.inline_keyboard for b in row]  # type: ignore[arg-type]
-    assert args == ["v.classic", "v.flip", "v.no_mercy", "v.minecraft", "v.minions"] + [
-        f"t.{s}" for s in boards.TURN_CHOICES
+DEFAULTS = boards.ServiceDefaults(turn_seconds=60, uno_window_seconds=8)
+
+
+def args_of(markup: Any) -> list[str]:
+    return [Callback.decode(b.callback_data).arg for row in markup.inline_keyboard for b in row]
+
+
+def labels_of(markup: Any) -> list[str]:
+    return [b.text for row in markup.inline_keyboard for b in row]
+
+
+def test_the_settings_panel_sums_up_and_opens_each_setting() -> None:
+    current = ChatSettings(
+        variant="minions",
+        turn_seconds=30,
+        uno_window_seconds=15,
+        rules=Options(jump_in=True, seven_o=True, alternate_scoring=True, target_score=300),
+    )
+    text, markup = boards.settings_message("en", current, DEFAULTS)
+    assert text.splitlines()[1:] == [
+        "Default variant: Minions",
+        "House rules: Seven-O, Jump-In",
+        "Turn time: 30 seconds",
+        "UNO window: 15 seconds",
+        "Scoring: alternate (each counts their own hand, lowest wins)",
+        "Target: 300 points",
     ]
-    unset, _ = boards.settings_message("fa", ChatSettings(), 60)
-    assert "۶۰" in unset  # the service's own turn time when the chat chose none
+    assert args_of(markup) == ["p.v", "p.h", "p.t", "p.u", "p.s"]
+    unset, _ = boards.settings_message("fa", ChatSettings(), DEFAULTS)
+    assert "۶۰" in unset and "۸" in unset and "۵۰۰" in unset  # the service's and variant's own
+
+
+def test_each_settings_panel_ticks_the_current_choices() -> None:
+    current = ChatSettings(variant="minions", turn_seconds=30, rules=Options(jump_in=True))
+    _, variants = boards.settings_message("en", current, DEFAULTS, boards.Panel.VARIANT)
+    assert "✅ Minions" in labels_of(variants) and "Classic" in labels_of(variants)
+    assert args_of(variants) == [f"v.{v}" for v in VARIANTS] + ["p.m"]
+    _, turns = boards.settings_message("en", current, DEFAULTS, boards.Panel.TURN)
+    assert "✅ 30 s" in labels_of(turns)
+    assert args_of(turns) == [f"t.{s}" for s in boards.TURN_CHOICES] + ["p.m"]
+    _, windows = boards.settings_message("en", current, DEFAULTS, boards.Panel.UNO_WINDOW)
+    assert "✅ 8 s" in labels_of(windows)  # the service's own when the chat chose none
+    assert args_of(windows) == [f"u.{s}" for s in boards.UNO_WINDOW_CHOICES] + ["p.m"]
+    _, scoring = boards.settings_message("en", current, DEFAULTS, boards.Panel.SCORING)
+    assert labels_of(scoring)[:2] == ["✅ Standard", "Alternate"]
+    assert "✅ The variant's own" in labels_of(scoring)
+    assert args_of(scoring) == ["s.std", "s.alt", *(f"g.{t}" for t in boards.TARGET_CHOICES), "p.m"]
+
+
+def test_the_house_rules_panel_offers_what_the_variant_offers() -> None:
+    """RULES.md §2 "House rules in detail": Flip has no Seven-O, No Mercy only Jump-In."""
+    classic = ChatSettings(rules=Options(seven_o=True))
+    text, markup = boards.settings_message("en", classic, DEFAULTS, boards.Panel.HOUSE_RULES)
+    assert "House rules for Classic" in text
+    assert args_of(markup) == [
+        "h.progressive_draw",
+        "h.seven_o",
+        "h.jump_in",
+        "h.draw_until_playable",
+        "h.false_catch_penalty",
+        "p.m",
+    ]
+    assert labels_of(markup)[1] == "✅ Seven-O" and labels_of(markup)[0] == "▫️ Progressive Draw"
+    flip = replace(classic, variant="flip")
+    text, markup = boards.settings_message("en", flip, DEFAULTS, boards.Panel.HOUSE_RULES)
+    assert "h.seven_o" not in args_of(markup) and "House rules: none" in text
+    no_mercy = replace(classic, variant="no_mercy")
+    _, markup = boards.settings_message("en", no_mercy, DEFAULTS, boards.Panel.HOUSE_RULES)
+    assert args_of(markup) == ["h.jump_in", "h.false_catch_penalty", "p.m"]
+    _, scoring = boards.settings_message("en", no_mercy, DEFAULTS, boards.Panel.SCORING)
+    assert "s.alt" not in args_of(scoring)
+
+
+def test_a_settings_choice_changes_one_setting() -> None:
+    current = ChatSettings(variant="classic", rules=Options(target_score=300))
+    choose = boards.chosen_settings
+    assert choose("en", current, "v.flip").variant == "flip"
+    assert choose("en", current, "h.jump_in").rules.jump_in
+    assert not choose("en", choose("en", current, "h.jump_in"), "h.jump_in").rules.jump_in
+    assert choose("en", current, "t.120").turn_seconds == 120
+    assert choose("en", current, "u.4").uno_window_seconds == 4
+    assert choose("en", current, "s.alt").rules.alternate_scoring
+    assert not choose("en", current, "s.std").rules.alternate_scoring
+    assert choose("en", current, "g.1000").rules.target_score == 1000
+    assert choose("en", current, "g.0").rules.target_score is None
+    assert choose("en", current, "g.0").rules == Options()
+
+
+@pytest.mark.parametrize(
+    ("variant", "arg", "answer"),
+    [
+        ("classic", "t.7", "That is not one of the choices."),
+        ("classic", "u.61", "That is not one of the choices."),
+        ("classic", "u.999999999999999", "That is not one of the choices."),
+        ("classic", "g.-5", "That is not one of the choices."),
+        ("classic", "g.250", "That is not one of the choices."),
+        ("classic", "v.poker", "That is not one of the choices."),
+        ("classic", "h.cheating", "That is not one of the choices."),
+        ("classic", "h.alternate_scoring", "That is not one of the choices."),
+        ("classic", "x.1", "That is not one of the choices."),
+        ("flip", "h.seven_o", "Seven-O is not played in Flip."),
+        ("no_mercy", "s.alt", "No Mercy has no alternate scoring."),
+    ],
+)
+def test_a_forged_settings_choice_is_refused(variant: str, arg: str, answer: str) -> None:
+    with pytest.raises(boards.BadSetting) as refused:
+        boards.chosen_settings("en", ChatSettings(variant=variant), arg)
+    assert str(refused.value) == answer
+
+
+def test_every_settings_button_fits_telegrams_callback_data() -> None:
+    for variant in VARIANTS:
+        for panel in boards.Panel:
+            _, markup = boards.settings_message(
+                "en", ChatSettings(variant=variant), DEFAULTS, panel
+            )
+            for arg in args_of(markup):
+                assert boards.panel_of(arg) is not None
+    assert boards.panel_of("p.zz") is None and boards.panel_of("q.1") is None
+
+
+def test_new_games_take_the_house_rules_their_variant_offers() -> None:
+    """A chat's house rules, set for its default variant, go to a game of another variant
+    only where it offers them (the engine refuses the others when dealing)."""
+    chosen = Options(seven_o=True, jump_in=True, alternate_scoring=True, target_score=200)
+    defaults = ChatDefaults(rules=chosen)
+    assert defaults.rules_for("classic") == chosen
+    assert defaults.rules_for("flip") == replace(chosen, seven_o=False)
+    assert defaults.rules_for("no_mercy") == Options(jump_in=True, target_score=200)
+    assert ChatDefaults().rules_for("minions") == Options()

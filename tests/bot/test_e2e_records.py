@@ -1,5 +1,6 @@
 """The records through the real services and the local Telegram: a game the worker recorded
-answers /stats and /top, and /forgetme, confirmed by the asker's own button, forgets them."""
+answers /stats and /top, and /forgetme, confirmed by the asker's own button, forgets them;
+a chat admin's /settings are stored and new games take them."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from telegram_play import callbacks
 
 from services.bot.callbacks import Kind
 from services.engine.client import GameInfo
+from services.records import queries
+from services.records.database import make_engine
 
 
 def reply(stack: Stack, group: Group, person: dict[str, Any], command: str, words: str) -> str:
@@ -87,30 +90,109 @@ def test_a_recorded_game_shows_in_stats_and_top_until_forgotten(
     assert "P0" not in after and "1. P1" in after
 
 
+class Panel:
+    """One /settings message, pressed the way a person would: a button is pressed once the
+    message shows it (each press edits the message in place)."""
+
+    def __init__(self, stack: Stack, group: Group, person: dict[str, Any]) -> None:
+        self.group = group
+        before = {m["message_id"] for m in group.players.bot_messages()}
+        stack.control.send_message(person["id"], group.id, "/settings")
+        self.control = stack.control
+        self.message_id = stack.control.wait_until(
+            lambda: next(
+                (
+                    m["message_id"]
+                    for m in group.players.bot_messages()
+                    if "⚙️" in m["text"] and m["message_id"] not in before
+                ),
+                None,
+            ),
+            timeout=60,
+            what="the /settings panel",
+        )
+
+    def message(self) -> dict[str, Any]:
+        return next(
+            m for m in self.group.players.bot_messages() if m["message_id"] == self.message_id
+        )
+
+    def shows(self, *lines: str) -> dict[str, Any]:
+        def showing() -> dict[str, Any] | None:
+            m = self.message()
+            return m if all(line in m["text"] for line in lines) else None
+
+        found: dict[str, Any] = self.control.wait_until(
+            showing,
+            timeout=60,
+            what=f"the panel showing {lines}",
+        )
+        return found
+
+    def press(self, person: dict[str, Any], arg: str) -> str:
+        """``person`` presses the button ``arg`` (``p.h``, ``h.jump_in`` ...); the answer."""
+
+        def offering() -> dict[str, Any] | None:
+            m = self.message()
+            return m if any(cb.arg == arg for cb in callbacks(m)) else None
+
+        message = self.control.wait_until(
+            offering,
+            timeout=60,
+            what=f"the button {arg}",
+        )
+        button = next(cb for cb in callbacks(message) if cb.arg == arg)
+        answer: str = self.group.players.press(person["id"], message, button).get("text") or ""
+        return answer
+
+
+def stored_settings(stack: Stack, chat_id: int) -> queries.ChatSettings:
+    engine = make_engine(stack.database_url)
+    try:
+        return queries.chat_settings(engine, chat_id)
+    finally:
+        engine.dispose()
+
+
 def test_an_admin_sets_the_chats_defaults_and_new_games_take_them(
     stack: Stack, make_group: Any
 ) -> None:
     group = make_group(2)
     admin, member = group.people  # the first person is the group's admin
-    stack.control.send_message(admin["id"], group.id, "/settings")
-    panel = stack.control.wait_until(
-        lambda: next((m for m in group.players.bot_messages() if "⚙️" in m["text"]), None),
-        timeout=60,
-        what="the /settings panel",
-    )
-    assert "Default variant: Classic" in panel["text"] and "Turn time: 60 seconds" in panel["text"]
-    choices = {cb.arg: cb for cb in callbacks(panel) if cb.kind is Kind.SETTINGS}
-    refused = group.players.press(member["id"], panel, choices["v.flip"])
-    assert refused["text"] == "Only chat admins can change the settings."
-    assert group.players.press(admin["id"], panel, choices["v.flip"])["text"] == "Saved."
-    assert group.players.press(admin["id"], panel, choices["t.30"])["text"] == "Saved."
-    stack.control.wait_until(
-        lambda: any(
-            "Default variant: Flip" in m["text"] and "Turn time: 30 seconds" in m["text"]
-            for m in group.players.bot_messages()
-        ),
-        timeout=60,
-        what="the panel showing the new settings",
+    panel = Panel(stack, group, admin)
+    panel.shows("Default variant: Classic", "House rules: none", "Turn time: 60 seconds")
+    refused = panel.press(member, "p.h")
+    assert refused == "Only chat admins can change the settings."
+
+    # House rules of the default variant (Classic), toggled on.
+    panel.press(admin, "p.h")
+    panel.shows("House rules for Classic")
+    assert panel.press(member, "h.seven_o") == "Only chat admins can change the settings."
+    assert panel.press(admin, "h.seven_o") == "Saved."
+    panel.shows("House rules: Seven-O")
+    assert panel.press(admin, "h.jump_in") == "Saved."
+    panel.shows("House rules: Seven-O, Jump-In")
+
+    # A second panel makes Flip the default; the first one's Seven-O button is now out of
+    # step with it (Flip has no Seven-O): refused, and nothing is written.
+    other = Panel(stack, group, admin)
+    other.press(admin, "p.v")
+    assert other.press(admin, "v.flip") == "Saved."
+    other.shows("Default variant: Flip", "House rules: Jump-In")
+    before = stored_settings(stack, group.id)
+    assert panel.press(admin, "h.seven_o") == "Seven-O is not played in Flip."
+    assert stored_settings(stack, group.id) == before
+    assert before.rules.seven_o and before.rules.jump_in
+
+    for open_panel, choice in (("p.t", "t.30"), ("p.u", "u.15"), ("p.s", "g.200")):
+        other.press(admin, "p.m")
+        other.press(admin, open_panel)
+        assert other.press(admin, choice) == "Saved."
+    other.shows(
+        "Default variant: Flip",
+        "Turn time: 30 seconds",
+        "UNO window: 15 seconds",
+        "Target: 200 points",
     )
 
     stack.control.send_message(member["id"], group.id, "/new")
@@ -130,3 +212,8 @@ def test_an_admin_sets_the_chats_defaults_and_new_games_take_them(
 
     game = stack.control.wait_until(lambda: asyncio.run(created_game()), timeout=60, what="game")
     assert game.variant == "classic" and game.turn_seconds == 30
+    assert game.uno_window_seconds == 15
+    assert game.rules == {"seven_o": True, "jump_in": True, "target_score": 200}
+    lobby = group.players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
+    assert "House rules: Seven-O, Jump-In" in lobby["text"]
+    assert "Target: 200 points · UNO window: 15 seconds" in lobby["text"]

@@ -127,6 +127,25 @@ def test_names_are_escaped_and_isolated() -> None:
     assert "\u2068עברית\u2069" in table.text
 
 
+def test_the_lobby_shows_the_chats_settings_in_force() -> None:
+    state, _ = new_game("classic", ["Ana", "Bo"], seed=1)
+    plain = game_info(state, "lobby")
+    assert "House rules" not in render.lobby("en", plain).text
+    info = plain.model_copy(
+        update={
+            "rules": {"jump_in": True, "seven_o": True, "target_score": 200},
+            "uno_window_seconds": 4,
+        }
+    )
+    lines = render.lobby("en", info).text.splitlines()
+    assert lines[2:4] == [
+        "House rules: Seven-O, Jump-In",
+        "Target: 200 points · UNO window: 4 seconds",
+    ]
+    persian = render.lobby("fa", info).text
+    assert "House rules" not in persian and "؛ " in persian and "۲۰۰" in persian
+
+
 def test_lobby_lists_players_and_buttons() -> None:
     state, _ = new_game("classic", ["Ana", "Bo"], seed=1)
     info = game_info(state, "lobby")

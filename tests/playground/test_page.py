@@ -166,6 +166,43 @@ def group_texts(control: TelegramControl, group_id: int) -> list[str]:
     return [m.get("text") or "" for m in control.messages(group_id) if not m["deleted"]]
 
 
+def test_a_person_picks_house_rules_from_the_page_and_the_lobby_shows_them(
+    playground: LauncherProcess, browser: Any
+) -> None:
+    """Issue #16: on the page, a person picks the variant's house rules (/settings from the
+    bot's own command menu) and the next game's lobby shows them. "You" owns the group, so
+    may change its settings. Put back as it was at the end, for the round below."""
+    control = TelegramControl(playground.page_url.rstrip("/"))
+    control.set_limits(False)
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    errors: list[str] = []
+    raw = context.new_page()
+    raw.on("pageerror", lambda error: errors.append(str(error)))
+    page = Page(raw)
+    raw.goto(playground.page_url)
+    raw.wait_for_selector(".person.current:has-text('You')")
+    page.open_chat("group")
+
+    raw.click("#menu")
+    raw.locator("#commands button", has_text="/settings").click()
+    page.press("#messages button[data-callback$='|p.h']")
+    page.press("#messages button[data-callback$='|h.jump_in']")
+    raw.wait_for_selector("#messages .msg:has-text('House rules: Jump-In')")
+
+    page.say("/new")
+    page.press("#messages button[data-callback$='|classic']")
+    raw.wait_for_selector(
+        "#messages .msg:has-text('waiting for players'):has-text('House rules: Jump-In')"
+    )
+
+    page.say("/end")
+    raw.wait_for_selector("#messages .msg:has-text('waiting for players')", state="detached")
+    page.press("#messages button[data-callback$='|h.jump_in']")
+    raw.wait_for_selector("#messages .msg:has-text('House rules: none')")
+    assert errors == [], errors
+    context.close()
+
+
 def test_two_people_and_an_ai_play_a_full_round_through_the_page(
     playground: LauncherProcess, browser: Any, tmp_path: Path
 ) -> None:

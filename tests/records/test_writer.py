@@ -7,11 +7,12 @@ from __future__ import annotations
 import multiprocessing
 import random
 import threading
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from game_log import ANA, BO, CHAT, CY, FACTS, finished_game
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, insert, select
 
 from services.records import writer
 from services.records.database import make_engine
@@ -264,3 +265,28 @@ def test_a_malformed_entry_is_refused_and_writes_nothing(
     with pytest.raises(writer.MalformedEntry):
         record_write(records_db, "g1", 9, events, FACTS)
     assert all(rows == [] for rows in snapshot(records_db).values())
+
+
+def test_old_keys_are_pruned_in_batches_and_recent_ones_kept(records_db: Engine) -> None:
+    """``recorded_writes`` does not grow for ever: keys recorded before the cutoff go, a few
+    per transaction; keys after it stay and still make a replay count nothing twice."""
+    now = datetime.now(UTC)
+    old = [("old", v, now - timedelta(days=8, minutes=v)) for v in range(1, 8)]
+    recent = [("new", v, now - timedelta(days=6)) for v in range(1, 4)]
+    with records_db.begin() as connection:
+        connection.execute(
+            insert(RECORDED_WRITES),
+            [{"game_id": g, "version": v, "recorded_at": t} for g, v, t in old + recent],
+        )
+    version, events = finished_game()[-1]
+    assert record_write(records_db, "g1", version, events, FACTS) is WriteOutcome.RECORDED
+
+    cutoff = now - writer.KEEP_RECORDED_WRITES
+    assert writer.prune_recorded_writes(records_db, cutoff, batch=3) == len(old)
+    with records_db.connect() as connection:
+        left = connection.execute(select(RECORDED_WRITES.c.game_id, RECORDED_WRITES.c.version))
+        assert sorted(tuple(r) for r in left) == [("g1", version), *(k[:2] for k in recent)]
+    assert writer.prune_recorded_writes(records_db, cutoff) == 0
+    before = snapshot(records_db)
+    assert record_write(records_db, "g1", version, events, FACTS) is WriteOutcome.DUPLICATE
+    assert snapshot(records_db) == before

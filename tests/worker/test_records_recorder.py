@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 import redis
 from pydantic import SecretStr
 from service_processes import TEST_ENGINE_TOKEN, ServiceProcess
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, insert, select
 from timer_table import Table, wait_for
 
 from services.config import Settings
@@ -22,7 +23,14 @@ from services.engine.client import log_keys
 from services.records import queries
 from services.records.database import make_engine
 from services.records.migrate import upgrade
-from services.records.models import AI_USER_IDS, GAMES, PLAYERS, RATINGS, STANDINGS
+from services.records.models import (
+    AI_USER_IDS,
+    GAMES,
+    PLAYERS,
+    RATINGS,
+    RECORDED_WRITES,
+    STANDINGS,
+)
 from services.worker.records import GROUP, EngineFacts, ResultsRecorder
 
 SHARDS = 16
@@ -146,6 +154,56 @@ def test_a_replayed_event_log_counts_nothing_twice(
     recorder(raw_redis, records_db, facts, "r2").record_once(0.1)
 
     assert rows(records_db) == once
+
+
+def test_keys_still_guarding_entries_in_the_log_are_not_pruned(
+    table: Table, raw_redis: redis.Redis, records_db: Engine, facts: EngineFacts
+) -> None:
+    """A month on, the game's entries still sit in their shards (a shard is trimmed only
+    when it is written to): their keys are kept, and a replay still counts nothing twice."""
+    won_game(table)
+    r1 = recorder(raw_redis, records_db, facts, "r1")
+    r1.record_once(0.1)
+    once = rows(records_db)
+    keys = recorded_keys(records_db)
+    assert keys
+
+    assert r1.prune_once(datetime.now(UTC) + timedelta(days=30)) == 0
+    assert recorded_keys(records_db) == keys
+    for key in log_keys(SHARDS):
+        raw_redis.xgroup_destroy(key, GROUP)
+    recorder(raw_redis, records_db, facts, "r2").record_once(0.1)
+    assert rows(records_db) == once
+
+
+def test_keys_older_than_the_log_and_a_week_are_pruned(
+    raw_redis: redis.Redis, records_db: Engine, facts: EngineFacts
+) -> None:
+    now = datetime.now(UTC)
+    with records_db.begin() as connection:
+        connection.execute(
+            insert(RECORDED_WRITES),
+            [
+                {"game_id": name, "version": 1, "recorded_at": now - timedelta(days=days)}
+                for name, days in (("25 days", 25), ("10 days", 10), ("1 day", 1))
+            ],
+        )
+    # An idle shard still holds an entry written 20 days ago.
+    shard = log_keys(SHARDS)[3]
+    written = int((now - timedelta(days=20)).timestamp() * 1000)
+    raw_redis.xadd(shard, {"g": "idle", "v": "1", "e": "x"}, id=f"{written}-0")
+    r = ResultsRecorder(raw_redis, records_db, facts, shards=SHARDS, consumer="r")
+    assert r.prune_once(now) == 1
+    assert recorded_keys(records_db) == [("1 day", 1), ("10 days", 1)]
+    raw_redis.xdel(shard, f"{written}-0")
+    assert r.prune_once(now) == 1
+    assert recorded_keys(records_db) == [("1 day", 1)]
+
+
+def recorded_keys(db: Engine) -> list[tuple[str, int]]:
+    with db.connect() as connection:
+        found = connection.execute(select(RECORDED_WRITES.c.game_id, RECORDED_WRITES.c.version))
+        return sorted((row[0], row[1]) for row in found)
 
 
 def test_a_running_recorder_joins_again_when_its_group_is_lost(

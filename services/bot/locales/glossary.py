@@ -91,14 +91,17 @@ VARIANT_TITLES: Final = {
     "minions": Term("variant", "UNO Minions"),
 }
 
-#: The chat options of RULES.md §2 "House rules" and "Alternate scoring", by the engine's
-#: option name.
+#: The chat options of RULES.md §2 "House rules", "Alternate scoring" and the false-catch
+#: penalty ("UNO"), by the engine's option name.
 HOUSE_RULES: Final = {
     "progressive_draw": Term("house rule", "Progressive Draw"),
     "seven_o": Term("house rule", "Seven-O"),
     "jump_in": Term("house rule", "Jump-In"),
     "draw_until_playable": Term("house rule", "Draw until playable"),
     "alternate_scoring": Term("house rule", "Alternate scoring"),
+    # Translators: the house option of RULES.md §2 "UNO": a catch when nobody can be
+    # caught costs the catcher 2 cards.
+    "false_catch_penalty": Term("house rule", "False catch costs 2"),
 }
 
 # Translators: what a player shouts with one card left.

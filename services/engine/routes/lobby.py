@@ -50,6 +50,7 @@ async def create_game(context: Context, body: CreateGame) -> Response:
         body.variant,
         body.turn_seconds or context.settings.turn_seconds,
         body.rules.to_options() if body.rules is not None else Options(),
+        body.uno_window_seconds,
     )
     context.metrics.games_created.inc()
     return json_response(game_info(record), 201)

@@ -53,6 +53,7 @@ async def create_test_game(context: Context, body: TestGame) -> Response:
         tuple(seats),
         setup,
         body.turn_seconds or context.settings.turn_seconds,
+        body.uno_window_seconds,
     )
     context.metrics.games_created.inc()
     return json_response(game_info(record), 201)

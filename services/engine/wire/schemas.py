@@ -85,6 +85,18 @@ TurnSeconds = Annotated[
     _NotBool,
     Field(ge=TURN_SECONDS_RANGE[0], le=TURN_SECONDS_RANGE[1], description="Time for each decision"),
 ]
+#: The UNO window a game may have, in seconds (RULES.md §2 "UNO"; a chat's settings keep to
+#: it too).
+UNO_WINDOW_SECONDS_RANGE = (2, 60)
+UnoWindowSeconds = Annotated[
+    int,
+    _NotBool,
+    Field(
+        ge=UNO_WINDOW_SECONDS_RANGE[0],
+        le=UNO_WINDOW_SECONDS_RANGE[1],
+        description="Time to call UNO or catch a player who did not",
+    ),
+]
 GameStatusName = Literal["lobby", "playing", "over", "ended"]
 
 
@@ -136,6 +148,9 @@ class CreateGame(Model):
     name: Name
     variant: VariantName = "classic"
     turn_seconds: TurnSeconds | None = None
+    uno_window_seconds: UnoWindowSeconds | None = Field(
+        default=None, description="Default: the service's UNO_UNO_WINDOW_SECONDS"
+    )
     rules: HouseRules | None = Field(default=None, description="House rules (RULES.md §2)")
 
 
@@ -228,6 +243,7 @@ class TestGame(Model):
     seats: list[SeatSpec] = Field(min_length=2, max_length=10)
     setup: TestSetup
     turn_seconds: TurnSeconds | None = None
+    uno_window_seconds: UnoWindowSeconds | None = None
 
 
 # -- responses ---------------------------------------------------------------------------
@@ -254,6 +270,9 @@ class GameInfo(BaseModel):
     host: int
     variant: str
     turn_seconds: int
+    uno_window_seconds: int | None = Field(
+        default=None, description="The game's UNO window; null: the service's default"
+    )
     rules: dict[str, Any] = Field(description="House rules that differ from the defaults")
     seats: list[SeatInfo]
     winner: int | None = None

@@ -12,6 +12,7 @@ import asyncio
 from typing import Any
 
 import httpx
+import pydantic
 import pytest
 import redis
 from service_helpers import (
@@ -28,7 +29,9 @@ from service_helpers import (
 from services.config import Settings
 from services.engine.app import create_app
 from services.engine.client import (
+    BadRequest,
     Conflict,
+    CreateGame,
     EngineClient,
     Forbidden,
     IllegalAction,
@@ -298,6 +301,47 @@ async def test_the_uno_window_gets_a_deadline_and_closes_only_at_its_version(
     with pytest.raises(Conflict):
         await engine.close_uno_window(gid, opened_version=2, action_id="w3")
     assert (await engine.game(gid)).uno_opened is None
+
+
+async def test_a_games_own_uno_window_times_its_deadline(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    """A chat's UNO window (its settings) is the game's: the window closes after it, not
+    after the service's 8 s."""
+    game = await engine.create_test_game(
+        CHAT,
+        humans(2),
+        {"hands": ["R5 R6", "B1 B2 B3"], "discard": "R3", "current": 0, "draw_pile": DRAW_PILE},
+        uno_window_seconds=30,
+    )
+    gid = game.game_id
+    assert game.uno_window_seconds == 30
+    now = redis_now(raw_redis)
+    await engine.act(gid, 101, "p.R5", version=1, action_id="a")
+    assert now + 25 < deadlines(raw_redis)[f"{gid}|uno|2"] < now + 35
+    assert load_record(raw_redis, gid).uno_window_seconds == 30
+
+
+async def test_a_lobby_game_keeps_the_uno_window_it_was_created_with(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    made = await engine.create_game(CHAT - 1, 101, "P0", uno_window_seconds=4)
+    assert made.uno_window_seconds == 4
+    await engine.join(made.game_id, 102, "P1")
+    started = await engine.start(made.game_id, 101)
+    assert started.uno_window_seconds == 4
+    assert load_record(raw_redis, made.game_id).uno_window_seconds == 4
+    plain = await engine.create_game(CHAT - 2, 101, "P0")
+    assert plain.uno_window_seconds is None  # the service's own, whenever a window opens
+    with pytest.raises(pydantic.ValidationError):
+        await engine.create_game(CHAT - 3, 101, "P0", uno_window_seconds=1)
+    # Past the client's own check, the service refuses it too, and creates nothing.
+    forged = CreateGame.model_construct(
+        chat_id=CHAT - 3, topic_id=0, user_id=101, name="P0", uno_window_seconds=61
+    )
+    with pytest.raises(BadRequest):
+        await engine._call(GameInfo, "POST", "/v1/games", body=forged)
+    assert await engine.chat_game(CHAT - 3) is None
 
 
 async def test_a_catch_closes_the_window_and_drops_its_deadline(
