@@ -1,7 +1,8 @@
 """Language per chat and per person through the real services and the local Telegram: a
 Persian host's group plays in Persian, while a Gujarati player's toasts and private hand
-are in Gujarati; /language changed mid-game is followed at the next render. (Beside the other end-to-end tests: they share the session's services, and
-tests that empty the test Redis must not run while those are up.)"""
+are in Gujarati; /language changed mid-game is followed at the next render. (Beside the
+other end-to-end tests: they share the session's services, and tests that empty the test
+Redis must not run while those are up.)"""
 
 from __future__ import annotations
 
