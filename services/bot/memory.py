@@ -159,6 +159,7 @@ class Memory:
 
     async def forget_game(self, game_id: str, chat_id: int, topic_id: int) -> None:
         key = self.chat_key(chat_id, topic_id)
+        await self.redis.srem(self.chat_games_key(chat_id), game_id)
         if await self.redis.get(key) == game_id.encode():
             await self.redis.delete(key)
 

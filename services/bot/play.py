@@ -202,7 +202,7 @@ async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     shown = False
     for game_id in games:
         mem = await uno.memory.game(game_id)
-        if mem is None:
+        if mem is None or await gone(context, game_id, user.id):
             continue
         shown = await open_private_hand(context, game_id, user.id) or shown
     if not shown:

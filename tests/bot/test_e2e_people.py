@@ -218,3 +218,25 @@ def test_the_round_winner_is_shown_what_they_scored(stack: Stack, make_group: An
     scene.press(0, "p.R1")
     scene.wait_group("Round 1 goes to P0")
     assert "P0: 55  (+55)" in scene.group_text()
+
+
+def test_a_member_who_leaves_the_group_leaves_its_lobby(stack: Stack, make_group: Any) -> None:
+    group = make_group(2)
+    control, players = stack.control, group.players
+    host, guest = group.people
+    control.send_message(host["id"], group.id, "/new")
+    question = control.wait_until(
+        lambda: next((m for m in players.bot_messages() if callbacks(m)), None),
+        what="the variant keyboard",
+    )
+    players.press(
+        host["id"], question, next(cb for cb in callbacks(question) if cb.arg == "classic")
+    )
+    lobby = players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
+    join = next(cb for cb in callbacks(lobby) if cb.arg == "join")
+    assert players.press(guest["id"], lobby, join)["text"] == "You're in!"
+    players.wait_table("P1 seated", lambda m: "• P1" in m["text"])
+    control.remove_member(group.id, guest["id"])
+    players.wait_table(
+        "P1's seat gone", lambda m: "• P1" not in m["text"] and "1 player" in m["text"]
+    )
