@@ -21,6 +21,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     ChosenInlineResultHandler,
     CommandHandler,
     ContextTypes,
@@ -154,6 +155,15 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(InlineQueryHandler(play.inline_query))
     app.add_handler(ChosenInlineResultHandler(play.chosen_inline_result))
     app.add_handler(MessageHandler(filters.ChatType.GROUPS & ~filters.COMMAND, play.group_message))
+    # Members leaving and coming back (lobby.py), beside the handler above that counts every
+    # group message: a handler group of their own.
+    app.add_handler(
+        MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, lobby.member_left), group=1
+    )
+    app.add_handler(
+        MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, lobby.members_joined), group=1
+    )
+    app.add_handler(ChatMemberHandler(lobby.chat_member, ChatMemberHandler.CHAT_MEMBER), group=1)
     app.add_error_handler(on_error)
 
 

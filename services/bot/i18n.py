@@ -5,7 +5,9 @@ The door to ``services.bot.locales``. ``locale`` is whatever the caller knows �
 bot speaks (``language``; English when it speaks none of the user's). Messages are
 ``{name}``-field templates; each value is formatted for the language: text is wrapped in
 Unicode isolates so right-to-left messages stay in order, numbers get the language's digits
-(Persian ۰–۹), and a translated phrase passed into another message goes in as it is.
+(Persian ۰–۹), and a ``Phrase`` goes in as it is: a translated message passed into
+another, or a name ``render.person`` already isolated (isolating it again would nest two
+isolates around it: each name is isolated once, where it is made).
 
 Catalogs: ``services/bot/locales/<lang>/LC_MESSAGES/bot.po`` (domain ``bot``), compiled by
 ``make catalogs``; ``make catalogs-update`` extracts the messages (``babel.cfg``: the locale is

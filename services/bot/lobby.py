@@ -1,10 +1,13 @@
 """The group's side before a game starts and around it: /new and its variant keyboard,
 the lobby's buttons (Join, Leave, Add AI, Start, Rules) and commands (/join, /leave,
-/start, /kick, /end, /back, /rules, /help)."""
+/start, /kick, /end, /back, /rules, /help), and members leaving the group (README "A member
+leaves the group")."""
 
 from __future__ import annotations
 
-from telegram import Update
+import logging
+
+from telegram import ChatMember, ChatMemberUpdated, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
@@ -34,6 +37,8 @@ from services.engine.client import (
     IllegalAction,
     NotFound,
 )
+
+log = logging.getLogger(__name__)
 
 RULES_SUMMARY = {
     "classic": N_(
@@ -294,3 +299,92 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             "talking.",
         )
     )
+
+
+# -- a member leaves the group (README "A member leaves the group") ---------------------------
+
+
+async def member_left(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The ``left_chat_member`` service message: sent to every bot in the group, group
+    privacy on or off, whether the member left or was removed."""
+    message = update.effective_message
+    if message is None or message.left_chat_member is None or not is_group(message.chat):
+        return
+    await leave_chat_games(context, message.chat_id, message.left_chat_member)
+
+
+async def members_joined(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """The ``new_chat_members`` service message: a member who had left is back."""
+    message = update.effective_message
+    if message is None or not message.new_chat_members or not is_group(message.chat):
+        return
+    for user in message.new_chat_members:
+        await back_in_chat(context, message.chat_id, user)
+
+
+async def chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A ``chat_member`` update (sent only to a bot that administers the group): the same
+    departure or return as the service message, which may be hidden in a big group. Both
+    may arrive; the departure is acted on once."""
+    change = update.chat_member
+    if change is None or not is_group(change.chat):
+        return
+    was, now = _is_member(change, old=True), _is_member(change, old=False)
+    if was and not now:
+        await leave_chat_games(context, change.chat.id, change.new_chat_member.user)
+    elif now and not was:
+        await back_in_chat(context, change.chat.id, change.new_chat_member.user)
+
+
+def _is_member(change: ChatMemberUpdated, *, old: bool) -> bool:
+    member = change.old_chat_member if old else change.new_chat_member
+    if member.status == ChatMember.RESTRICTED:
+        return bool(getattr(member, "is_member", False))
+    return member.status in (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER)
+
+
+async def leave_chat_games(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user: User) -> None:
+    """The member left the group: in a lobby their seat goes; in a game in play the stand-in
+    takes their seat (the engine's leave, as /leave: the table says "… left; AI plays for
+    them"), their hand is no longer updated, and their presses and inline queries are
+    answered without moving (``play.py``) until they are back in the group."""
+    if user.is_bot:
+        return
+    for game_id in await services(context).memory.chat_games(chat_id):
+        try:
+            await _leave_game(context, game_id, user.id)
+        except EngineDown:
+            log.warning("a member's departure not applied", extra={"game_id": game_id})
+
+
+async def _leave_game(context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int) -> None:
+    uno = services(context)
+    try:
+        game = await call_engine(lambda: uno.engine.game(game_id))
+    except EngineError:
+        return  # over and gone
+    seat = next((s for s in game.seats if s.user_id == user_id), None)
+    if seat is None or game.status not in ("lobby", "playing"):
+        return
+    # Once, for both of Telegram's updates and every replica.
+    if game.status == "playing" and not await uno.memory.mark_gone(game_id, user_id):
+        return
+    await uno.memory.drop_hand_message(game_id, user_id)
+    if seat.left:
+        return  # they had left the game already (/leave): the stand-in plays on
+    try:
+        await call_engine(lambda: uno.engine.leave(game_id, user_id))
+    except EngineDown:
+        # Not left after all: the other update for this departure may do it.
+        await uno.memory.unmark_gone(game_id, user_id)
+        raise
+    except EngineError as e:
+        log.info("a member's departure: %s", e, extra={"game_id": game_id})
+
+
+async def back_in_chat(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user: User) -> None:
+    """A member who left is back in the group: they may play again (/back, or any move of
+    theirs, takes the seat back from the stand-in)."""
+    uno = services(context)
+    for game_id in await uno.memory.chat_games(chat_id):
+        await uno.memory.unmark_gone(game_id, user.id)

@@ -96,6 +96,14 @@ class Memory:
     def chat_key(chat_id: int, topic_id: int = 0) -> str:
         return f"{PREFIX}chat:{chat_id}:{topic_id}"
 
+    @staticmethod
+    def chat_games_key(chat_id: int) -> str:
+        return f"{PREFIX}chatgames:{chat_id}"
+
+    @staticmethod
+    def gone_key(game_id: str) -> str:
+        return f"{PREFIX}gone:{game_id}"
+
     # -- a game -------------------------------------------------------------------------------
 
     async def remember_game(
@@ -123,6 +131,8 @@ class Memory:
             pipe.hset(key, mapping=mapping)
             pipe.expire(key, TTL_SECONDS)
             pipe.set(self.chat_key(chat_id, topic_id), game_id, ex=TTL_SECONDS)
+            pipe.sadd(self.chat_games_key(chat_id), game_id)
+            pipe.expire(self.chat_games_key(chat_id), TTL_SECONDS)
             await pipe.execute()
 
     async def game(self, game_id: str) -> GameMemory | None:
@@ -160,6 +170,7 @@ class Memory:
 
     async def forget_game(self, game_id: str, chat_id: int, topic_id: int) -> None:
         key = self.chat_key(chat_id, topic_id)
+        await self.redis.srem(self.chat_games_key(chat_id), game_id)
         if await self.redis.get(key) == game_id.encode():
             await self.redis.delete(key)
 
@@ -252,3 +263,28 @@ class Memory:
     async def moves(self, game_id: str) -> list[dict[str, Any]]:
         raw = await self.redis.zrange(self.moves_key(game_id), 0, -1)
         return [json.loads(cast(bytes, m))[2] for m in raw]
+
+    # -- players who left the group (lobby.py "A member leaves the group") -------------------
+
+    async def chat_games(self, chat_id: int) -> list[str]:
+        """The games this bot remembered in the chat, in every forum topic (some may be over
+        or forgotten: the engine says which are still on)."""
+        raw = await self.redis.smembers(self.chat_games_key(chat_id))
+        return sorted(_text(m) for m in raw)
+
+    async def mark_gone(self, game_id: str, user_id: int) -> bool:
+        """Remember that ``user_id`` left the group of ``game_id``; True the first time
+        (across replicas, and Telegram's two updates for one departure)."""
+        key = self.gone_key(game_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.sadd(key, str(user_id))
+            pipe.expire(key, TTL_SECONDS)
+            added, _ = await pipe.execute()
+        return bool(added)
+
+    async def unmark_gone(self, game_id: str, user_id: int) -> bool:
+        """``user_id`` is back in the group; True when they had been marked gone."""
+        return bool(await self.redis.srem(self.gone_key(game_id), str(user_id)))
+
+    async def is_gone(self, game_id: str, user_id: int) -> bool:
+        return bool(await self.redis.sismember(self.gone_key(game_id), str(user_id)))

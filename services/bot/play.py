@@ -83,6 +83,24 @@ def refusal_text(locale: str, e: EngineError) -> str:
 #: Refusals that mean the press was not a decision its player owes (RULES.md §6).
 NOT_OWED = frozenset({"not_your_turn", "wrong_decision"})
 
+#: The arguments of the lobby's buttons (render.lobby): anything else is data the bot did
+#: not write, answered as out of date (a modified client can send any data).
+LOBBY_BUTTONS = frozenset({"join", "leave", "ai.strong", "ai.random", "start", "rules"})
+
+
+def left_the_group(locale: str) -> str:
+    return gettext(
+        locale,
+        "You left the group, so the AI plays your seat. Join the group again and send /back "
+        "to play.",
+    )
+
+
+async def gone(context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int) -> bool:
+    """Whether the user left the game's group while it was played (lobby.py): their moves
+    are answered and not sent until they are back."""
+    return await services(context).memory.is_gone(game_id, user_id)
+
 
 async def act(
     context: ContextTypes.DEFAULT_TYPE, user_id: int, cb: Callback, locale: str
@@ -130,7 +148,12 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if cb.kind is Kind.VARIANT:
         await choose_variant(update, context, cb)
     elif cb.kind is Kind.LOBBY:
+        if cb.arg not in LOBBY_BUTTONS:
+            await query.answer(gettext(locale, "This button is out of date."))
+            return
         await lobby_button(update, context, cb)
+    elif cb.kind in (Kind.HAND, Kind.INERT, Kind.ACT) and await gone(context, cb.game_id, user.id):
+        await query.answer(left_the_group(locale), show_alert=True)
     elif cb.kind is Kind.HAND:
         if await open_private_hand(context, cb.game_id, user):
             await query.answer(gettext(locale, "Your hand is in our private chat."))
@@ -195,7 +218,7 @@ async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     shown = False
     for game_id in games:
         mem = await uno.memory.game(game_id)
-        if mem is None:
+        if mem is None or await gone(context, game_id, user.id):
             continue
         shown = await open_private_hand(context, game_id, user) or shown
     if not shown:
@@ -231,6 +254,16 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             is_personal=True,
             button=InlineQueryResultsButton(
                 gettext(locale, "You have no game in play here"), start_parameter="help"
+            ),
+        )
+        return
+    if await gone(context, player.game.game_id, user.id):
+        await query.answer(
+            [],
+            cache_time=0,
+            is_personal=True,
+            button=InlineQueryResultsButton(
+                gettext(locale, "You left this game's group"), start_parameter="help"
             ),
         )
         return
@@ -289,8 +322,8 @@ async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYP
         cb = Callback.decode(chosen.result_id)
     except BadCallback:
         return
-    if cb.kind is not Kind.ACT:
-        return
+    if cb.kind is not Kind.ACT or await gone(context, cb.game_id, user.id):
+        return  # a result listed before its player left the group is not played
     refused = await act(context, user.id, cb, locale_of(user))
     if refused is not None:
         log.info("inline choice refused: %s", refused, extra={"game_id": cb.game_id})

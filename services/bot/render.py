@@ -529,6 +529,23 @@ def event_line(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str
     return None
 
 
+def round_gains(game: GameInfo, event: dict[str, Any]) -> list[int | None]:
+    """What each seat scored when the round was scored (None: nothing to show), from the
+    ``round_ended`` event, whose ``points`` are each seat's own hand (RULES.md "Scoring"):
+    the winner scores the other hands; with alternate scoring each player adds their own.
+    No Mercy's knock-out points (250) were scored when the knock-out happened and are in
+    ``scores`` already, and a knocked-out hand counts nothing (its points are 0); Flip's
+    hands count on the side in play, as the engine reckoned them."""
+    points = [int(p) for p in event.get("points") or []]
+    winner = event.get("winner")
+    if game.rules.get("alternate_scoring"):
+        return list(points)
+    gains: list[int | None] = [None] * len(points)
+    if isinstance(winner, int) and 0 <= winner < len(points):
+        gains[winner] = sum(p for seat, p in enumerate(points) if seat != winner)
+    return gains
+
+
 def round_end(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
     names = seat_names(game)
     winner = event.get("winner")
@@ -541,14 +558,14 @@ def round_end(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
             name=names[winner] if isinstance(winner, int) and winner < len(names) else "?",
         )
     ]
-    points = event.get("points") or []
+    gains = round_gains(game, event)
     scores = event.get("scores") or []
     for seat, name in enumerate(names):
-        got = points[seat] if seat < len(points) else 0
+        gained = gains[seat] if seat < len(gains) else None
         total = scores[seat] if seat < len(scores) else 0
         lines.append(
             f"   {name}: {number(locale, total)}"
-            + (f"  (+{number(locale, got)})" if seat == winner else "")
+            + (f"  (+{number(locale, gained)})" if gained is not None else "")
         )
     return "\n".join(lines)
 

@@ -88,6 +88,7 @@ class Press(Body):
     message_id: int
     callback_data: str
     timeout: float = Field(10.0, ge=0, le=120)
+    forged: bool = False
 
 
 class NewInlineQuery(Body):
@@ -231,6 +232,11 @@ def create_app(world: World | None = None) -> FastAPI:
         people.block_bot(user_id, body.token)
         return {"ok": True}
 
+    @app.post("/control/users/{user_id}/unblock")
+    async def unblock_bot(user_id: int, body: BotToken) -> Any:
+        people.unblock_bot(user_id, body.token)
+        return {"ok": True}
+
     @app.post("/control/messages")
     async def send_message(body: UserMessage) -> Any:
         return people.send_message(
@@ -244,7 +250,12 @@ def create_app(world: World | None = None) -> FastAPI:
     @app.post("/control/presses")
     async def press_button(body: Press) -> Any:
         return await people.press_button(
-            body.user_id, body.chat_id, body.message_id, body.callback_data, body.timeout
+            body.user_id,
+            body.chat_id,
+            body.message_id,
+            body.callback_data,
+            body.timeout,
+            forged=body.forged,
         )
 
     @app.post("/control/inline_queries")

@@ -205,9 +205,15 @@ class BotApi:
         if retry_after:
             raise errors.too_many_requests(retry_after)
 
-    def message(self, bot: Bot, params: Params, *, missing: str) -> tuple[Chat, Message]:
-        """The message ``(chat_id, message_id)`` a method edits or deletes."""
+    def message(
+        self, bot: Bot, params: Params, *, missing: str, edit: bool = False
+    ) -> tuple[Chat, Message]:
+        """The message ``(chat_id, message_id)`` a method edits or deletes. An edit in the
+        private chat of a user who blocked the bot is refused as a message is: Telegram
+        answers both with 403 ``bot was blocked by the user``."""
         chat = self.chat(bot, params, write=False)
+        if edit and chat.user is not None and chat.user.id in bot.blocked_by:
+            raise forbidden(errors.BOT_BLOCKED)
         message_id = params.int_("message_id")
         if message_id is None:
             raise bad_request("message identifier is not specified")
@@ -231,7 +237,7 @@ class BotApi:
             if params.has("message_id"):
                 raise bad_request("chat_id is empty")
             raise bad_request("message identifier is not specified")
-        _, message = self.message(bot, params, missing=errors.MESSAGE_TO_EDIT_NOT_FOUND)
+        _, message = self.message(bot, params, missing=errors.MESSAGE_TO_EDIT_NOT_FOUND, edit=True)
         if message.sender.id != bot.id or message.is_service:
             raise bad_request(errors.MESSAGE_CANT_BE_EDITED)
         return message, False

@@ -151,6 +151,10 @@ class TelegramControl:
         """The user blocks the bot: its private messages to them get 403 until /start."""
         self._request("POST", f"/users/{user_id}/block", json={"token": token})
 
+    def unblock_bot(self, user_id: int, token: str) -> None:
+        """The user unblocks the bot without /start: it may message them again."""
+        self._request("POST", f"/users/{user_id}/unblock", json={"token": token})
+
     # ------------------------------------------------------------------ acting as users
 
     def send_message(
@@ -190,15 +194,19 @@ class TelegramControl:
         callback_data: str,
         *,
         timeout: float = 10.0,
+        forged: bool = False,
     ) -> dict[str, Any]:
         """The user presses the inline button with ``callback_data``; waits for the bot's
-        answerCallbackQuery: ``{"answered", "text", "show_alert", "url"}``."""
+        answerCallbackQuery: ``{"answered", "text", "show_alert", "url"}``. ``forged``: a
+        modified client sends ``callback_data`` for the message whether or not it shows
+        such a button (an old version's data, or made-up data)."""
         body = {
             "user_id": user_id,
             "chat_id": chat_id,
             "message_id": message_id,
             "callback_data": callback_data,
             "timeout": timeout,
+            "forged": forged,
         }
         result: dict[str, Any] = self._request("POST", "/presses", json=body, timeout=timeout)
         return result

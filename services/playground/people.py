@@ -304,6 +304,22 @@ class People:
         )
         self.world.emit({"kind": "block", "user_id": user.id, "bot_id": bot.id})
 
+    def unblock_bot(self, user_id: int, token: str) -> None:
+        """The user unblocks the bot (its profile's "Unblock") without sending /start: the
+        bot gets ``my_chat_member`` (kicked → member) and may message them again."""
+        user = self.user(user_id)
+        bot = self.bot_by_token(token)
+        if user.id not in bot.blocked_by:
+            raise Refused(409, f"user {user_id} has not blocked the bot")
+        chat = self.world.private_chat(bot, user)
+        bot.blocked_by.discard(user.id)
+        self.world.deliver(
+            bot,
+            "my_chat_member",
+            self.world.chat_member_update(chat, bot, user, "kicked", "member", bot.user),
+        )
+        self.world.emit({"kind": "unblock", "user_id": user.id, "bot_id": bot.id})
+
     # ------------------------------------------------------------------ talking
 
     def send_message(
@@ -363,8 +379,20 @@ class People:
         return message
 
     async def press_button(
-        self, user_id: int, chat_id: int, message_id: int, data: str, timeout: float
+        self,
+        user_id: int,
+        chat_id: int,
+        message_id: int,
+        data: str,
+        timeout: float,
+        *,
+        forged: bool = False,
     ) -> dict[str, Any]:
+        """The user presses a button of the message with ``data``, as the official apps do:
+        only a button the message shows now. With ``forged``, as a modified client can: any
+        ``data`` (1-64 bytes, Telegram's limit for a button's) on a message of a bot that the
+        user sees, whether or not it shows such a button (an old version's, or made up);
+        Telegram passes it on unchecked, so a bot must check what it is given."""
         user = self.user(user_id)
         chat = self.chat_of(user, chat_id)
         message = chat.messages.get(message_id)
@@ -375,7 +403,10 @@ class People:
             for row in (message.reply_markup or {}).get("inline_keyboard", [])
             for button in row
         ]
-        if not any(button.get("callback_data") == data for button in buttons):
+        if forged:
+            if not 1 <= len(data.encode()) <= 64:
+                raise Refused(400, "callback_data has 1-64 bytes")
+        elif not any(button.get("callback_data") == data for button in buttons):
             raise Refused(404, f"message {message_id} has no button with callback_data {data!r}")
         owner = message.via_bot if message.via_bot is not None else message.sender
         bot = self.world.bots.get(owner.id)

@@ -1,13 +1,15 @@
 """Language per chat and per person through the real services and the local Telegram: a
 Persian host's group plays in Persian, while a Gujarati player's toasts and private hand
-are in Gujarati. (Beside the other end-to-end tests: they share the session's services, and
-tests that empty the test Redis must not run while those are up.)"""
+are in Gujarati; /language changed mid-game is followed at the next render. (Beside the
+other end-to-end tests: they share the session's services, and tests that empty the test
+Redis must not run while those are up.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from conftest import Stack
+from scenes import deal
 from telegram_play import callbacks
 
 from services.bot.callbacks import Kind
@@ -66,3 +68,57 @@ def test_the_group_speaks_its_creators_language_and_each_hand_its_owners(stack: 
     gujarati = private_hand(guest, "”માં યુનો ક્લાસિક")
     assert "کارت تو دستتونه" in persian["text"]
     assert "તમારી પાસે" in gujarati["text"]
+
+
+def test_language_changed_mid_game_is_followed_at_the_next_render(
+    stack: Stack, make_group: Any
+) -> None:
+    """/language in the group (an admin) and in a private chat, while a game is played: the
+    table and that player's hand speak the new language from their next render on (the
+    next move), the other hand keeps its own; every name isolated once, as sent."""
+    group = make_group(2)
+    scene = deal(stack, group, {"hands": ["R1 R2 R4", "B1 B2 R9"], "discard": "R3"})
+    control, token = stack.control, stack.token
+    host, guest = scene.person(0)["id"], scene.person(1)["id"]
+    table = scene.table()
+    scene.open_hand(0)
+    guest_hand = scene.open_hand(1)
+    control.send_message(host, group.id, "/language fa")
+    scene.wait_group("این گروه از حالا به زبان")
+    control.send_message(guest, stack.bot_id, "/language gu")
+    control.wait_until(
+        lambda: any(
+            "હવેથી હું તમારી સાથે" in m["text"] for m in control.private_messages(guest, token)
+        ),
+        timeout=30,
+        what="the guest's language answered",
+    )
+    scene.press(0, "p.R1")
+
+    def now(messages: list[dict[str, Any]], message_id: int) -> dict[str, Any] | None:
+        return next((m for m in messages if m["message_id"] == message_id), None)
+
+    persian = control.wait_until(
+        lambda: (
+            (m := now(control.messages(group.id), table["message_id"]))
+            and "دور ۱" in m["text"]
+            and m
+        ),
+        timeout=30,
+        what="the table in Persian",
+    )
+    assert "ستون کارت\u200cکِشی ۲۴" in persian["text"]  # the draw pile, in Persian digits
+    gujarati = control.wait_until(
+        lambda: (
+            (m := now(control.private_messages(guest, token), guest_hand["message_id"]))
+            and "તમારી પાસે" in m["text"]
+            and m
+        ),
+        timeout=30,
+        what="the guest's hand in Gujarati",
+    )
+    english = scene.players.wait_hand(host, lambda m: "you hold 2 cards" in m["text"], "P0's hand")
+    for shown in (persian, gujarati, english):
+        text = shown["text"]
+        assert "\u2068\u2068" not in text and "\u2069\u2069" not in text, text
+    assert "\u2068P0\u2069" in persian["text"]  # the names are still isolated

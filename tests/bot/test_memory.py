@@ -68,3 +68,18 @@ async def test_game_hands_and_once(memory: Memory) -> None:
     await memory.forget_game("g1", -100, 4)
     assert await memory.chat_game(-100, 4) is None
     assert await memory.game("nope") is None
+
+
+async def test_a_chats_games_and_who_left_them(memory: Memory) -> None:
+    """Every topic's game of a chat is found when a member leaves it; a departure is marked
+    once (Telegram may tell it twice), and undone when they are back."""
+    await memory.remember_game("g1", -100, 0, "Friday", "en")
+    await memory.remember_game("g2", -100, 4, "Friday", "en")
+    await memory.remember_game("g3", -200, 0, "Other", "en")
+    assert await memory.chat_games(-100) == ["g1", "g2"]
+    await memory.forget_game("g1", -100, 0)  # over: no longer looked at
+    assert await memory.chat_games(-100) == ["g2"]
+    assert await memory.mark_gone("g2", 11) and not await memory.mark_gone("g2", 11)
+    assert await memory.is_gone("g2", 11) and not await memory.is_gone("g2", 12)
+    assert await memory.unmark_gone("g2", 11) and not await memory.unmark_gone("g2", 11)
+    assert not await memory.is_gone("g2", 11)

@@ -4,6 +4,7 @@ button (and its inline result), nothing else does, and all callback data fits.""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from engine_views import engine_view, game_info
@@ -11,6 +12,7 @@ from telegram import InlineKeyboardMarkup
 
 from services.bot import render
 from services.bot.callbacks import Callback, Kind
+from services.engine.client import GameInfo
 from services.engine.rules import VARIANTS, Action, Applied, apply, legal_actions, new_game
 from services.engine.rules.state import GameState, Options
 
@@ -159,3 +161,125 @@ def test_lobby_lists_players_and_buttons() -> None:
         "start",
         "rules",
     }
+
+
+def _round_ended(setup: Any, code: str) -> tuple[GameInfo, dict[str, Any]]:
+    """The engine's own ``round_ended`` event for the first player going out with ``code``."""
+    from services.engine.rules import from_setup
+
+    state, _ = from_setup(setup)
+    result = apply(state, Action.from_code(0, code))
+    assert isinstance(result, Applied)
+    event = next(e.to_json() for e in result.events if e.type == "round_ended")
+    info = game_info(state)
+    if setup.options.alternate_scoring:
+        info = info.model_copy(update={"rules": {"alternate_scoring": True}})
+    return info, event
+
+
+def _scored(text: str) -> list[str]:
+    return [render.plain_text(line).strip() for line in text.splitlines()[1:]]
+
+
+def test_the_round_winner_scores_the_other_hands() -> None:
+    from services.engine.rules import Setup
+
+    pile = "G1 G3 G4 G5 G6 G7 G8 G9"
+    hands = ["R1", "B5 W+4", "G2 Y7"]  # 5 + 50 and 2 + 7 left: the winner scores 64
+    info, event = _round_ended(Setup(hands=hands, discard="R3", current=0, draw_pile=pile), "p.R1")
+    assert event["points"] == [0, 55, 9]  # each seat's own hand, as the engine tells it
+    assert _scored(render.round_end("en", info, event)) == ["P0: 64  (+64)", "P1: 0", "P2: 0"]
+    assert "(+۶۴)" in render.round_end("fa", info, event)
+
+    # Alternate scoring: every player adds their own hand.
+    alternate = Setup(
+        hands=hands,
+        discard="R3",
+        current=0,
+        draw_pile=pile,
+        options=Options(alternate_scoring=True),
+    )
+    info, event = _round_ended(alternate, "p.R1")
+    assert _scored(render.round_end("en", info, event)) == [
+        "P0: 0  (+0)",
+        "P1: 55  (+55)",
+        "P2: 9  (+9)",
+    ]
+
+    # No Mercy: knock-out points were scored when they happened (250 here, from earlier in
+    # the round); the round's scoring adds the other hands only.
+    no_mercy = Setup(
+        variant="no_mercy",
+        hands=["R1", "B5 R2", "G2 Y7"],
+        discard="R3",
+        current=0,
+        draw_pile=pile,
+        scores=[250, 0, 0],
+    )
+    info, event = _round_ended(no_mercy, "p.R1")
+    assert _scored(render.round_end("en", info, event)) == ["P0: 266  (+16)", "P1: 0", "P2: 0"]
+
+    # Flip: the hands count on the side in play (dark: T3 + O9 and V7 + a skip-everyone).
+    flip = Setup(
+        variant="flip",
+        side="dark",
+        hands=["R1/P2", "B5/T3 R2/O9", "G2/V7 Y7/TS"],
+        discard="R3/P4",
+        current=0,
+        draw_pile="G1/T1 G3/T2 G4/T3 G5/T4",
+    )
+    info, event = _round_ended(flip, "p.P2")
+    assert _scored(render.round_end("en", info, event)) == ["P0: 39  (+39)", "P1: 0", "P2: 0"]
+
+
+def _isolated_once(text: str, names: list[str]) -> None:
+    assert "\u2068\u2068" not in text and "\u2069\u2069" not in text, text
+    for name in names:
+        if name in text:
+            assert f"\u2068{name}\u2069" in text, (name, text)
+
+
+def test_every_name_is_isolated_once() -> None:
+    """A name is isolated where it is made (``render.person``); a message it fills in, in
+    any language, must not isolate it again."""
+    from services.engine.rules import Setup, from_setup
+
+    names = ["Ana", "مریم", "Bo"]
+    state, _ = from_setup(
+        Setup(
+            hands=["W+4 R1 R2", "B1 B2 B3", "G1 G2"],
+            names=names,
+            discard="R3",
+            draw_pile="G3 G4 G5 G6 G7 G8",
+            current=0,
+        )
+    )
+    info = game_info(state)
+    seats = [{"player": 0, "target": 1, "seat": 2}, {"player": 1, "target": 2, "seat": 0}]
+    for language in ("en", "fa", "gu"):
+        lines = [
+            line
+            for kind in sorted(render.MOVE_EVENTS)
+            for who in seats
+            for line in [
+                render.event_line(
+                    language,
+                    info,
+                    {"type": kind, **who, "card": "R5", "count": 2, "color": "R", "total": 4},
+                )
+            ]
+            if line
+        ]
+        assert len(lines) == 2 * len(render.MOVE_EVENTS)
+        for line in lines:
+            _isolated_once(line, names)
+        table = render.table(language, info, engine_view(state, None), lines, bot_username="b")
+        _isolated_once(table.text, names)
+        hand = render.private_hand(language, info, engine_view(state, 1), "Friday UNO")
+        _isolated_once(hand.text, names)
+        _isolated_once(render.lobby(language, game_info(state, "lobby")).text, names)
+        _isolated_once(render.blocked(language, info.seats[1]), names)
+        event = {"round": 1, "winner": 1, "points": [5, 0, 3], "scores": [0, 8, 0]}
+        _isolated_once(render.round_end(language, info, event), names)
+        _isolated_once(render.game_over(language, info, {"winner": 1, "scores": [0, 8, 0]}), names)
+        _isolated_once(render.frozen_penalty(language, info, {"player": 2}), names)

@@ -58,6 +58,20 @@ def test_bad_requests_change_nothing(scene: Scene) -> None:
     refused(scene, 404, lambda: control.press_button(ann, group, 10**6, "join"), "no message")
     refused(
         scene,
+        400,
+        lambda: control.press_button(ann, group, lobby["message_id"], "x" * 65, forged=True),
+        "1-64 bytes",
+    )
+    said = control.send_message(ann, group, "a person's message")
+    refused(
+        scene,
+        409,
+        lambda: control.press_button(bob, group, said["message_id"], "join", forged=True),
+        "belong to no bot",
+    )
+    refused(scene, 409, lambda: control.unblock_bot(ann, scene.token), "has not blocked")
+    refused(
+        scene,
         404,
         lambda: control.create_group("g", [ann, 10**12], bots=[scene.token]),
         "no user",

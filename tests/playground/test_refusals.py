@@ -233,6 +233,39 @@ def test_private_messages_need_a_started_unblocked_bot(scene: Scene) -> None:
     assert scene.refused("sendMessage", chat_id=10**15, text="hi") == "Bad Request: chat not found"
 
 
+def test_edits_in_the_private_chat_of_a_user_who_blocked_the_bot(scene: Scene) -> None:
+    """Telegram refuses an edit there as it refuses a message (403, the same description);
+    unblocking (without /start) lets both through again, and tells the bot."""
+    ann = scene.ann["id"]
+    sent = scene.ok("sendMessage", chat_id=ann, text="your hand", reply_markup=JOIN)
+    scene.updates()
+    scene.control.block_bot(ann, scene.token)
+    target = {"chat_id": ann, "message_id": sent["message_id"]}
+    blocked = "Forbidden: bot was blocked by the user"
+    assert scene.call("editMessageText", **target, text="new hand")[0] == 403
+    assert scene.refused("editMessageText", **target, text="new hand") == blocked
+    assert scene.refused("editMessageReplyMarkup", **target) == blocked
+    # Checked before the message: a missing one is not looked for.
+    assert scene.refused("editMessageText", chat_id=ann, message_id=10**6, text="x") == blocked
+    shown = scene.control.private_messages(ann, scene.token)[-1]
+    assert shown["text"] == "your hand" and shown["history"] == []
+    scene.control.unblock_bot(ann, scene.token)
+    assert scene.ok("editMessageText", **target, text="new hand")["text"] == "new hand"
+    assert scene.ok("sendMessage", chat_id=ann, text="welcome back")
+    statuses = [
+        (
+            u["my_chat_member"]["old_chat_member"]["status"],
+            u["my_chat_member"]["new_chat_member"]["status"],
+        )
+        for u in scene.updates()
+        if "my_chat_member" in u
+    ]
+    assert statuses == [("member", "kicked"), ("kicked", "member")]
+    # No /start was sent to unblock: Ann's only message is the scene's first /start.
+    said = [m["text"] for m in scene.control.private_messages(ann, scene.token)]
+    assert [t for t in said if t.startswith("/")] == ["/start"]
+
+
 def test_groups_the_bot_is_not_in(scene: Scene) -> None:
     other = scene.control.create_group("other", [scene.ann["id"]])
     assert (

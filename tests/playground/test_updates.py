@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 import uvicorn
 from scene_helpers import Scene
 from starlette.applications import Starlette
@@ -18,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from services.playground.control import ControlError
 from services.playground.server import tcp_socket
 
 
@@ -408,6 +410,28 @@ def test_inline_messages_with_buttons(scene: Scene) -> None:
         scene.refused("editMessageText", inline_message_id="nope", text="x")
         == "Bad Request: MESSAGE_ID_INVALID"
     )
+
+
+def test_a_modified_client_presses_any_data(scene: Scene) -> None:
+    """The official apps press only the buttons a message shows now; a modified client can
+    send any callback data for a bot's message it sees (an old keyboard's, or made up), and
+    Telegram hands it to the bot as it came."""
+    ann, group = scene.ann["id"], scene.group["id"]
+    old = {"inline_keyboard": [[{"text": "Play", "callback_data": "play|1"}]]}
+    sent = scene.ok("sendMessage", chat_id=group, text="hand", reply_markup=old)
+    new = {"inline_keyboard": [[{"text": "Play", "callback_data": "play|2"}]]}
+    scene.ok(
+        "editMessageReplyMarkup", chat_id=group, message_id=sent["message_id"], reply_markup=new
+    )
+    scene.updates()
+    with pytest.raises(ControlError) as refused:
+        scene.control.press_button(ann, group, sent["message_id"], "play|1", timeout=0)
+    assert refused.value.status == 404  # as the apps do: that button is gone
+    for data in ("play|1", "made up ✓"):
+        scene.control.press_button(ann, group, sent["message_id"], data, timeout=0, forged=True)
+        query = scene.updates()[-1]["callback_query"]
+        assert query["data"] == data and query["message"]["message_id"] == sent["message_id"]
+        assert query["from"]["id"] == ann
 
 
 def test_a_user_link_names_the_whole_user(scene: Scene) -> None:

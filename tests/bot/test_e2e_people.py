@@ -1,0 +1,242 @@
+"""People doing what the bot cannot prevent, through the local Telegram with the real
+services: a player blocks the bot mid-game, presses a button that is out of date or sends
+made-up callback data (a modified client), leaves the group mid-game; and the round's
+score message."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot_stack import Stack
+from scenes import Scene, deal
+from telegram_play import callbacks, version_of
+
+from services.bot.callbacks import Callback, Kind
+from services.engine.client import GameInfo
+
+OUT_OF_DATE = "This button is out of date."
+LEFT_THE_GROUP = "You left the group, so the AI plays your seat."
+
+
+def engine_game(stack: Stack, game_id: str) -> GameInfo:
+    async def get() -> GameInfo:
+        async with stack.engine_client() as engine:
+            return await engine.game(game_id)
+
+    return asyncio.run(get())
+
+
+def engine_events(stack: Stack, game_id: str) -> list[dict[str, Any]]:
+    async def get() -> list[dict[str, Any]]:
+        async with stack.engine_client() as engine:
+            page = await engine.events(game_id, limit=1000)
+            return [e.event for e in page.events]
+
+    return asyncio.run(get())
+
+
+def inline_choice(scene: Scene, seat: int, code: str) -> None:
+    """The seat's player picks ``code`` from their inline-mode hand once it offers it."""
+    control, user = scene.stack.control, scene.person(seat)["id"]
+
+    def offered() -> tuple[str, str] | None:
+        found = control.inline_query(user, scene.game.game_id, chat_id=scene.group.id)
+        for result in found["results"]:
+            if Callback.decode(result["id"]).arg == code:
+                return found["query_id"], result["id"]
+        return None
+
+    query_id, result_id = control.wait_until(offered, timeout=30, what=f"{code} offered inline")
+    control.choose_inline_result(user, query_id, result_id, chat_id=scene.group.id)
+
+
+def forge(scene: Scene, user_id: int, message: dict[str, Any], data: str) -> dict[str, Any]:
+    """A modified client's press: ``data`` on ``message``, whatever buttons it shows."""
+    chat_id = message["chat"]["id"]
+    if message["chat"]["type"] == "private":
+        chat_id = scene.stack.bot_id
+    answer: dict[str, Any] = scene.stack.control.press_button(
+        user_id, chat_id, message["message_id"], data, forged=True
+    )
+    assert answer["answered"], f"the bot did not answer {data!r}"
+    return answer
+
+
+def test_a_player_who_blocked_the_bot_plays_on_through_inline_mode(
+    stack: Stack, make_group: Any
+) -> None:
+    """Telegram refuses the hand's edits (403) once its player blocked the bot: the group is
+    told once, the player plays from inline mode, and unblocking brings the hand back."""
+    group = make_group(2)
+    scene = deal(stack, group, {"hands": ["R1 R2 R4 R6", "R5 R7 B3"], "discard": "R3"})
+    control, token = stack.control, stack.token
+    blocker = scene.person(1)["id"]
+    scene.open_hand(0)
+    hand = scene.open_hand(1)
+    control.block_bot(blocker, token)
+    scene.press(0, "p.R1")  # now the blocker owes a move: their hand's edit is refused
+    scene.wait_group("P1 has blocked me")
+    inline_choice(scene, 1, "p.R5")
+    scene.players.wait_table("P1 played", lambda m: "P1 2" in m["text"])
+    scene.press(0, "p.R2")
+    inline_choice(scene, 1, "p.R7")
+    scene.players.wait_table(
+        "P1 at one card", lambda m: "P1 1" in m["text"] and "P0 2" in m["text"]
+    )
+    assert scene.group_text().count("has blocked me") == 1
+    # The blocked chat was left alone: its hand message as it was when blocked.
+    now = next(
+        m for m in control.private_messages(blocker, token) if m["message_id"] == hand["message_id"]
+    )
+    assert len(now["history"]) == len(hand["history"])
+    # The table's "Private hand" button sends them to the bot's chat to unblock it.
+    table = scene.table()
+    hand_button = next(cb for cb in callbacks(table) if cb.kind is Kind.HAND)
+    answer = scene.players.press(blocker, table, hand_button)
+    assert answer["url"] and f"start={scene.game.game_id}" in answer["url"]
+    # Unblocked, through that link: the hand is back, as it is now.
+    control.unblock_bot(blocker, token)
+    control.send_message(blocker, stack.bot_id, f"/start {scene.game.game_id}")
+    back = scene.players.wait_hand(
+        blocker, lambda m: m["message_id"] != hand["message_id"], "the hand posted again"
+    )
+    assert "you hold 1 card" in back["text"]
+    assert scene.group_text().count("has blocked me") == 1
+
+
+def test_a_stale_press_is_answered_and_refreshes_the_hand(stack: Stack, make_group: Any) -> None:
+    """A press carrying an older version (an old keyboard's button, sent by a modified
+    client or pressed before the edit arrived) moves nothing: it is answered as out of
+    date, and the hand it was pressed on is shown as it is now."""
+    scene = deal(stack, make_group(2), {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"})
+    me = scene.person(0)["id"]
+    scene.open_hand(0)
+    scene.open_hand(1)
+    first = scene.hand_offers(0, "p.R1")
+    old_r2 = scene.act_button(first, "p.R2")
+    scene.press(0, "p.R1")
+    scene.press(1, "d")  # the game moves on; P0's hand has not changed, so it is not edited
+    scene.players.wait_table("P1 drew", lambda m: "P1 4" in m["text"])
+    current = engine_game(stack, scene.game.game_id).version
+    hand = scene.players.hand(me)
+    assert hand is not None and version_of(hand) < current  # older buttons than the game
+    assert forge(scene, me, hand, old_r2.encode())["text"] == OUT_OF_DATE
+    refreshed = scene.players.wait_hand(
+        me, lambda m: version_of(m) == current, "the hand shown at the current version"
+    )
+    assert refreshed["message_id"] == hand["message_id"]  # edited in place, not posted again
+    # A stale table button: answered the same way; the table is shown by the next move.
+    table = scene.table()
+    stale_draw = Callback(Kind.ACT, scene.game.game_id, old_r2.version, "d").encode()
+    assert forge(scene, scene.person(1)["id"], table, stale_draw)["text"] == OUT_OF_DATE
+    assert engine_game(stack, scene.game.game_id).version == current
+    assert "played 🟥 2" not in scene.group_text()
+
+
+def test_made_up_callback_data_is_answered_and_changes_nothing(
+    stack: Stack, make_group: Any
+) -> None:
+    """Data the bot never wrote, from a modified client, on the table or the hand: every
+    press is answered in words (never "Something went wrong"), and the game is as it was."""
+    group = make_group(2)
+    scene = deal(stack, group, {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"})
+    host, other = scene.person(0)["id"], scene.person(1)["id"]
+    stranger = stack.control.create_user("Zed")
+    stack.control.add_member(group.id, stranger["id"])
+    scene.open_hand(0)
+    hand = scene.hand_offers(0, "p.R1")
+    table = scene.table()
+    game_id = scene.game.game_id
+    before = engine_game(stack, game_id)
+    version = before.version
+    forged = [
+        (host, hand, "garbage", OUT_OF_DATE),
+        (host, hand, "a|||", OUT_OF_DATE),
+        (host, hand, f"a|{game_id}|{version}|p.B9", "You don't hold that card."),
+        (host, hand, f"a|{game_id}|{version}|zz", "That is not possible now."),
+        (host, table, f"l|{game_id}|0|end-it", OUT_OF_DATE),  # the host: no lobby word "ends"
+        (host, table, f"l|{game_id}|0|start", "The game has already started."),
+        (other, table, f"a|{game_id}|{version}|d", "It's not your turn."),
+        (stranger["id"], table, f"a|{game_id}|{version}|p.R1", "Not your hand"),
+        (host, table, f"a|nosuchgame00|{version}|d", "This game is over."),
+        (host, table, f"v|{game_id}|0|classic", "A game is already on here"),
+        (host, table, f"f|x|0|{other}", "Only the person who asked"),
+    ]
+    for user, message, data, said in forged:
+        answer = forge(scene, user, message, data)
+        assert said in (answer["text"] or ""), (data, answer)
+    after = engine_game(stack, game_id)
+    assert (after.version, after.status) == (before.version, "playing")
+    # The hand still plays.
+    assert not scene.press(0, "p.R1")["text"]
+    scene.players.wait_table("P0 played", lambda m: "P0 2" in m["text"])
+
+
+def test_a_player_who_left_the_group_is_played_for(stack: Stack, make_group: Any) -> None:
+    """README "A member leaves the group": the stand-in takes the seat and the table says
+    so, once, though an admin bot hears it twice (chat_member and the service message);
+    the player's presses and inline queries are answered and move nothing; back in the
+    group, /back gives them the seat again."""
+    group = make_group(3)
+    control = stack.control
+    control.set_admin(group.id, stack.bot_id)  # chat_member updates too
+    scene = deal(
+        stack, group, {"hands": ["R1 R2 R4", "B1 B2 R9 B3", "G5 G6 R7 G7"], "discard": "R3"}
+    )
+    leaver = scene.person(1)["id"]
+    scene.open_hand(0)
+    hand = scene.open_hand(1)
+    control.remove_member(group.id, leaver)
+    scene.players.wait_table("the seat to the stand-in", lambda m: "P1 left" in m["text"])
+    game_id = scene.game.game_id
+    assert engine_game(stack, game_id).seats[1].left
+    # Their hand's buttons and their inline mode: answered, nothing sent to the engine.
+    version = engine_game(stack, game_id).version
+    for cb in [*callbacks(hand)[:1], Callback(Kind.ACT, game_id, version, "d")]:
+        answer = forge(scene, leaver, hand, cb.encode())
+        assert LEFT_THE_GROUP in answer["text"] and answer["show_alert"], (cb, answer)
+    found = control.inline_query(leaver, game_id, bot=stack.token)
+    assert found["results"] == [] and "left" in found["button"]["text"]
+    # The game goes on: P1's turn is the stand-in's. (P0 plays from inline mode: their
+    # hand's buttons are a version behind, as the departure changed nothing in it.)
+    inline_choice(scene, 0, "p.R1")
+    scene.players.wait_table("the stand-in moved", lambda m: "P1 4" not in m["text"])
+    assert engine_game(stack, game_id).seats[1].left
+    lefts = [e for e in engine_events(stack, game_id) if e["type"] == "player_left"]
+    assert len(lefts) == 1
+    # Back in the group, /back takes the seat back.
+    control.add_member(group.id, leaver)
+    control.send_message(leaver, group.id, "/back")
+    scene.wait_group("Welcome back!")
+    assert not engine_game(stack, game_id).seats[1].left
+
+
+def test_the_round_winner_is_shown_what_they_scored(stack: Stack, make_group: Any) -> None:
+    scene = deal(stack, make_group(2), {"hands": ["R1", "B5 W+4"], "discard": "R3"})
+    scene.open_hand(0)
+    scene.press(0, "p.R1")
+    scene.wait_group("Round 1 goes to P0")
+    assert "P0: 55  (+55)" in scene.group_text()
+
+
+def test_a_member_who_leaves_the_group_leaves_its_lobby(stack: Stack, make_group: Any) -> None:
+    group = make_group(2)
+    control, players = stack.control, group.players
+    host, guest = group.people
+    control.send_message(host["id"], group.id, "/new")
+    question = control.wait_until(
+        lambda: next((m for m in players.bot_messages() if callbacks(m)), None),
+        what="the variant keyboard",
+    )
+    players.press(
+        host["id"], question, next(cb for cb in callbacks(question) if cb.arg == "classic")
+    )
+    lobby = players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
+    join = next(cb for cb in callbacks(lobby) if cb.arg == "join")
+    assert players.press(guest["id"], lobby, join)["text"] == "You're in!"
+    players.wait_table("P1 seated", lambda m: "• P1" in m["text"])
+    control.remove_member(group.id, guest["id"])
+    players.wait_table(
+        "P1's seat gone", lambda m: "• P1" not in m["text"] and "1 player" in m["text"]
+    )
