@@ -7,12 +7,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-
-import httpx
 
 from services.engine import local_server
 
@@ -43,15 +40,6 @@ def run_role(
     )
 
 
-def wait_for(predicate: Callable[[], bool], timeout: float, what: str, log: Path) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"not {what} within {timeout}s; log:\n{log.read_text()[-4000:]}")
-
-
 @contextmanager
 def service(role: str, env: Mapping[str, str], log_dir: Path) -> Iterator[Path]:
     """A long-running role in its own process group, stopped (SIGTERM) on the way out;
@@ -74,13 +62,3 @@ def engine_env(redis_url: str, port: int, **extra: str) -> dict[str, str]:
         UVICORN_PORT=str(port),
         **extra,
     )
-
-
-def readyz_answers(url: str) -> Callable[[], bool]:
-    def ready() -> bool:
-        try:
-            return httpx.get(f"{url}/readyz", timeout=1).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    return ready

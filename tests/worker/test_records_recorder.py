@@ -15,7 +15,8 @@ import redis
 from pydantic import SecretStr
 from service_processes import TEST_ENGINE_TOKEN, ServiceProcess
 from sqlalchemy import Engine, select
-from timer_table import Table, wait_for
+from timer_table import Table
+from waiting import wait_for
 
 from services.config import Settings
 from services.engine.client import log_keys

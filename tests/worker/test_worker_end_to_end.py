@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from celery import Celery
 from service_processes import ServiceProcess
-from timer_table import Table, wait_for
+from timer_table import Table
+from waiting import wait_for
 
 pytestmark = pytest.mark.slow
 
