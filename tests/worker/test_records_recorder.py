@@ -24,6 +24,7 @@ from services.records import queries
 from services.records.database import make_engine
 from services.records.migrate import upgrade
 from services.records.models import AI_USER_IDS, GAMES, PLAYERS, RATINGS, STANDINGS
+from services.worker.engine_loop import EngineLoop
 from services.worker.records import GROUP, EngineFacts, ResultsRecorder
 
 SHARDS = 16
@@ -67,9 +68,9 @@ def facts(engine_url: str, redis_url: str) -> Iterator[EngineFacts]:
     settings = Settings(
         engine_url=engine_url, engine_token=SecretStr(TEST_ENGINE_TOKEN), redis_url=redis_url
     )
-    source = EngineFacts(settings)
-    yield source
-    source.close()
+    engine = EngineLoop(settings)
+    yield EngineFacts(engine)
+    engine.close()
 
 
 @pytest.fixture
@@ -167,7 +168,7 @@ def test_a_running_recorder_joins_again_when_its_group_is_lost(
         )
     finally:
         running.stop()
-    assert not running.running  # so the worker may close the engine client behind it
+    assert not running.running  # stop waits for the thread to end
 
 
 def test_what_a_dead_recorder_held_is_recorded_by_another(
