@@ -73,17 +73,11 @@ def wait_for(
 
 
 async def async_wait_for(
-    condition: Callable[[], T],
-    timeout: float,
-    what: str,
-    *,
-    poll: float = 0.05,
-    alive: Callable[[], bool] | None = None,
-    output: Callable[[], str] | None = None,
+    condition: Callable[[], T], timeout: float, what: str, *, poll: float = 0.05
 ) -> T:
     """``wait_for`` inside an event loop: it sleeps with ``asyncio.sleep``, so the loop's
     other tasks (the very ones that bring the condition about) run meanwhile."""
-    wait = _Wait(timeout, what, alive, output)
+    wait = _Wait(timeout, what, alive=None, output=None)
     while not wait.over(value := condition()):
         await asyncio.sleep(poll)
     return value

@@ -11,6 +11,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
+from waiting import answers_ok, wait_for
+
 from services.engine import local_server
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,6 +40,12 @@ def run_role(
         text=True,
         timeout=timeout,
     )
+
+
+def wait_ready(what: str, url: str, log: Path, timeout: float = 30) -> None:
+    """Wait for the service at ``url`` to answer ``/readyz`` (``what``: "the engine", say);
+    a failure shows the end of its ``log``."""
+    wait_for(answers_ok(f"{url}/readyz"), timeout, f"{what} to be ready", output=log.read_text)
 
 
 @contextmanager

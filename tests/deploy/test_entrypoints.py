@@ -17,8 +17,9 @@ from service_runner import (
     entry_env,
     run_role,
     service,
+    wait_ready,
 )
-from waiting import answers_ok, wait_for
+from waiting import wait_for
 
 from services.engine.client import EngineClient
 from services.engine.local_server import free_port
@@ -30,7 +31,7 @@ def test_the_engine_serves_on_the_port_and_with_the_token_it_is_given(
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with service("engine", engine_env(redis_url, port), tmp_path) as log:
-        wait_for(answers_ok(f"{url}/readyz"), 30, "the engine to be ready", output=log.read_text)
+        wait_ready("the engine", url, log)
         assert httpx.get(f"{url}/metrics").status_code == 401
         answer = httpx.get(f"{url}/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
         assert answer.status_code == 200
@@ -51,12 +52,7 @@ async def test_the_worker_starts_answers_its_probe_and_counts_timer_fires(
         service("engine", env, tmp_path) as engine_log,
         service("worker", env, tmp_path) as worker_log,
     ):
-        wait_for(
-            answers_ok(f"http://127.0.0.1:{port}/readyz"),
-            30,
-            "the engine to be ready",
-            output=engine_log.read_text,
-        )
+        wait_ready("the engine", f"http://127.0.0.1:{port}", engine_log)
         wait_for(
             lambda: " ready." in worker_log.read_text(),
             60,
@@ -167,8 +163,7 @@ def test_set_webhook_registers_the_url_and_telegram_sends_the_secret(
 
     user = local_telegram.control.create_user("Ana")
     local_telegram.control.start_bot(user["id"], token)
-    wait_for_delivery = local_telegram.control.wait_until
-    wait_for_delivery(lambda: receiver.deliveries, 30, "an update delivered")
+    wait_for(lambda: receiver.deliveries, 30, "an update delivered")
     header = {k.lower(): v for k, v in receiver.deliveries[0].items()}
     assert header["x-telegram-bot-api-secret-token"] == "s3cret_token-1"
 
@@ -242,14 +237,7 @@ def test_the_bot_starts_against_the_local_telegram_and_answers_its_probes(
         service("engine", env, tmp_path) as engine_log,
         service("bot", env, tmp_path) as bot_log,
     ):
-        wait_for(
-            answers_ok(f"http://127.0.0.1:{port}/readyz"),
-            30,
-            "the engine to be ready",
-            output=engine_log.read_text,
-        )
-        wait_for(
-            answers_ok(f"{bot_url}/readyz"), 60, "the bot to be ready", output=bot_log.read_text
-        )
+        wait_ready("the engine", f"http://127.0.0.1:{port}", engine_log)
+        wait_ready("the bot", bot_url, bot_log, timeout=60)
         assert httpx.get(f"{bot_url}/healthz").status_code == 200
         assert "uno_bot_updates_total" in httpx.get(f"{bot_url}/metrics").text

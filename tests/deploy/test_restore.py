@@ -24,8 +24,9 @@ from service_runner import (
     entry_env,
     run_role,
     service,
+    wait_ready,
 )
-from waiting import answers_ok, wait_for
+from waiting import wait_for
 
 from services.engine.client import EngineClient, NotFound
 from services.engine.local_server import free_port
@@ -117,12 +118,7 @@ class Engine:
     log: Path
 
     def wait_ready(self) -> None:
-        wait_for(
-            answers_ok(f"{self.url}/readyz"),
-            30,
-            "the engine to be ready",
-            output=self.log.read_text,
-        )
+        wait_ready("the engine", self.url, self.log)
 
 
 @pytest.fixture
