@@ -47,7 +47,7 @@ help:
 	@echo "make setup                      create .venv and install the project with the dev extra"
 	@echo "make services                   start Redis/PostgreSQL if they are not running"
 	@echo "make browser                    install Debian's chromium for the page's browser test"
-	@echo "make lint                       ruff check + mypy"
+	@echo "make lint                       ruff check + ruff format --check + mypy"
 	@echo "make bench                      run the benchmarks in bench/"
 	@echo "make lock    LOCK_ARGS='...'    re-pin the lock files from pyproject.toml"
 	@echo "make lock-upgrade               re-pin everything to the newest allowed releases"
@@ -122,6 +122,7 @@ browser:
 
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 # Development mode (UNO_DEV_MODE): the development engine token is accepted. Never in images.

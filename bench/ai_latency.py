@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.percentiles import percentile
 from services.engine.rules import VARIANTS, new_game, view
 from services.worker.ai import get_policy
 from services.worker.ai.arena import Arena, Turn, seat_names
@@ -29,10 +30,6 @@ from services.worker.stand_in import choose_action
 
 POLICIES = ("strong", "random")
 PLAYERS = (2, 4, 6)
-
-
-def percentile(values: list[float], q: float) -> float:
-    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
 def line(label: str, seconds: list[float]) -> str:

@@ -15,10 +15,15 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.percentiles import percentile
 from services.engine.rules import (
     Action,
     ActionType,
@@ -75,11 +80,6 @@ def play_one(seed: int, players: int, cap: int) -> GameLength:
         state = result.state
         decisions += 1
     return GameLength(seed, players, decisions, state.round, knock_outs, state.is_over)
-
-
-def percentile(sorted_values: list[int], fraction: float) -> int:
-    index = min(len(sorted_values) - 1, int(fraction * len(sorted_values)))
-    return sorted_values[index]
 
 
 def main() -> None:

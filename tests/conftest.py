@@ -1,4 +1,5 @@
-"""Shared fixtures: where the test Redis and PostgreSQL live, and the local Telegram.
+"""Shared fixtures: where the test Redis and PostgreSQL live, the engine app served
+in-process with a client of it, and the local Telegram.
 
 `make test` starts both (scripts/ensure-services.sh). Point the tests elsewhere with
 UNO_TEST_REDIS_URL and UNO_TEST_DATABASE_URL. Area-specific fixtures live in
@@ -8,12 +9,15 @@ tests/<area>/conftest.py.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING
 
 import pytest
 
 if TYPE_CHECKING:
+    from services.config import Settings
+    from services.engine.app import EngineAPI
+    from services.engine.client import EngineClient
     from services.playground.server import LocalTelegram
 
 # Development mode for everything the tests build from the environment (README
@@ -55,6 +59,43 @@ def database_url() -> str:
                 f"test PostgreSQL at {plain_url} is unreachable ({exc}); run `make services`"
             )
     return TEST_DATABASE_URL
+
+
+@pytest.fixture
+def settings(redis_url: str) -> Settings:
+    """The settings of the in-process engine app: the test Redis, a token of the tests' own,
+    the test endpoints on. An area's conftest overrides it to tune timings or shards."""
+    from pydantic import SecretStr
+
+    from services.config import Settings
+
+    return Settings(
+        redis_url=redis_url,
+        engine_token=SecretStr("engine-tests-token"),
+        enable_test_endpoints=True,
+    )
+
+
+@pytest.fixture
+def app(settings: Settings) -> EngineAPI:
+    """The real engine service's app, built from ``settings``, served by no server."""
+    from services.engine.app import create_app
+
+    return create_app(settings)
+
+
+@pytest.fixture
+async def engine(app: EngineAPI, settings: Settings) -> AsyncIterator[EngineClient]:
+    """A client of ``app`` served in-process over ASGI: the service's own code path minus
+    the socket, so fast enough for every test that only needs the engine to answer."""
+    import httpx
+
+    from services.engine.client import EngineClient
+
+    token = settings.engine_token.get_secret_value()
+    transport = httpx.ASGITransport(app=app)
+    async with EngineClient("http://engine", token, transport=transport) as client:
+        yield client
 
 
 @pytest.fixture(scope="session")

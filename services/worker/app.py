@@ -20,9 +20,10 @@ from celery import bootsteps
 
 from services.config import get_settings
 from services.worker.celery_app import app as app
+from services.worker.engine_loop import engine_loop
 from services.worker.records import RecorderStep
 from services.worker.stand_in import load_chooser
-from services.worker.tasks import deadline_board, engine_loop, fire_deadline
+from services.worker.tasks import deadline_board, fire_deadline
 from services.worker.timers import Claim, DeadlineDrainer
 
 log = logging.getLogger(__name__)

@@ -34,7 +34,6 @@ harmless: each row is deleted once.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import socket
@@ -49,8 +48,8 @@ import redis
 from celery import bootsteps
 from sqlalchemy import Engine
 
-from services.config import Settings, get_settings
-from services.engine.client import EngineClient, NotFound, log_keys, stream_entry_events
+from services.config import get_settings
+from services.engine.client import NotFound, log_keys, stream_entry_events
 from services.records.migrate import prepare_database
 from services.records.writer import (
     KEEP_RECORDED_WRITES,
@@ -62,6 +61,7 @@ from services.records.writer import (
     prune_recorded_writes,
     record_write,
 )
+from services.worker.engine_loop import EngineLoop, engine_loop
 
 log = logging.getLogger(__name__)
 
@@ -85,29 +85,19 @@ FactsSource = Callable[[str], GameFacts | None]
 
 
 class EngineFacts:
-    """Who sat where in a game, asked of the engine (``GET /v1/games/{id}``): ``None`` when
-    the engine no longer knows the game. Other failures raise (the entry is retried).
+    """Who sat where in a game, asked of the engine (``GET /v1/games/{id}``) through the
+    worker's engine loop, from the recorder's thread: ``None`` when the engine no longer
+    knows the game. Other failures raise (the entry is retried)."""
 
-    It owns an event loop for its async client, driven from the recorder's thread."""
-
-    def __init__(self, settings: Settings) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._client = self._loop.run_until_complete(self._open(settings))
-
-    @staticmethod
-    async def _open(settings: Settings) -> EngineClient:
-        return EngineClient.from_settings(settings, timeout=5.0, max_connections=4)
+    def __init__(self, engine: EngineLoop) -> None:
+        self._engine = engine
 
     def __call__(self, game_id: str) -> GameFacts | None:
         try:
-            info = self._loop.run_until_complete(self._client.game(game_id))
+            info = self._engine.call(self._engine.client.game(game_id))
         except NotFound:
             return None
         return GameFacts.from_game_info(info)
-
-    def close(self) -> None:
-        self._loop.run_until_complete(self._client.aclose())
-        self._loop.close()
 
 
 class ResultsRecorder:
@@ -283,28 +273,24 @@ class RecorderStep(bootsteps.StartStopStep):  # type: ignore[misc]
     def __init__(self, parent: Any, **kwargs: Any) -> None:
         super().__init__(parent, **kwargs)
         self.recorder: ResultsRecorder | None = None
-        self.facts: EngineFacts | None = None
 
     def start(self, parent: Any) -> None:
         settings = get_settings()
         if not settings.record_results:
             log.info("results are not recorded by this worker (UNO_RECORD_RESULTS=false)")
             return
-        self.facts = EngineFacts(settings)
         self.recorder = ResultsRecorder(
             redis.Redis.from_url(settings.redis_url),
             prepare_database(settings.database_url),
-            self.facts,
+            EngineFacts(engine_loop()),
             shards=settings.event_shards,
         )
         self.recorder.start()
 
     def stop(self, parent: Any) -> None:
         if self.recorder is not None:
+            # The engine loop is the process's, shared with the timer tasks: it stays.
             self.recorder.stop()
-            # The engine client's loop may be closed only once no thread can be using it; a
-            # recorder still busy after stop's timeout keeps it, and the process exit ends both.
-            if self.facts is not None and not self.recorder.running:
-                self.facts.close()
-                self.facts = None
+            if self.recorder.running:
+                log.warning("the results recorder is still busy; the process's exit ends it")
             self.recorder = None

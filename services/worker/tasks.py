@@ -20,11 +20,8 @@ again once its lease runs out: one retry path for every failure, crash included.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
-import threading
-from collections.abc import Awaitable, Coroutine, Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
@@ -34,7 +31,7 @@ import httpx
 import redis
 from pydantic import ValidationError
 
-from services.config import Settings, get_settings
+from services.config import get_settings
 from services.engine.client import (
     ActionResult,
     BadRequest,
@@ -45,18 +42,13 @@ from services.engine.client import (
     NotFound,
 )
 from services.worker.celery_app import app
+from services.worker.engine_loop import engine_loop
 from services.worker.metrics import record_fire
 from services.worker.stand_in import BadView, choose_action, first_settling_code
 from services.worker.timers import Deadline, DeadlineBoard, DeadlineKind
 
 log = logging.getLogger(__name__)
 _R = TypeVar("_R")
-
-#: A request the engine has not answered in this long counts as "unavailable": the claim is
-#: kept and the deadline fired again when its lease runs out.
-ENGINE_TIMEOUT_SECONDS = 5.0
-#: Concurrent requests one worker process makes to the engine (its pool has 16 threads).
-ENGINE_CONNECTIONS = 64
 
 
 class FireOutcome(StrEnum):
@@ -229,61 +221,6 @@ def deadline_board() -> DeadlineBoard:
     )
 
 
-class EngineLoop:
-    """One event loop thread per worker process, with one pooled HTTP client to the engine.
-
-    Pool threads hand their timer to it and wait for the outcome. A client (and its loop)
-    per task or per pool thread costs a TLS context and a fresh connection each time, which
-    showed up as hundreds of milliseconds of lateness when many timers fell due at once."""
-
-    def __init__(self) -> None:
-        settings = get_settings()
-        self._policy_name = settings.stand_in_policy
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(
-            target=self._loop.run_forever, name="uno-engine-loop", daemon=True
-        )
-        self._thread.start()
-        self._client = self.call(self._open(settings))
-        self.pid = os.getpid()
-
-    @staticmethod
-    async def _open(settings: Settings) -> EngineClient:
-        # Built inside the loop that will use it.
-        return EngineClient.from_settings(
-            settings, timeout=ENGINE_TIMEOUT_SECONDS, max_connections=ENGINE_CONNECTIONS
-        )
-
-    def call(self, coroutine: Coroutine[Any, Any, _R]) -> _R:
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
-
-    def fire(self, deadline: Deadline) -> FireOutcome:
-        engine = ClientTimerEngine(self._client)
-        return self.call(fire(deadline, engine, policy_name=self._policy_name))
-
-    def warm_up(self) -> None:
-        """Open a first connection to the engine, so the first timer does not pay for it."""
-
-        async def ping() -> None:
-            if not await self._client.ready():
-                log.warning("the engine is not reachable yet at %s", get_settings().engine_url)
-
-        self.call(ping())
-
-
-_engine_loop: EngineLoop | None = None
-_engine_loop_lock = threading.Lock()
-
-
-def engine_loop() -> EngineLoop:
-    """This process's engine loop (a forked pool child builds its own)."""
-    global _engine_loop
-    with _engine_loop_lock:
-        if _engine_loop is None or _engine_loop.pid != os.getpid():
-            _engine_loop = EngineLoop()
-        return _engine_loop
-
-
 @app.task(  # type: ignore[untyped-decorator]
     name="uno.fire_deadline", acks_late=True, reject_on_worker_lost=True, ignore_result=True
 )
@@ -292,8 +229,15 @@ def fire_deadline(
 ) -> str:
     """Fire the deadline ``game_id|kind|version`` (``due``: when it fell due, for the log)."""
     deadline = Deadline(game_id, DeadlineKind(kind), version)
+    engine = engine_loop()
     try:
-        outcome = engine_loop().fire(deadline)
+        outcome = engine.call(
+            fire(
+                deadline,
+                ClientTimerEngine(engine.client),
+                policy_name=engine.settings.stand_in_policy,
+            )
+        )
     except EngineUnavailable as exc:
         # Keep the claim: the drainer claims it again when the lease runs out.
         log.warning("deadline %s (attempt %d) left for later: %s", deadline.member, attempt, exc)

@@ -9,7 +9,6 @@ import os
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
-import httpx
 import pytest
 from bot_stack import Group, Stack, records_url
 from pydantic import SecretStr
@@ -17,8 +16,6 @@ from redis.asyncio import Redis
 
 from services.bot.memory import Memory
 from services.config import Settings
-from services.engine.app import create_app
-from services.engine.client import EngineClient
 from services.playground.processes import start_engine, start_worker
 
 TOKEN = "bot-tests-token"
@@ -28,20 +25,14 @@ TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15
 
 @pytest.fixture
 def settings(redis_url: str) -> Settings:
+    """Settings of the in-process engine (the shared ``engine`` fixture, tests/conftest.py):
+    two event-log shards, so the bot's log reader is tested across more than one."""
     return Settings(
         redis_url=redis_url,
         engine_token=SecretStr(TOKEN),
         enable_test_endpoints=True,
         event_shards=2,
     )
-
-
-@pytest.fixture
-async def engine(settings: Settings) -> AsyncIterator[EngineClient]:
-    """The real engine service's app, served in-process on the test Redis."""
-    transport = httpx.ASGITransport(app=create_app(settings))
-    async with EngineClient("http://engine", TOKEN, transport=transport) as client:
-        yield client
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ in the group, the hand in the private chat) and pressing their buttons."""
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -63,15 +63,33 @@ class Players:
     def wait_table(
         self, what: str, predicate: Any, timeout: float = 60, thread_id: int | None = None
     ) -> dict[str, Any]:
+        return self._wait_latest(
+            lambda: self.table(thread_id),
+            predicate,
+            what,
+            timeout,
+            lambda last: f"the table: {last and last['text']!r}",
+        )
+
+    def _wait_latest(
+        self,
+        latest: Callable[[], dict[str, Any] | None],
+        predicate: Any,
+        what: str,
+        timeout: float,
+        shown: Callable[[dict[str, Any] | None], str],
+    ) -> dict[str, Any]:
+        """The ``latest`` message once ``predicate`` holds for it; a failure shows the last
+        one seen (``shown``), which is what tells a stuck game from a slow one."""
+
         def check() -> dict[str, Any] | None:
-            table = self.table(thread_id)
-            return table if table is not None and predicate(table) else None
+            message = latest()
+            return message if message is not None and predicate(message) else None
 
         try:
             found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
         except AssertionError as e:
-            last = self.table(thread_id)
-            raise AssertionError(f"{e}; the table: {last and last['text']!r}") from None
+            raise AssertionError(f"{e}; {shown(latest())}") from None
         return found
 
     def press(
@@ -103,16 +121,9 @@ class Players:
     def wait_hand(
         self, user_id: int, predicate: Any, what: str, timeout: float = 60
     ) -> dict[str, Any]:
-        def check() -> dict[str, Any] | None:
-            hand = self.hand(user_id)
-            return hand if hand is not None and predicate(hand) else None
-
-        try:
-            found: dict[str, Any] = self.control.wait_until(check, timeout=timeout, what=what)
-        except AssertionError as e:
-            last = self.hand(user_id)
-            raise AssertionError(f"{e}; the hand: {last!r}") from None
-        return found
+        return self._wait_latest(
+            lambda: self.hand(user_id), predicate, what, timeout, lambda last: f"the hand: {last!r}"
+        )
 
 
 def plain(message: dict[str, Any]) -> dict[str, Any]:
@@ -126,7 +137,3 @@ def version_of(message: dict[str, Any]) -> int:
         cb.version for cb in callbacks(message) if cb.kind in (Kind.ACT, Kind.INERT, Kind.HAND)
     ]
     return max(versions) if versions else -1
-
-
-def deadline(seconds: float) -> float:
-    return time.monotonic() + seconds

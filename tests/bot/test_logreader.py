@@ -7,20 +7,12 @@ import asyncio
 import contextlib
 
 from redis.asyncio import Redis
+from waiting import async_wait_for
 
 from services.bot.logreader import GROUP, LogReader
 from services.bot.rendering import LogEntry
 from services.config import Settings
 from services.engine.client import EngineClient, log_keys
-
-
-async def wait_for(predicate: object, what: str, timeout: float = 10) -> None:
-    assert callable(predicate)
-    for _ in range(int(timeout / 0.02)):
-        if predicate():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 async def test_replicas_share_the_log_and_claim_what_a_dead_one_left(
@@ -43,7 +35,7 @@ async def test_replicas_share_the_log_and_claim_what_a_dead_one_left(
     task_a = asyncio.create_task(readers["a"].run())
     game = await engine.create_game(-100, 1, "Ana")
     await engine.join(game.game_id, 2, "Bo")
-    await wait_for(lambda: len(got["a"]) == 2, "replica a to take both writes")
+    await async_wait_for(lambda: len(got["a"]) == 2, 10, "replica a to take both writes", poll=0.02)
     task_a.cancel()  # a crash: a never acknowledges what it took
     with contextlib.suppress(asyncio.CancelledError):
         await asyncio.wait_for(task_a, 5)
@@ -51,7 +43,9 @@ async def test_replicas_share_the_log_and_claim_what_a_dead_one_left(
     readers["b"] = reader("b", ack=True)
     task_b = asyncio.create_task(readers["b"].run())
     await engine.add_ai(game.game_id, 1)
-    await wait_for(lambda: len(got["b"]) == 3, "replica b to claim a's two and read the third")
+    await async_wait_for(
+        lambda: len(got["b"]) == 3, 10, "replica b to claim a's two and read the third", poll=0.02
+    )
     assert sorted(e.version for e in got["b"]) == [1, 2, 3]
     assert {e.game_id for e in got["b"]} == {game.game_id}
     task_b.cancel()

@@ -7,12 +7,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
+from waiting import answers_ok, wait_for
 
 from services.engine import local_server
 
@@ -43,13 +42,10 @@ def run_role(
     )
 
 
-def wait_for(predicate: Callable[[], bool], timeout: float, what: str, log: Path) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"not {what} within {timeout}s; log:\n{log.read_text()[-4000:]}")
+def wait_ready(what: str, url: str, log: Path, timeout: float = 30) -> None:
+    """Wait for the service at ``url`` to answer ``/readyz`` (``what``: "the engine", say);
+    a failure shows the end of its ``log``."""
+    wait_for(answers_ok(f"{url}/readyz"), timeout, f"{what} to be ready", output=log.read_text)
 
 
 @contextmanager
@@ -74,13 +70,3 @@ def engine_env(redis_url: str, port: int, **extra: str) -> dict[str, str]:
         UVICORN_PORT=str(port),
         **extra,
     )
-
-
-def readyz_answers(url: str) -> Callable[[], bool]:
-    def ready() -> bool:
-        try:
-            return httpx.get(f"{url}/readyz", timeout=1).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    return ready

@@ -15,11 +15,11 @@ from service_runner import (
     TOKEN,
     engine_env,
     entry_env,
-    readyz_answers,
     run_role,
     service,
-    wait_for,
+    wait_ready,
 )
+from waiting import wait_for
 
 from services.engine.client import EngineClient
 from services.engine.local_server import free_port
@@ -31,7 +31,7 @@ def test_the_engine_serves_on_the_port_and_with_the_token_it_is_given(
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     with service("engine", engine_env(redis_url, port), tmp_path) as log:
-        wait_for(readyz_answers(url), 30, "ready", log)
+        wait_ready("the engine", url, log)
         assert httpx.get(f"{url}/metrics").status_code == 401
         answer = httpx.get(f"{url}/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
         assert answer.status_code == 200
@@ -52,9 +52,19 @@ async def test_the_worker_starts_answers_its_probe_and_counts_timer_fires(
         service("engine", env, tmp_path) as engine_log,
         service("worker", env, tmp_path) as worker_log,
     ):
-        wait_for(readyz_answers(f"http://127.0.0.1:{port}"), 30, "ready", engine_log)
-        wait_for(lambda: " ready." in worker_log.read_text(), 60, "ready", worker_log)
-        wait_for(lambda: run_role("worker-ping", env).returncode == 0, 60, "pingable", worker_log)
+        wait_ready("the engine", f"http://127.0.0.1:{port}", engine_log)
+        wait_for(
+            lambda: " ready." in worker_log.read_text(),
+            60,
+            "the worker to be ready",
+            output=worker_log.read_text,
+        )
+        wait_for(
+            lambda: run_role("worker-ping", env).returncode == 0,
+            60,
+            "the worker to answer its probe",
+            output=worker_log.read_text,
+        )
 
         # A game whose every turn is the worker's: an AI seat, and a player who never moves.
         async with EngineClient(f"http://127.0.0.1:{port}", TOKEN) as client:
@@ -68,7 +78,7 @@ async def test_the_worker_starts_answers_its_probe_and_counts_timer_fires(
                 "uno_worker_timer_lateness_seconds_count 0.0" not in text
             )
 
-        wait_for(fired, 60, "counting timer fires", worker_log)
+        wait_for(fired, 60, "the worker to count timer fires", output=worker_log.read_text)
 
 
 # ------------------------------------------------------------------------------- set-webhook
@@ -153,8 +163,7 @@ def test_set_webhook_registers_the_url_and_telegram_sends_the_secret(
 
     user = local_telegram.control.create_user("Ana")
     local_telegram.control.start_bot(user["id"], token)
-    wait_for_delivery = local_telegram.control.wait_until
-    wait_for_delivery(lambda: receiver.deliveries, 30, "an update delivered")
+    wait_for(lambda: receiver.deliveries, 30, "an update delivered")
     header = {k.lower(): v for k, v in receiver.deliveries[0].items()}
     assert header["x-telegram-bot-api-secret-token"] == "s3cret_token-1"
 
@@ -228,7 +237,7 @@ def test_the_bot_starts_against_the_local_telegram_and_answers_its_probes(
         service("engine", env, tmp_path) as engine_log,
         service("bot", env, tmp_path) as bot_log,
     ):
-        wait_for(readyz_answers(f"http://127.0.0.1:{port}"), 30, "ready", engine_log)
-        wait_for(readyz_answers(bot_url), 60, "ready", bot_log)
+        wait_ready("the engine", f"http://127.0.0.1:{port}", engine_log)
+        wait_ready("the bot", bot_url, bot_log, timeout=60)
         assert httpx.get(f"{bot_url}/healthz").status_code == 200
         assert "uno_bot_updates_total" in httpx.get(f"{bot_url}/metrics").text

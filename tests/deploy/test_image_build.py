@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from service_runner import TOKEN, readyz_answers, wait_for
+from service_runner import TOKEN, wait_ready
 
 from services.engine import local_server
 from services.engine.local_server import free_port
@@ -108,7 +108,7 @@ def test_the_build_steps_give_an_image_that_migrates_and_serves(
             start_new_session=True,
         )
     try:
-        wait_for(readyz_answers(f"http://127.0.0.1:{port}"), 60, "ready", log)
+        wait_ready("the engine", f"http://127.0.0.1:{port}", log, timeout=60)
         where = subprocess.run(
             [
                 "python",

@@ -223,6 +223,43 @@ def test_redis_and_postgres_keep_their_data_on_volumes_behind_passwords(
     assert password["valueFrom"]["secretKeyRef"]["key"] == "UNO_POSTGRES_PASSWORD"
 
 
+#: Redis's memory units (redis.conf: "1mb" is 1024*1024 bytes) and Kubernetes' binary ones.
+REDIS_UNITS = {"kb": 1 << 10, "mb": 1 << 20, "gb": 1 << 30}
+KUBERNETES_UNITS = {"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30}
+
+
+def redis_settings(config: dict[str, str], name: str = "redis.conf") -> dict[str, str]:
+    """The settings Redis reads from the ConfigMap's ``name`` (mounted at /etc/redis), each
+    file it includes read in its place: a later line wins."""
+    found: dict[str, str] = {}
+    for line in config[name].splitlines():
+        key, _, value = line.partition(" ")
+        if key == "include":
+            found.update(redis_settings(config, value.removeprefix("/etc/redis/")))
+        elif key and not key.startswith("#"):
+            found[key] = value
+    return found
+
+
+def test_redis_refuses_writes_before_its_container_runs_out_of_memory(
+    rendered: list[Resource],
+) -> None:
+    """``maxmemory`` (with ``noeviction``) follows each overlay's memory limit: below it, so
+    Redis refuses a write rather than being killed, and not far below, so the memory an
+    overlay gives Redis is used."""
+    config = next(
+        cm["data"] for cm in of_kind(rendered, "ConfigMap").values() if "redis.conf" in cm["data"]
+    )
+    maxmemory = re.fullmatch(r"(\d+)(kb|mb|gb)", redis_settings(config)["maxmemory"])
+    assert maxmemory is not None
+    cap = int(maxmemory[1]) * REDIS_UNITS[maxmemory[2]]
+    (redis,) = containers(of_kind(rendered, "StatefulSet")["uno-redis"])
+    limit = re.fullmatch(r"(\d+)(Ki|Mi|Gi)", redis["resources"]["limits"]["memory"])
+    assert limit is not None
+    limit_bytes = int(limit[1]) * KUBERNETES_UNITS[limit[2]]
+    assert limit_bytes / 2 <= cap < limit_bytes
+
+
 def test_the_migration_and_webhook_jobs_run_entry_point_roles(rendered: list[Resource]) -> None:
     jobs = of_kind(rendered, "Job")
     assert {name: containers(job)[0]["args"] for name, job in jobs.items()} == {

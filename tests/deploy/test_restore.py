@@ -22,11 +22,11 @@ from service_runner import (
     TOKEN,
     engine_env,
     entry_env,
-    readyz_answers,
     run_role,
     service,
-    wait_for,
+    wait_ready,
 )
+from waiting import wait_for
 
 from services.engine.client import EngineClient, NotFound
 from services.engine.local_server import free_port
@@ -70,7 +70,9 @@ class RedisServer:
             except redis.RedisError:
                 return False
 
-        wait_for(answers, 30, "answering", self.data_dir.parent / "redis.log")
+        wait_for(
+            answers, 30, "Redis to answer", output=(self.data_dir.parent / "redis.log").read_text
+        )
         client.close()
 
     def crash(self) -> None:
@@ -116,7 +118,7 @@ class Engine:
     log: Path
 
     def wait_ready(self) -> None:
-        wait_for(readyz_answers(self.url), 30, "ready", self.log)
+        wait_ready("the engine", self.url, self.log)
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ def variant_name(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def engine(redis_url: str, tmp_path: Path) -> Iterator[ServiceProcess]:
+def engine_process(redis_url: str, tmp_path: Path) -> Iterator[ServiceProcess]:
     """A real engine service on the test Redis, with the test endpoints on."""
     proc = start_engine(redis_url, free_port(), tmp_path, **ENGINE_TEST_ENV)
     yield proc
@@ -37,8 +37,8 @@ def engine(redis_url: str, tmp_path: Path) -> Iterator[ServiceProcess]:
 
 
 @pytest.fixture
-def engine_url(engine: ServiceProcess) -> str:
-    return str(engine.env["UNO_ENGINE_URL"])
+def engine_url(engine_process: ServiceProcess) -> str:
+    return str(engine_process.env["UNO_ENGINE_URL"])
 
 
 @pytest.fixture

@@ -8,12 +8,11 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx
+from waiting import answers_ok, wait_for
 
 from services.engine import local_server
 from services.engine.local_server import uvicorn_command, worker_command
@@ -71,18 +70,6 @@ class ServiceProcess:
         self.process = None
 
 
-def wait_until(predicate: object, timeout: float, what: str, proc: ServiceProcess) -> None:
-    assert callable(predicate)
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if predicate():
-            return
-        if not proc.alive:
-            break
-        time.sleep(0.05)
-    raise RuntimeError(f"{proc.name} not {what} within {timeout}s; its log:\n{proc.log()[-4000:]}")
-
-
 def start_engine(redis_url: str, port: int, log_dir: Path, **extra_env: str) -> ServiceProcess:
     engine_url = f"http://127.0.0.1:{port}"
     proc = ServiceProcess(
@@ -92,14 +79,13 @@ def start_engine(redis_url: str, port: int, log_dir: Path, **extra_env: str) -> 
         log_dir / f"engine-{port}.log",
     )
     proc.start()
-
-    def healthy() -> bool:
-        try:
-            return httpx.get(f"{engine_url}/healthz", timeout=1).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    wait_until(healthy, 30, "healthy", proc)
+    wait_for(
+        answers_ok(f"{engine_url}/healthz"),
+        30,
+        "the engine to be healthy",
+        alive=lambda: proc.alive,
+        output=proc.log,
+    )
     return proc
 
 
@@ -121,5 +107,11 @@ def start_worker(
     )
     offset = len(proc.log())
     proc.start()
-    wait_until(lambda: " ready." in proc.log()[offset:], 60, "ready", proc)
+    wait_for(
+        lambda: " ready." in proc.log()[offset:],
+        60,
+        f"{name} to be ready",
+        alive=lambda: proc.alive,
+        output=proc.log,
+    )
     return proc

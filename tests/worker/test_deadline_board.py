@@ -13,6 +13,7 @@ from collections import Counter
 
 import pytest
 import redis
+from waiting import wait_for
 
 from services.worker.timers import (
     CLAIMED_KEY,
@@ -165,9 +166,7 @@ def test_drainer_dispatches_each_due_deadline_once_and_never_early(r: redis.Redi
     r.zadd(DEADLINES_KEY, {f"g{i}|turn|1": now + 0.3 + i * 0.01 for i in range(20)})
     drainer.start()
     try:
-        end = time.monotonic() + 10
-        while len(dispatched) < 20 and time.monotonic() < end:
-            time.sleep(0.02)
+        wait_for(lambda: len(dispatched) >= 20, 10, "every deadline dispatched", poll=0.02)
         time.sleep(0.2)  # room for a wrong second dispatch to show up
     finally:
         drainer.stop()
@@ -188,9 +187,7 @@ def test_drainer_failing_dispatch_leaves_the_claim_for_later(r: redis.Redis) -> 
     r.zadd(DEADLINES_KEY, {"a|turn|1": redis_now(r) - 1})
     drainer.start()
     try:
-        end = time.monotonic() + 10
-        while len(attempts) < 3 and time.monotonic() < end:
-            time.sleep(0.02)
+        wait_for(lambda: len(attempts) >= 3, 10, "three dispatch attempts", poll=0.02)
     finally:
         drainer.stop()
     assert attempts[:3] == [1, 2, 3]
@@ -213,10 +210,10 @@ def test_the_lease_doubles_with_each_claim(r: redis.Redis) -> None:
 
 
 def wait_claim(b: DeadlineBoard) -> ClaimPass:
-    end = time.monotonic() + 5
-    while time.monotonic() < end:
+    """The next claim pass that claims anything."""
+
+    def claimed() -> ClaimPass | None:
         claim_pass = b.claim_due()
-        if claim_pass.claims:
-            return claim_pass
-        time.sleep(0.01)
-    raise AssertionError("nothing was claimed")
+        return claim_pass if claim_pass.claims else None
+
+    return wait_for(claimed, 5, "a claim", poll=0.01)

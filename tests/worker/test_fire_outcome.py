@@ -1,35 +1,15 @@
 """What a fired deadline reports: the engine's own answer, ``duplicate`` included.
 
-``fire`` (tasks.py) against the real engine app (in-process, over the real Redis): a second
-delivery of a timer whose first one was applied is reported ``duplicate`` in the fire log,
-never ``applied`` a second time.
+``fire`` (tasks.py) against the real engine app (the shared ``engine`` fixture: in-process,
+over the real Redis): a second delivery of a timer whose first one was applied is reported
+``duplicate`` in the fire log, never ``applied`` a second time.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
-import httpx
-import pytest
-from pydantic import SecretStr
-
-from services.config import Settings
-from services.engine.app import create_app
 from services.engine.client import EngineClient, SeatSpec
 from services.worker.tasks import ClientTimerEngine, FireOutcome, fire
 from services.worker.timers import Deadline, DeadlineKind
-
-TOKEN = "fire-outcome-token"
-
-
-@pytest.fixture
-async def engine(redis_url: str) -> AsyncIterator[EngineClient]:
-    settings = Settings(
-        redis_url=redis_url, engine_token=SecretStr(TOKEN), enable_test_endpoints=True
-    )
-    transport = httpx.ASGITransport(app=create_app(settings))
-    async with EngineClient("http://engine", TOKEN, transport=transport) as client:
-        yield client
 
 
 async def test_a_repeated_fire_reports_duplicate(engine: EngineClient) -> None:

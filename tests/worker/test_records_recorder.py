@@ -16,7 +16,8 @@ import redis
 from pydantic import SecretStr
 from service_processes import TEST_ENGINE_TOKEN, ServiceProcess
 from sqlalchemy import Engine, insert, select
-from timer_table import Table, wait_for
+from timer_table import Table
+from waiting import wait_for
 
 from services.config import Settings
 from services.engine.client import log_keys
@@ -31,6 +32,7 @@ from services.records.models import (
     RECORDED_WRITES,
     STANDINGS,
 )
+from services.worker.engine_loop import EngineLoop
 from services.worker.records import GROUP, EngineFacts, ResultsRecorder
 
 SHARDS = 16
@@ -74,9 +76,9 @@ def facts(engine_url: str, redis_url: str) -> Iterator[EngineFacts]:
     settings = Settings(
         engine_url=engine_url, engine_token=SecretStr(TEST_ENGINE_TOKEN), redis_url=redis_url
     )
-    source = EngineFacts(settings)
-    yield source
-    source.close()
+    engine = EngineLoop(settings)
+    yield EngineFacts(engine)
+    engine.close()
 
 
 @pytest.fixture
@@ -224,7 +226,7 @@ def test_a_running_recorder_joins_again_when_its_group_is_lost(
         )
     finally:
         running.stop()
-    assert not running.running  # so the worker may close the engine client behind it
+    assert not running.running  # stop waits for the thread to end
 
 
 def test_what_a_dead_recorder_held_is_recorded_by_another(

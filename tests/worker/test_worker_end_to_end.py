@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from celery import Celery
 from service_processes import ServiceProcess
-from timer_table import Table, wait_for
+from timer_table import Table
+from waiting import wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -230,7 +231,7 @@ def test_s7_ai_seats_play_through_the_same_path(
 
 
 def test_kill_9_with_timers_pending_then_restart_fires_every_timer_once(
-    table: Table, engine: ServiceProcess, worker_factory: Callable[..., ServiceProcess]
+    table: Table, engine_process: ServiceProcess, worker_factory: Callable[..., ServiceProcess]
 ) -> None:
     """Timers survive a worker killed with SIGKILL: those it had claimed and was firing
     (the engine paused so they are stuck mid-request), those that fall due while no worker
@@ -253,7 +254,7 @@ def test_kill_9_with_timers_pending_then_restart_fires_every_timer_once(
     create("due after the restart", 6)
 
     in_flight = {g for g, (group, _, _) in games.items() if group == "in flight at the kill"}
-    engine.pause()  # the worker's requests for the first group now hang mid-flight
+    engine_process.pause()  # the worker's requests for the first group now hang mid-flight
     try:
         wait_for(
             lambda: in_flight <= {m.split("|")[0] for m in table.claimed()},
@@ -262,7 +263,7 @@ def test_kill_9_with_timers_pending_then_restart_fires_every_timer_once(
         )
         worker.kill()
     finally:
-        engine.resume()
+        engine_process.resume()
     wait_for(lambda: table.redis_now() > first_due + 2.0, 5, "the second group to fall due")
     restarted = worker_factory()
 

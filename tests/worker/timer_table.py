@@ -3,9 +3,7 @@ happened (the event log, the deadline board, the worker's fire log)."""
 
 from __future__ import annotations
 
-import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -146,15 +144,3 @@ class Table:
                     Fired(fields["member"], fields["outcome"], lateness, float(fields["done"]))
                 )
         return out
-
-
-def wait_for(condition: Callable[[], Any], timeout: float, what: str, poll: float = 0.05) -> Any:
-    """Poll until ``condition()`` is truthy; fail the test with ``what`` otherwise."""
-    end = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(poll)

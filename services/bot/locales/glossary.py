@@ -149,16 +149,8 @@ def face_name(language: str, code: str, variant: str = "classic", side: str = "l
     return pgettext(language, _ACTION_NAME.context, _ACTION_NAME.name, colour=colour, action=action)
 
 
-def variant_title(language: str, variant: str) -> Phrase:
-    return VARIANT_TITLES[variant].in_language(language)
-
-
 def house_rule_name(language: str, option: str) -> Phrase:
     return HOUSE_RULES[option].in_language(language)
-
-
-def uno_call(language: str) -> Phrase:
-    return UNO_CALL.in_language(language)
 
 
 def card_count(language: str, n: int) -> Phrase:
@@ -169,18 +161,3 @@ def card_count(language: str, n: int) -> Phrase:
 def point_count(language: str, n: int) -> Phrase:
     """ "1 point", "500 points"."""
     return npgettext(language, "count", "{n} point", "{n} points", n)
-
-
-def all_terms() -> list[Term]:
-    """Every glossary entry (the catalog tests check each is translated)."""
-    nested = [t for names in VARIANT_CARD_NAMES.values() for t in names.values()]
-    return [
-        *COLOURS.values(),
-        *CARD_NAMES.values(),
-        *nested,
-        *VARIANT_TITLES.values(),
-        *HOUSE_RULES.values(),
-        UNO_CALL,
-        _NUMBER_NAME,
-        _ACTION_NAME,
-    ]

@@ -1,4 +1,6 @@
-"""Fixtures for the engine service: the app in-process (ASGI) and as a real uvicorn server.
+"""Fixtures for the engine service: the app in-process (ASGI; the shared ``app`` and
+``engine`` fixtures of tests/conftest.py, with the settings below) and as a real uvicorn
+server.
 
 Both talk to the real Redis of the test DB (``UNO_TEST_REDIS_URL``, emptied before each
 test by the shared ``redis_url`` fixture). HTTP tests that matter (concurrency, kill and
@@ -17,12 +19,14 @@ from pydantic import SecretStr
 from service_helpers import TOKEN, EngineServer
 
 from services.config import Settings
-from services.engine.app import EngineAPI, create_app
-from services.engine.client import EngineClient
+from services.engine.app import EngineAPI
 
 
 @pytest.fixture
 def settings(redis_url: str) -> Settings:
+    """Settings of the in-process app (the shared ``app`` and ``engine`` fixtures,
+    tests/conftest.py): the token ``EngineServer`` uses too, and the timings that the tests
+    of deadlines read back."""
     return Settings(
         redis_url=redis_url,
         engine_token=SecretStr(TOKEN),
@@ -31,19 +35,6 @@ def settings(redis_url: str) -> Settings:
         uno_window_seconds=8,
         away_pause_seconds=2.0,
     )
-
-
-@pytest.fixture
-def app(settings: Settings) -> EngineAPI:
-    return create_app(settings)
-
-
-@pytest.fixture
-async def engine(app: EngineAPI) -> AsyncIterator[EngineClient]:
-    """A client of the app served in-process (fast; same code path minus the socket)."""
-    transport = httpx.ASGITransport(app=app)
-    async with EngineClient("http://engine", TOKEN, transport=transport) as client:
-        yield client
 
 
 @pytest.fixture

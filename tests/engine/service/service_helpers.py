@@ -5,13 +5,12 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import httpx
 import redis
+from waiting import answers_ok, wait_for
 
 from services.config import Settings
 from services.engine.client import EngineClient, log_key, shard_of, stream_entry_events
@@ -72,17 +71,13 @@ class EngineServer:
             cwd=REPO,
             env=self.env,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"engine server exited with {self.process.returncode}")
-            try:
-                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("engine server did not become ready")
+        process = self.process
+        wait_for(
+            answers_ok(f"{self.url}/readyz"),
+            30,
+            "the engine server to be ready",
+            alive=lambda: process.poll() is None,
+        )
 
     def kill(self) -> None:
         """SIGKILL: no shutdown hooks, requests cut mid-flight."""
