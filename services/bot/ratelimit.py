@@ -162,24 +162,29 @@ class RedisRateLimiter(BaseRateLimiter[str]):
             out.append((f"{PREFIX}{self.tag}:{chat}", self.group))
         return out
 
-    async def reserve(self, endpoint: str, data: dict[str, Any]) -> float:
-        """Reserve the next slot for a call; the seconds until it may go."""
+    async def _ask(
+        self, script: Any, endpoint: str, data: dict[str, Any], *extra: int
+    ) -> float | None:
+        """Run a bucket script over the call's buckets; its answer in seconds (None: the
+        call is not metered)."""
         buckets = self.buckets(endpoint, data)
         if not buckets:
+            return None
+        args = [n for _, bucket in buckets for n in bucket.args()] + list(extra)
+        return int(await script(keys=[k for k, _ in buckets], args=args)) / 1000
+
+    async def reserve(self, endpoint: str, data: dict[str, Any]) -> float:
+        """Reserve the next slot for a call; the seconds until it may go."""
+        wait = await self._ask(self._reserve, endpoint, data)
+        if wait is None:
             return 0.0
-        args = [n for _, bucket in buckets for n in bucket.args()]
-        wait = int(await self._reserve(keys=[k for k, _ in buckets], args=args)) / 1000
         RATE_WAIT.observe(wait)
         return wait
 
     async def room(self, endpoint: str, data: dict[str, Any], *, spare: int = 0) -> float:
         """The seconds until a call could go with ``spare`` more slots still free after it,
         reserving nothing (0: now)."""
-        buckets = self.buckets(endpoint, data)
-        if not buckets:
-            return 0.0
-        args = [n for _, bucket in buckets for n in bucket.args()] + [spare]
-        return int(await self._peek(keys=[k for k, _ in buckets], args=args)) / 1000
+        return await self._ask(self._peek, endpoint, data, spare) or 0.0
 
     async def wait_turn(self, endpoint: str, data: dict[str, Any]) -> None:
         wait = await self.reserve(endpoint, data)

@@ -341,7 +341,12 @@ class Renderer:
         shown = render.Rendered(with_direction(locale, shown.text), shown.markup)
         if player.game.status != "playing":
             shown = render.Rendered(shown.text, None)
-        new_fingerprint = shown.fingerprint(versions=False)
+        # The buttons' versions count only for the player who owes the decision: the game
+        # may move on without touching their cards or choices (someone leaves, goes away,
+        # a window closes), and a press on a version behind would be refused as out of date.
+        view = player.view
+        owes = view.pending is not None and view.pending.player == view.viewer
+        new_fingerprint = shown.fingerprint(versions=owes)
         if message_id is not None:
             if new_fingerprint == fingerprint:
                 return

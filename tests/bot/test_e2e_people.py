@@ -198,9 +198,13 @@ def test_a_player_who_left_the_group_is_played_for(stack: Stack, make_group: Any
         assert LEFT_THE_GROUP in answer["text"] and answer["show_alert"], (cb, answer)
     found = control.inline_query(leaver, game_id, bot=stack.token)
     assert found["results"] == [] and "left" in found["button"]["text"]
-    # The game goes on: P1's turn is the stand-in's. (P0 plays from inline mode: their
-    # hand's buttons are a version behind, as the departure changed nothing in it.)
-    inline_choice(scene, 0, "p.R1")
+    # The game goes on: P1's turn is the stand-in's. P0, who owes the move, has their
+    # hand brought to the new version though the departure changed nothing in it, so
+    # their press is not refused as out of date.
+    scene.players.wait_hand(
+        scene.person(0)["id"], lambda m: version_of(m) >= version, "P0's hand at the new version"
+    )
+    assert not scene.press(0, "p.R1")["text"]
     scene.players.wait_table("the stand-in moved", lambda m: "P1 4" not in m["text"])
     assert engine_game(stack, game_id).seats[1].left
     lefts = [e for e in engine_events(stack, game_id) if e["type"] == "player_left"]
