@@ -28,6 +28,13 @@ redis.call('EXPIRE', KEYS[1], ARGV[4])
 if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return 1 end
 return 0
 """
+# KEYS[1]: a chat's games; ARGV: topic, game id. The topic's game is forgotten only if it is
+# still this one (a newer game of the topic stays).
+_FORGET = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 1
+"""
+
 _UNLOCK_IF_DONE = """
 local shown = tonumber(redis.call('HGET', KEYS[1], 'shown') or '-1')
 if tonumber(ARGV[1]) > shown then redis.call('HSET', KEYS[1], 'shown', ARGV[1]) end
@@ -77,6 +84,7 @@ class Memory:
         self.redis = redis
         self._seen_and_lock = redis.register_script(_SEEN_AND_LOCK)
         self._unlock_if_done = redis.register_script(_UNLOCK_IF_DONE)
+        self._forget = redis.register_script(_FORGET)
 
     # -- keys ---------------------------------------------------------------------------------
 
@@ -93,12 +101,11 @@ class Memory:
         return f"{PREFIX}lock:{game_id}"
 
     @staticmethod
-    def chat_key(chat_id: int, topic_id: int = 0) -> str:
-        return f"{PREFIX}chat:{chat_id}:{topic_id}"
-
-    @staticmethod
-    def chat_games_key(chat_id: int) -> str:
-        return f"{PREFIX}chatgames:{chat_id}"
+    def chat_key(chat_id: int) -> str:
+        """A chat's games in play: a hash of forum topic (0 outside forums) → game id. One
+        key per chat, not per topic, so that a member leaving finds every game of theirs in
+        one read."""
+        return f"{PREFIX}chat:{chat_id}"
 
     @staticmethod
     def gone_key(game_id: str) -> str:
@@ -130,9 +137,8 @@ class Memory:
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, mapping=mapping)
             pipe.expire(key, TTL_SECONDS)
-            pipe.set(self.chat_key(chat_id, topic_id), game_id, ex=TTL_SECONDS)
-            pipe.sadd(self.chat_games_key(chat_id), game_id)
-            pipe.expire(self.chat_games_key(chat_id), TTL_SECONDS)
+            pipe.hset(self.chat_key(chat_id), str(topic_id), game_id)
+            pipe.expire(self.chat_key(chat_id), TTL_SECONDS)
             await pipe.execute()
 
     async def game(self, game_id: str) -> GameMemory | None:
@@ -169,13 +175,14 @@ class Memory:
         await self.redis.hincrby(self.game_key(game_id), "scrolled", 1)
 
     async def forget_game(self, game_id: str, chat_id: int, topic_id: int) -> None:
-        key = self.chat_key(chat_id, topic_id)
-        await self.redis.srem(self.chat_games_key(chat_id), game_id)
-        if await self.redis.get(key) == game_id.encode():
-            await self.redis.delete(key)
+        await self._forget(keys=[self.chat_key(chat_id)], args=[str(topic_id), game_id])
 
     async def chat_game(self, chat_id: int, topic_id: int = 0) -> str | None:
-        value = await self.redis.get(self.chat_key(chat_id, topic_id))
+        value = await self.redis.hget(self.chat_key(chat_id), str(topic_id))
+        if value is None:
+            # A game begun before chats kept one hash had a key per topic; it lapses with
+            # TTL_SECONDS, and this read with it.
+            value = await self.redis.get(f"{self.chat_key(chat_id)}:{topic_id}")
         return _text(value) if value else None
 
     # -- render by version --------------------------------------------------------------------
@@ -269,8 +276,8 @@ class Memory:
     async def chat_games(self, chat_id: int) -> list[str]:
         """The games this bot remembered in the chat, in every forum topic (some may be over
         or forgotten: the engine says which are still on)."""
-        raw = await self.redis.smembers(self.chat_games_key(chat_id))
-        return sorted(_text(m) for m in raw)
+        raw = await self.redis.hvals(self.chat_key(chat_id))
+        return sorted({_text(m) for m in raw})
 
     async def mark_gone(self, game_id: str, user_id: int) -> bool:
         """Remember that ``user_id`` left the group of ``game_id``; True the first time

@@ -79,6 +79,13 @@ async def test_a_chats_games_and_who_left_them(memory: Memory) -> None:
     assert await memory.chat_games(-100) == ["g1", "g2"]
     await memory.forget_game("g1", -100, 0)  # over: no longer looked at
     assert await memory.chat_games(-100) == ["g2"]
+    # A topic's next game replaces its last; forgetting the last leaves the next in place.
+    await memory.remember_game("g4", -100, 4, "Friday", "en")
+    await memory.forget_game("g2", -100, 4)
+    assert await memory.chat_game(-100, 4) == "g4" and await memory.chat_games(-100) == ["g4"]
+    # A game begun before chats kept one hash is still found through its old key.
+    await memory.redis.set(f"{memory.chat_key(-300)}:7", "g0")
+    assert await memory.chat_game(-300, 7) == "g0"
     assert await memory.mark_gone("g2", 11) and not await memory.mark_gone("g2", 11)
     assert await memory.is_gone("g2", 11) and not await memory.is_gone("g2", 12)
     assert await memory.unmark_gone("g2", 11) and not await memory.unmark_gone("g2", 11)
