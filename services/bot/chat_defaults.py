@@ -18,6 +18,9 @@ class ChatDefaults:
     turn_seconds: int | None = None
     uno_window_seconds: int | None = None
     rules: Options | None = None
+    #: The language of the games' messages: a forum topic's own (``/language`` there),
+    #: else the chat's.
+    language: str | None = None
 
     def rules_for(self, variant: str) -> Options:
         """The chat's house rules that ``variant`` offers, the target score kept.

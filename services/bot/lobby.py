@@ -111,8 +111,9 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
         await query.answer(gettext(locale, "A game is already on here: /join it."))
         return
     title = message.chat.title or ""
-    # The group's messages speak the chat's language; its first game's creator sets it.
-    chat_language = await LanguagePreferences(uno.memory.redis).adopt_chat(
+    # The group's messages speak the topic's language (/language there), else the chat's;
+    # a chat's first game's creator sets the chat's.
+    chat_language = defaults.language or await LanguagePreferences(uno.memory.redis).adopt_chat(
         chat_id, language(locale)
     )
     # The question becomes the lobby, and then the table: one message all game long.

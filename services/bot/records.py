@@ -8,6 +8,7 @@ call here runs one in a thread, so a handler never blocks the bot's event loop.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from sqlalchemy import Engine
 
@@ -36,6 +37,7 @@ class Records:
             turn_seconds=found.turn_seconds,
             uno_window_seconds=found.uno_window_seconds,
             rules=found.rules,
+            language=found.language,
         )
 
     async def user_stats(self, user_id: int, chat_id: int | None) -> UserStats | None:
@@ -53,6 +55,11 @@ class Records:
 
     async def chat_settings(self, chat_id: int, topic_id: int) -> ChatSettings:
         return await asyncio.to_thread(queries.chat_settings, self.engine, chat_id, topic_id)
+
+    async def save_language(self, chat_id: int, topic_id: int, language: str) -> None:
+        """The chat's (``topic_id`` 0) or a forum topic's own language for its games."""
+        current = await self.chat_settings(chat_id, topic_id)
+        await self.save_chat_settings(chat_id, topic_id, replace(current, language=language))
 
     async def save_chat_settings(
         self, chat_id: int, topic_id: int, settings: ChatSettings

@@ -122,3 +122,45 @@ def test_language_changed_mid_game_is_followed_at_the_next_render(
         text = shown["text"]
         assert "\u2068\u2068" not in text and "\u2069\u2069" not in text, text
     assert "\u2068P0\u2069" in persian["text"]  # the names are still isolated
+
+
+def test_a_forum_topic_plays_in_its_own_language(stack: Stack, make_group: Any) -> None:
+    """An admin's /language in a forum topic is that topic's (kept in the records' chat
+    settings): its games speak it, while the rest of the chat keeps the chat's."""
+    group = make_group(2, forum=True, title="Forum")
+    control, admin = stack.control, group.people[0]
+    topic = control.create_topic(group.id, "اونو")
+    players = group.players
+
+    def in_topic(text: str, thread_id: int | None) -> dict[str, Any]:
+        found: dict[str, Any] = control.wait_until(
+            lambda: next(
+                (m for m in reversed(players.bot_messages(thread_id)) if text in m["text"]), None
+            ),
+            timeout=60,
+            what=f"{text!r} in thread {thread_id}",
+        )
+        return found
+
+    def open_lobby(thread_id: int | None) -> None:
+        control.send_message(admin["id"], group.id, "/new", thread_id=thread_id)
+
+        def variant_question() -> dict[str, Any] | None:
+            for m in reversed(players.bot_messages(thread_id)):
+                if m.get("message_thread_id") == thread_id and any(
+                    cb.kind is Kind.VARIANT for cb in callbacks(m)
+                ):
+                    return m
+            return None
+
+        question = control.wait_until(variant_question, timeout=60, what="the variant keyboard")
+        classic = next(cb for cb in callbacks(question) if cb.arg == "classic")
+        players.press(admin["id"], question, classic)
+
+    control.send_message(admin["id"], group.id, "/language fa", thread_id=topic)
+    in_topic("این موضوع از حالا به زبان", topic)
+    open_lobby(topic)
+    in_topic("منتظر بازیکن‌ها", topic)  # the topic's lobby, in Persian
+    open_lobby(None)
+    lobby = in_topic("waiting for players", None)  # the chat's, in its own language
+    assert lobby.get("message_thread_id") != topic

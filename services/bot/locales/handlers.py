@@ -75,7 +75,11 @@ async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
             gettext(now, "I'll speak {language} with you.", language=LANGUAGE_NAMES[now])
         )
         return
-    current = await prefs.chat(chat.id) or language(locale_of(user))
+    uno, topic = services(context), topic_of(message)
+    topic_language = None
+    if topic and uno.records is not None:  # a forum topic's own, else the chat's
+        topic_language = (await uno.records.chat_settings(chat.id, topic)).language
+    current = topic_language or await prefs.chat(chat.id) or language(locale_of(user))
     if wanted is None or wanted == AUTO:
         await message.reply_text(
             gettext(
@@ -91,11 +95,23 @@ async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
             gettext(current, "Only a chat admin can change the chat's language.")
         )
         return
-    await prefs.set_chat(chat.id, wanted)
-    memory = services(context).memory
-    game_id = await memory.chat_game(chat.id, topic_of(message))
+    # [decision] In a forum topic an admin's /language is that topic's own, kept in the
+    # records' chat settings (services/records: a topic's empty values inherit the
+    # chat's); elsewhere it is the chat's, in the bot's Redis as before and in the records
+    # too, so what lasts holds it.
+    if topic and uno.records is not None:
+        await uno.records.save_language(chat.id, topic, wanted)
+        said = gettext(
+            wanted, "This topic now plays in {language}.", language=LANGUAGE_NAMES[wanted]
+        )
+    else:
+        await prefs.set_chat(chat.id, wanted)
+        if uno.records is not None:
+            await uno.records.save_language(chat.id, 0, wanted)
+        said = gettext(
+            wanted, "This chat now plays in {language}.", language=LANGUAGE_NAMES[wanted]
+        )
+    game_id = await uno.memory.chat_game(chat.id, topic)
     if game_id:
-        await memory.update_game(game_id, lang=wanted)
-    await message.reply_text(
-        gettext(wanted, "This chat now plays in {language}.", language=LANGUAGE_NAMES[wanted])
-    )
+        await uno.memory.update_game(game_id, lang=wanted)
+    await message.reply_text(said)
