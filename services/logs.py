@@ -56,6 +56,10 @@ class TextFormatter(logging.Formatter):
         return super().format(record)
 
 
+#: Libraries whose INFO lines are one per request.
+CHATTY_LOGGERS = ("httpx", "httpcore")
+
+
 def configure_logging(service: str, *, level: str | None = None, fmt: str | None = None) -> None:
     """Send every logger's records to stderr in the chosen format.
 
@@ -73,3 +77,8 @@ def configure_logging(service: str, *, level: str | None = None, fmt: str | None
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(level)
+    # HTTP clients log a line per request at INFO: several per move in the bot, as many
+    # as its real messages, at a measurable share of its CPU. They speak from WARNING up
+    # unless the service is asked for DEBUG.
+    for chatty in CHATTY_LOGGERS:
+        logging.getLogger(chatty).setLevel(logging.DEBUG if level == "DEBUG" else logging.WARNING)

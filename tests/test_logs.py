@@ -18,6 +18,8 @@ def _restore_root_logger() -> object:
     yield
     root.handlers[:] = handlers
     root.setLevel(level)
+    for name in ("httpx", "httpcore"):
+        logging.getLogger(name).setLevel(logging.NOTSET)
 
 
 def test_json_lines_carry_the_service_and_the_game_id(capsys: pytest.CaptureFixture[str]) -> None:
@@ -40,3 +42,16 @@ def test_text_lines_show_the_game_id(capsys: pytest.CaptureFixture[str]) -> None
 def test_an_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError, match="UNO_LOG_FORMAT"):
         configure_logging("engine", fmt="xml")
+
+
+def test_http_clients_log_a_request_only_when_debugging(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    configure_logging("bot", fmt="text", level="INFO")
+    logging.getLogger("httpx").info("HTTP Request: POST https://api.telegram.org/... 200 OK")
+    logging.getLogger("httpx").warning("connection reset")
+    err = capsys.readouterr().err
+    assert "HTTP Request" not in err and "connection reset" in err
+    configure_logging("bot", fmt="text", level="DEBUG")
+    logging.getLogger("httpx").info("HTTP Request: POST https://api.telegram.org/... 200 OK")
+    assert "HTTP Request" in capsys.readouterr().err
