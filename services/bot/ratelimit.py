@@ -32,30 +32,16 @@ log = logging.getLogger(__name__)
 
 PREFIX = "bot:rate:"
 
-# KEYS: buckets; ARGV: pairs of (interval ms, tolerance ms) per key. Reserves one slot in
-# every bucket and answers the wait in ms (the longest of them).
-_RESERVE = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local wait = 0
-for i, key in ipairs(KEYS) do
-  local interval = tonumber(ARGV[2 * i - 1])
-  local tolerance = tonumber(ARGV[2 * i])
-  local tat = tonumber(redis.call('GET', key) or '0')
-  if tat < now then tat = now end
-  local allow_at = tat - tolerance
-  if allow_at - now > wait then wait = allow_at - now end
-  redis.call('SET', key, tat + interval, 'PX', tat + interval - now + tolerance + 1000)
-end
-return wait
-"""
-
-# KEYS: buckets; ARGV: as _RESERVE, then how many slots beyond the first must be free.
-# The wait until they are, reserving nothing.
-_PEEK = """
+# KEYS: buckets; ARGV: pairs of (interval ms, tolerance ms) per key, then ``spare``. With
+# ``spare`` < 0 it reserves one slot in every bucket and answers the wait for it; else it
+# reserves nothing and answers the wait until a slot is free with ``spare`` more after it.
+# Waits in ms, the longest of the buckets'.
+_BUCKETS = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local spare = tonumber(ARGV[#ARGV])
+local reserve = spare < 0
+if reserve then spare = 0 end
 local wait = 0
 for i, key in ipairs(KEYS) do
   local interval = tonumber(ARGV[2 * i - 1])
@@ -64,9 +50,15 @@ for i, key in ipairs(KEYS) do
   if tat < now then tat = now end
   local allow_at = tat + spare * interval - tolerance
   if allow_at - now > wait then wait = allow_at - now end
+  if reserve then
+    redis.call('SET', key, tat + interval, 'PX', tat + interval - now + tolerance + 1000)
+  end
 end
 return wait
 """
+
+#: ``spare`` for _BUCKETS: take the slot.
+_TAKE = -1
 
 # KEYS: buckets; ARGV[1]: ms during which nothing may be sent (Telegram's retry_after).
 _HOLD = """
@@ -140,9 +132,8 @@ class RedisRateLimiter(BaseRateLimiter[str]):
         self.tag = token_tag
         self.overall, self.group, self.private = overall, group, private
         self.max_retries = max_retries
-        self._reserve = redis.register_script(_RESERVE)
+        self._buckets = redis.register_script(_BUCKETS)
         self._hold = redis.register_script(_HOLD)
-        self._peek = redis.register_script(_PEEK)
 
     async def initialize(self) -> None:
         pass
@@ -162,20 +153,18 @@ class RedisRateLimiter(BaseRateLimiter[str]):
             out.append((f"{PREFIX}{self.tag}:{chat}", self.group))
         return out
 
-    async def _ask(
-        self, script: Any, endpoint: str, data: dict[str, Any], *extra: int
-    ) -> float | None:
-        """Run a bucket script over the call's buckets; its answer in seconds (None: the
-        call is not metered)."""
+    async def _ask(self, endpoint: str, data: dict[str, Any], spare: int) -> float | None:
+        """_BUCKETS over the call's buckets; its answer in seconds (None: the call is not
+        metered)."""
         buckets = self.buckets(endpoint, data)
         if not buckets:
             return None
-        args = [n for _, bucket in buckets for n in bucket.args()] + list(extra)
-        return int(await script(keys=[k for k, _ in buckets], args=args)) / 1000
+        args = [n for _, bucket in buckets for n in bucket.args()] + [spare]
+        return int(await self._buckets(keys=[k for k, _ in buckets], args=args)) / 1000
 
     async def reserve(self, endpoint: str, data: dict[str, Any]) -> float:
         """Reserve the next slot for a call; the seconds until it may go."""
-        wait = await self._ask(self._reserve, endpoint, data)
+        wait = await self._ask(endpoint, data, _TAKE)
         if wait is None:
             return 0.0
         RATE_WAIT.observe(wait)
@@ -184,7 +173,7 @@ class RedisRateLimiter(BaseRateLimiter[str]):
     async def room(self, endpoint: str, data: dict[str, Any], *, spare: int = 0) -> float:
         """The seconds until a call could go with ``spare`` more slots still free after it,
         reserving nothing (0: now)."""
-        return await self._ask(self._peek, endpoint, data, spare) or 0.0
+        return await self._ask(endpoint, data, max(spare, 0)) or 0.0
 
     async def wait_turn(self, endpoint: str, data: dict[str, Any]) -> None:
         wait = await self.reserve(endpoint, data)
