@@ -35,6 +35,7 @@ sys.path.insert(0, str(REPO))
 
 from services.config import DEV_ENGINE_TOKEN  # noqa: E402
 from services.engine.local_server import (  # noqa: E402
+    answers_ok,
     free_port,
     service_env,
     spawn,
@@ -86,13 +87,11 @@ def timed_engine(redis_url: str, log: Path) -> float:
     process = spawn(
         uvicorn_command("services.engine.app:app", port, "--log-level", "warning"), env, log
     )
+    healthy = answers_ok(f"http://127.0.0.1:{port}/healthz")
     try:
         while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    return time.monotonic() - started
-            except httpx.HTTPError:
-                pass
+            if healthy():
+                return time.monotonic() - started
             if process.poll() is not None:
                 raise SystemExit("the engine exited while starting")
             time.sleep(0.02)

@@ -12,8 +12,6 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-import httpx
-
 T = TypeVar("T")
 
 #: How much of a process's output a failure shows: its end, where the reason usually is.
@@ -81,16 +79,3 @@ async def async_wait_for(
     while not wait.over(value := condition()):
         await asyncio.sleep(poll)
     return value
-
-
-def answers_ok(url: str) -> Callable[[], bool]:
-    """A condition to wait for: a GET of ``url`` (a service's ``/readyz``, say) answers 200;
-    a service not listening yet, or not ready, is simply not so yet."""
-
-    def ok() -> bool:
-        try:
-            return httpx.get(url, timeout=1).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    return ok

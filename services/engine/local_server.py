@@ -1,6 +1,7 @@
 """Local service processes for the service tests and bench scripts: a free TCP port on the
 loopback interface, the uvicorn command line that serves on it, the environment the engine
-and the worker get, and starting and stopping a process in its own process group."""
+and the worker get, and starting and stopping a process in its own process group
+(``ServiceProcess``: the launcher's, the tests' and the benches' processes are each one)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ import socket
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import httpx
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -129,3 +133,60 @@ def stop(process: subprocess.Popen[bytes], grace: float = 15) -> None:
         pass
     except subprocess.TimeoutExpired:
         kill(process)
+
+
+def answers_ok(url: str) -> Callable[[], bool]:
+    """A condition to wait for: a GET of ``url`` (a service's ``/readyz``, say) answers 200;
+    a service not listening yet, or not ready, is simply not so yet."""
+
+    def ok() -> bool:
+        try:
+            return httpx.get(url, timeout=1).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    return ok
+
+
+@dataclass
+class ServiceProcess:
+    """One local service subprocess in its own process group, its output in ``log_path``."""
+
+    name: str
+    argv: list[str]
+    env: Mapping[str, str]
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
+
+    def start(self) -> None:
+        self.process = spawn(self.argv, self.env, self.log_path, preexec_fn=self.preexec())
+
+    def preexec(self) -> Callable[[], object] | None:
+        """What runs in the child before exec (:func:`spawn`); nothing here."""
+        return None
+
+    @property
+    def alive(self) -> bool:
+        return self.exit_code is None and self.process is not None
+
+    @property
+    def exit_code(self) -> int | None:
+        return None if self.process is None else self.process.poll()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def log_tail(self, lines: int = 30) -> str:
+        return "\n".join(self.log().splitlines()[-lines:])
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: no shutdown handler runs."""
+        if self.process is not None:
+            kill(self.process)
+            self.process = None
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it will not go."""
+        if self.process is not None:
+            stop(self.process)
+            self.process = None

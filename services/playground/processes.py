@@ -10,12 +10,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from subprocess import Popen
-
-import httpx
 
 from services.engine import local_server
-from services.engine.local_server import free_port, uvicorn_command, worker_command
+from services.engine.local_server import answers_ok, free_port, uvicorn_command, worker_command
 
 ENGINE_TOKEN = "bot-e2e-token"
 
@@ -29,53 +26,27 @@ ENGINE_ENV = {
 
 
 @dataclass
-class Process:
-    name: str
-    argv: list[str]
-    env: dict[str, str]
-    log_path: Path
-    process: Popen[bytes] | None = field(default=None, init=False)
+class Process(local_server.ServiceProcess):
+    """A service started and waited for until ``ready`` says so."""
+
     _ready: Callable[[], bool] = field(default=lambda: True, init=False)
 
-    def start(self, ready: Callable[[], bool], timeout: float = 60) -> None:
+    def start_ready(self, ready: Callable[[], bool], timeout: float = 60) -> None:
         self._ready = ready
         offset = len(self.log())
-        self.process = local_server.spawn(self.argv, self.env, self.log_path)
+        self.start()
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if ready():
                 return
-            if self.process.poll() is not None:
+            if not self.alive:
                 break
             time.sleep(0.05)
         raise RuntimeError(f"{self.name} did not start; its log:\n{self.log()[offset:][-4000:]}")
 
     def start_again(self) -> None:
         """Start the same process again (same port, name and settings) after a kill."""
-        self.start(self._ready)
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def kill(self) -> None:
-        if self.process is not None:
-            local_server.kill(self.process)
-            self.process = None
-
-    def stop(self) -> None:
-        if self.process is not None:
-            local_server.stop(self.process)
-            self.process = None
-
-
-def _answers(url: str) -> Callable[[], bool]:
-    def check() -> bool:
-        try:
-            return httpx.get(url, timeout=1).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    return check
+        self.start_ready(self._ready)
 
 
 def start_engine(redis_url: str, log_dir: Path) -> Process:
@@ -87,7 +58,7 @@ def start_engine(redis_url: str, log_dir: Path) -> Process:
         local_server.service_env(redis_url, url, ENGINE_TOKEN, **ENGINE_ENV),
         log_dir / "engine.log",
     )
-    proc.start(_answers(f"{url}/healthz"))
+    proc.start_ready(answers_ok(f"{url}/healthz"))
     return proc
 
 
@@ -107,7 +78,7 @@ def start_worker(redis_url: str, engine_url: str, log_dir: Path, **extra: str) -
         env,
         log_dir / "worker.log",
     )
-    proc.start(lambda: " ready." in proc.log())
+    proc.start_ready(lambda: " ready." in proc.log())
     return proc
 
 
@@ -135,5 +106,5 @@ def start_bot(
         **extra,
     )
     proc = Process(name, [sys.executable, "-m", "services.bot"], env, log_dir / f"{name}.log")
-    proc.start(_answers(f"http://127.0.0.1:{port}/readyz"))
+    proc.start_ready(answers_ok(f"http://127.0.0.1:{port}/readyz"))
     return proc

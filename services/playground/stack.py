@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import IO
@@ -64,32 +64,12 @@ class Stopped(Exception):
     """Ctrl-C or SIGTERM arrived."""
 
 
-@dataclass
-class Child:
+class Child(local_server.ServiceProcess):
     """One service process of the stack, its output in ``log_path``."""
 
-    name: str
-    argv: list[str]
-    env: Mapping[str, str]
-    log_path: Path
-    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
-
-    def start(self) -> None:
+    def preexec(self) -> Callable[[], object]:
         # No child outlives the launcher, even one killed outright.
-        self.process = local_server.spawn(
-            self.argv, self.env, self.log_path, preexec_fn=local_server.die_with_parent
-        )
-
-    @property
-    def exit_code(self) -> int | None:
-        return None if self.process is None else self.process.poll()
-
-    def log_tail(self, lines: int = 30) -> str:
-        try:
-            text = self.log_path.read_text(errors="replace")
-        except FileNotFoundError:
-            return ""
-        return "\n".join(text.splitlines()[-lines:])
+        return local_server.die_with_parent
 
     def terminate(self) -> None:
         """SIGTERM to the child's process group."""

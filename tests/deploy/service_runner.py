@@ -11,9 +11,10 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from waiting import answers_ok, wait_for
+from waiting import wait_for
 
 from services.engine import local_server
+from services.engine.local_server import answers_ok
 
 REPO = Path(__file__).resolve().parents[2]
 ENTRYPOINT = REPO / "scripts" / "entrypoint.sh"

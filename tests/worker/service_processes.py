@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from waiting import answers_ok, wait_for
+from waiting import wait_for
 
 from services.engine import local_server
-from services.engine.local_server import uvicorn_command, worker_command
+from services.engine.local_server import answers_ok, uvicorn_command, worker_command
 
 TEST_ENGINE_TOKEN = "worker-tests-token"
 
@@ -26,32 +23,8 @@ def service_env(redis_url: str, engine_url: str, **extra: str) -> dict[str, str]
     return local_server.service_env(redis_url, engine_url, TEST_ENGINE_TOKEN, **extra)
 
 
-@dataclass
-class ServiceProcess:
-    """One service subprocess with its output in a log file."""
-
-    name: str
-    argv: list[str]
-    env: Mapping[str, str]
-    log_path: Path
-    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
-
-    def start(self) -> None:
-        self.process = local_server.spawn(self.argv, self.env, self.log_path)
-
-    @property
-    def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def kill(self) -> None:
-        """SIGKILL the whole process group: no shutdown handler runs."""
-        if self.process is None:
-            return
-        local_server.kill(self.process)
-        self.process = None
+class ServiceProcess(local_server.ServiceProcess):
+    """A service the tests may also freeze and thaw."""
 
     def pause(self) -> None:
         """SIGSTOP: the process stays, its sockets accept, nothing is answered."""
@@ -61,13 +34,6 @@ class ServiceProcess:
     def resume(self) -> None:
         assert self.process is not None
         os.killpg(self.process.pid, signal.SIGCONT)
-
-    def stop(self) -> None:
-        """SIGTERM, then SIGKILL if it will not go."""
-        if self.process is None:
-            return
-        local_server.stop(self.process)
-        self.process = None
 
 
 def start_engine(redis_url: str, port: int, log_dir: Path, **extra_env: str) -> ServiceProcess:
