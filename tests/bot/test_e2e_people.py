@@ -217,6 +217,7 @@ def test_a_player_who_left_the_group_is_played_for(stack: Stack, make_group: Any
 
 
 def test_the_round_winner_is_shown_what_they_scored(stack: Stack, make_group: Any) -> None:
+    """RULES.md §2 "Scoring": the winner's gain is the other hands' points."""
     scene = deal(stack, make_group(2), {"hands": ["R1", "B5 W+4"], "discard": "R3"})
     scene.open_hand(0)
     scene.press(0, "p.R1")

@@ -182,6 +182,8 @@ def _scored(text: str) -> list[str]:
 
 
 def test_the_round_winner_scores_the_other_hands() -> None:
+    """RULES.md §2 "Scoring": the player who went out scores the points left in every
+    other hand; the score message says so."""
     from services.engine.rules import Setup
 
     pile = "G1 G3 G4 G5 G6 G7 G8 G9"

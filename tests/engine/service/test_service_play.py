@@ -306,8 +306,8 @@ async def test_the_uno_window_gets_a_deadline_and_closes_only_at_its_version(
 async def test_a_games_own_uno_window_times_its_deadline(
     engine: EngineClient, raw_redis: redis.Redis
 ) -> None:
-    """A chat's UNO window (its settings) is the game's: the window closes after it, not
-    after the service's 8 s."""
+    """RULES.md §2 "UNO": the window closes "after the chat's UNO-window time": a chat's
+    setting is the game's, not the service's 8 s."""
     game = await engine.create_test_game(
         CHAT,
         humans(2),
@@ -325,6 +325,7 @@ async def test_a_games_own_uno_window_times_its_deadline(
 async def test_a_lobby_game_keeps_the_uno_window_it_was_created_with(
     engine: EngineClient, raw_redis: redis.Redis
 ) -> None:
+    """RULES.md §2 "UNO": the chat's UNO-window time, chosen at /new, lasts the game."""
     made = await engine.create_game(CHAT - 1, 101, "P0", uno_window_seconds=4)
     assert made.uno_window_seconds == 4
     await engine.join(made.game_id, 102, "P1")
