@@ -5,6 +5,7 @@ button asks for (``chosen_settings``)."""
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -204,6 +205,19 @@ def house_rule_label(locale: str | None, rule: str) -> str:
     return house_rule_name(language(locale), rule)
 
 
+def _seconds_row(
+    locale: str | None, choices: Sequence[int], chosen: int, code: str
+) -> list[InlineKeyboardButton]:
+    """A row of durations to pick from, the chosen one ticked; each button's code is
+    ``{code}.{seconds}``."""
+    return [
+        _settings_button(
+            _ticked(s == chosen, gettext(locale, "{seconds} s", seconds=s)), f"{code}.{s}"
+        )
+        for s in choices
+    ]
+
+
 def _settings_button(text: str, arg: str) -> InlineKeyboardButton:
     return InlineKeyboardButton(text, callback_data=Callback(Kind.SETTINGS, "", 0, arg).encode())
 
@@ -291,27 +305,11 @@ def settings_message(
         rows.append(back)
     elif panel is Panel.TURN:
         turn = current.turn_seconds or defaults.turn_seconds
-        rows = [
-            [
-                _settings_button(
-                    _ticked(s == turn, gettext(locale, "{seconds} s", seconds=s)), f"t.{s}"
-                )
-                for s in TURN_CHOICES
-            ],
-            back,
-        ]
+        rows = [_seconds_row(locale, TURN_CHOICES, turn, "t"), back]
     elif panel is Panel.UNO_WINDOW:
         lines += ["", gettext(locale, "How long a player has to call UNO, or be caught:")]
         window = current.uno_window_seconds or defaults.uno_window_seconds
-        rows = [
-            [
-                _settings_button(
-                    _ticked(s == window, gettext(locale, "{seconds} s", seconds=s)), f"u.{s}"
-                )
-                for s in UNO_WINDOW_CHOICES
-            ],
-            back,
-        ]
+        rows = [_seconds_row(locale, UNO_WINDOW_CHOICES, window, "u"), back]
     else:
         alternate = alternate_scoring(current)
         scoring = [_settings_button(_ticked(not alternate, gettext(locale, "Standard")), "s.std")]

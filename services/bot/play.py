@@ -12,6 +12,7 @@ import logging
 import re
 
 from telegram import (
+    InlineQuery,
     InlineQueryResultArticle,
     InlineQueryResultsButton,
     InputTextMessageContent,
@@ -230,6 +231,16 @@ async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
 # -- inline mode ------------------------------------------------------------------------------
 
 
+async def _no_cards(query: InlineQuery, why: str) -> None:
+    """An inline answer with no cards, its button saying why (and opening the bot's help)."""
+    await query.answer(
+        [],
+        cache_time=0,
+        is_personal=True,
+        button=InlineQueryResultsButton(why, start_parameter="help"),
+    )
+
+
 async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """The hand as personal, uncached inline results: playable cards first, then the other
     legal actions, then the cards that cannot be played now (inert)."""
@@ -248,24 +259,10 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         except (EngineError, EngineDown):
             player = None
     if player is None or player.view is None or player.game.status != "playing":
-        await query.answer(
-            [],
-            cache_time=0,
-            is_personal=True,
-            button=InlineQueryResultsButton(
-                gettext(locale, "You have no game in play here"), start_parameter="help"
-            ),
-        )
+        await _no_cards(query, gettext(locale, "You have no game in play here"))
         return
     if await gone(context, player.game.game_id, user.id):
-        await query.answer(
-            [],
-            cache_time=0,
-            is_personal=True,
-            button=InlineQueryResultsButton(
-                gettext(locale, "You left this game's group"), start_parameter="help"
-            ),
-        )
+        await _no_cards(query, gettext(locale, "You left this game's group"))
         return
     game, view = player.game, player.view
     choices = render.choices(locale, game, view)

@@ -153,32 +153,27 @@ class RedisRateLimiter(BaseRateLimiter[str]):
             out.append((f"{PREFIX}{self.tag}:{chat}", self.group))
         return out
 
-    async def _ask(self, endpoint: str, data: dict[str, Any], spare: int) -> float | None:
-        """_BUCKETS over the call's buckets; its answer in seconds (None: the call is not
-        metered)."""
-        buckets = self.buckets(endpoint, data)
+    async def _ask(self, buckets: list[tuple[str, Bucket]], spare: int) -> float:
+        """_BUCKETS over ``buckets``; its answer in seconds (0 when nothing is metered)."""
         if not buckets:
-            return None
+            return 0.0
         args = [n for _, bucket in buckets for n in bucket.args()] + [spare]
         return int(await self._buckets(keys=[k for k, _ in buckets], args=args)) / 1000
 
+    async def _take(self, buckets: list[tuple[str, Bucket]]) -> float:
+        wait = await self._ask(buckets, _TAKE)
+        if buckets:
+            RATE_WAIT.observe(wait)
+        return wait
+
     async def reserve(self, endpoint: str, data: dict[str, Any]) -> float:
         """Reserve the next slot for a call; the seconds until it may go."""
-        wait = await self._ask(endpoint, data, _TAKE)
-        if wait is None:
-            return 0.0
-        RATE_WAIT.observe(wait)
-        return wait
+        return await self._take(self.buckets(endpoint, data))
 
     async def room(self, endpoint: str, data: dict[str, Any], *, spare: int = 0) -> float:
         """The seconds until a call could go with ``spare`` more slots still free after it,
         reserving nothing (0: now)."""
-        return await self._ask(endpoint, data, max(spare, 0)) or 0.0
-
-    async def wait_turn(self, endpoint: str, data: dict[str, Any]) -> None:
-        wait = await self.reserve(endpoint, data)
-        if wait > 0:
-            await asyncio.sleep(wait)
+        return await self._ask(self.buckets(endpoint, data), max(spare, 0))
 
     async def process_request(
         self,
@@ -192,7 +187,9 @@ class RedisRateLimiter(BaseRateLimiter[str]):
         buckets = self.buckets(endpoint, data)
         for attempt in range(self.max_retries + 1):
             if attempt > 0 or rate_limit_args != RESERVED:
-                await self.wait_turn(endpoint, data)
+                wait = await self._take(buckets)
+                if wait > 0:
+                    await asyncio.sleep(wait)
             try:
                 result = await callback(*args, **kwargs)
             except RetryAfter as e:

@@ -32,6 +32,19 @@ _names = itertools.count(1)
 #: model (each keeps them aside); any other field a library does not know is a mistake.
 LEGACY_FIELDS = frozenset({"new_chat_participant", "new_chat_member", "left_chat_participant"})
 
+#: An update with one field no library models (``chat.colour``) beside a legacy one: each
+#: library's field check must name the first and pass over the second.
+UNKNOWN_FIELD_UPDATE: dict[str, Any] = {
+    "update_id": 1,
+    "message": {
+        "message_id": 1,
+        "date": 1,
+        "chat": {"id": 1, "type": "private", "first_name": "A", "colour": "red"},
+        "text": "x",
+        "new_chat_member": {"id": 1, "is_bot": False, "first_name": "A"},
+    },
+}
+
 
 @dataclass
 class Cast:

@@ -30,7 +30,7 @@ from aiogram.types import (
 )
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
-from conversation_script import LEGACY_FIELDS, cast, play
+from conversation_script import LEGACY_FIELDS, UNKNOWN_FIELD_UPDATE, cast, play
 
 from services.playground.server import LocalTelegram
 
@@ -203,16 +203,5 @@ async def test_conversation_by_webhook(local_telegram: LocalTelegram) -> None:
 
 
 def test_unknown_fields_are_found() -> None:
-    update = Update.model_validate(
-        {
-            "update_id": 1,
-            "message": {
-                "message_id": 1,
-                "date": 1,
-                "chat": {"id": 1, "type": "private", "first_name": "A", "colour": "red"},
-                "text": "x",
-                "new_chat_member": {"id": 1, "is_bot": False, "first_name": "A"},
-            },
-        }
-    )
+    update = Update.model_validate(UNKNOWN_FIELD_UPDATE)
     assert unknown_fields(update) == ["update.message.chat.colour"]

@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import uvicorn
-from conversation_script import LEGACY_FIELDS, Cast, cast, play
+from conversation_script import LEGACY_FIELDS, UNKNOWN_FIELD_UPDATE, Cast, cast, play
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -237,17 +237,5 @@ async def test_conversation_by_webhook(local_telegram: LocalTelegram) -> None:
 
 
 def test_unknown_fields_are_found() -> None:
-    update = Update.de_json(
-        {
-            "update_id": 1,
-            "message": {
-                "message_id": 1,
-                "date": 1,
-                "chat": {"id": 1, "type": "private", "first_name": "A", "colour": "red"},
-                "text": "x",
-                "new_chat_member": {"id": 1, "is_bot": False, "first_name": "A"},
-            },
-        },
-        None,
-    )
+    update = Update.de_json(UNKNOWN_FIELD_UPDATE, None)
     assert unknown_fields(update) == ["update.message.chat.colour"]
