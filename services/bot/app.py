@@ -45,7 +45,7 @@ from services.bot.logreader import LogReader
 from services.bot.memory import Memory
 from services.bot.metrics import RENDER_LAG, UPDATES
 from services.bot.outbox import Outbox
-from services.bot.ratelimit import Bucket, RedisRateLimiter, within
+from services.bot.ratelimit import Bucket, RedisRateLimiter, per_second, within
 from services.bot.records import Records
 from services.bot.rendering import LogEntry, Renderer
 from services.config import Settings
@@ -70,7 +70,7 @@ def build_application(
     limiter = RedisRateLimiter(
         redis,
         token.get_secret_value().split(":")[0],
-        overall=within(settings.bot_messages_per_second, 1.0),
+        overall=per_second(settings.bot_messages_per_second),
         group=within(settings.bot_group_messages_per_minute, 60.0),
         private=Bucket(interval=1 / settings.bot_private_messages_per_second, burst=1),
     )

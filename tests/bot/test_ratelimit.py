@@ -9,7 +9,7 @@ import pytest
 from redis.asyncio import Redis
 from telegram.error import RetryAfter
 
-from services.bot.ratelimit import RESERVED, Bucket, RedisRateLimiter, within
+from services.bot.ratelimit import RESERVED, Bucket, RedisRateLimiter, per_second, within
 
 
 def limiter(redis: Redis, group: Bucket) -> RedisRateLimiter:
@@ -82,3 +82,11 @@ async def test_a_call_sent_on_a_reserved_slot_takes_no_second_one(redis: Redis) 
     assert await one.process_request(callback, (), {}, *call, RESERVED) is True
     # Only the reserved slot was used: the next reservation waits one interval, not two.
     assert 50 < await one.reserve(*call) <= 60
+
+
+@pytest.mark.parametrize("limit", [30.0, 10.0, 2.0])
+def test_the_overall_bucket_keeps_the_rate_with_a_third_of_it_at_once(limit: float) -> None:
+    bucket = per_second(limit)
+    assert 1 / bucket.interval == pytest.approx(limit)
+    # Within what Telegram (and the local Telegram, a second's worth at once) lets through.
+    assert 1 <= bucket.burst <= max(1, limit // 3)
