@@ -7,9 +7,10 @@ a token bucket kept in Redis as a "theoretical arrival time" (GCRA): one Lua cal
 a slot in the overall bucket and the chat's and answers how long to wait, so replicas
 share one budget and a burst of moves queues instead of drawing 429s. A chat's buckets are
 sized so that no window of the limit's length ever holds more than the limit (burst +
-rate × window ≤ limit); the overall one keeps the rate itself (``per_second``). Answers to callback and inline queries are not metered and go at
-once; every call is counted (metrics.py). A 429 that still comes pushes the bucket back by
-its ``retry_after`` and the call is sent again.
+rate × window ≤ limit); the overall one keeps the rate itself (``per_second``). Answers
+to callback and inline queries are not metered and go at once; every call is counted
+(metrics.py). A 429 that still comes pushes the bucket back by its ``retry_after`` and the
+call is sent again.
 """
 
 from __future__ import annotations
