@@ -21,7 +21,7 @@ from services.bot.cards import COLOR_SQUARES, color_name, face_label
 from services.bot.i18n import gettext, language, ngettext, number
 from services.bot.locales.bidi import Phrase, isolate
 from services.bot.locales.glossary import HOUSE_RULES, house_rule_name
-from services.engine.client import EngineView, GameInfo, SeatInfo
+from services.engine.client import EngineView, GameInfo, SeatInfo, round_gains
 
 VARIANTS = ("classic", "flip", "no_mercy", "minecraft", "minions")
 AI_LEVELS = ("strong", "random")
@@ -529,21 +529,20 @@ def event_line(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str
     return None
 
 
-def round_gains(game: GameInfo, event: dict[str, Any]) -> list[int | None]:
-    """What each seat scored when the round was scored (None: nothing to show), from the
-    ``round_ended`` event, whose ``points`` are each seat's own hand (RULES.md "Scoring"):
-    the winner scores the other hands; with alternate scoring each player adds their own.
-    No Mercy's knock-out points (250) were scored when the knock-out happened and are in
-    ``scores`` already, and a knocked-out hand counts nothing (its points are 0); Flip's
-    hands count on the side in play, as the engine reckoned them."""
+def shown_gains(game: GameInfo, event: dict[str, Any]) -> list[int | None]:
+    """What each seat's score line shows it gained in the round (None: nothing), from the
+    ``round_ended`` event, whose ``points`` are each seat's own hand: the engine's own
+    ``round_gains`` (RULES.md §2 "Scoring"), every seat's with alternate scoring, else the
+    winner's alone. No Mercy's knock-out points (250) were scored when the knock-out
+    happened and are in ``scores`` already, and a knocked-out hand counts nothing (its
+    points are 0); Flip's hands count on the side in play, as the engine reckoned them."""
     points = [int(p) for p in event.get("points") or []]
     winner = event.get("winner")
-    if game.rules.get("alternate_scoring"):
-        return list(points)
-    gains: list[int | None] = [None] * len(points)
-    if isinstance(winner, int) and 0 <= winner < len(points):
-        gains[winner] = sum(p for seat, p in enumerate(points) if seat != winner)
-    return gains
+    if not (isinstance(winner, int) and 0 <= winner < len(points)):
+        return [None] * len(points)
+    alternate = bool(game.rules.get("alternate_scoring"))
+    gains = round_gains(points, winner, alternate)
+    return [g if alternate or seat == winner else None for seat, g in enumerate(gains)]
 
 
 def round_end(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
@@ -558,7 +557,7 @@ def round_end(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
             name=names[winner] if isinstance(winner, int) and winner < len(names) else "?",
         )
     ]
-    gains = round_gains(game, event)
+    gains = shown_gains(game, event)
     scores = event.get("scores") or []
     for seat, name in enumerate(names):
         gained = gains[seat] if seat < len(gains) else None

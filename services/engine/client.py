@@ -29,7 +29,7 @@ import httpx
 from pydantic import BaseModel
 
 from services.config import Settings
-from services.engine.rules import HouseRule, Options, get_variant
+from services.engine.rules import HouseRule, Options, get_variant, round_gains
 from services.engine.wire.event_log import decode_entry, log_key, log_keys, shard_of
 from services.engine.wire.schemas import (
     RESERVED_ACTION_ID_PREFIXES,
@@ -107,6 +107,7 @@ __all__ = [
     "log_key",
     "log_keys",
     "offered_house_rules",
+    "round_gains",
     "shard_of",
     "stream_entry_events",
 ]

@@ -14,6 +14,7 @@ from .actions import Action, ActionType
 from .cards import Card, Color, Face, Kind, NotationError, Side, card, cards
 from .engine import Applied, Reason, Rejected, apply, legal_actions, owed_by
 from .events import Event, EventType
+from .round import round_gains
 from .serialize import from_json, options_to_json, to_json
 from .setup import Setup, SetupError, check_options, from_setup, new_game
 from .state import GameState, Options, Pending, PendingKind
@@ -59,6 +60,7 @@ __all__ = [
     "new_game",
     "options_to_json",
     "owed_by",
+    "round_gains",
     "to_json",
     "view",
 ]

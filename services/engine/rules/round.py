@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .cards import Card, Side
 from .effects import skip
 from .events import EventType
@@ -110,18 +112,25 @@ def card_points(t: Table, c: Card) -> int:
     return t.variant.rules[face.kind].points
 
 
+def round_gains(points: Sequence[int], winner: int, alternate_scoring: bool) -> list[int]:
+    """What each seat scores for a round won by ``winner``, from each hand's ``points``
+    (RULES.md §2 "Scoring"): the winner scores the other hands (only theirs: a last player
+    standing in No Mercy still holds cards); with alternate scoring each player adds their
+    own hand."""
+    if alternate_scoring:
+        return list(points)
+    others = sum(p for seat, p in enumerate(points) if seat != winner)
+    return [others if seat == winner else 0 for seat in range(len(points))]
+
+
 def finish_round(t: Table) -> None:
     """Score the round just won and either end the game or deal the next round, the deal
     passing to the left."""
     winner = t.round_winner
     assert winner is not None
     points = [hand_points(t, seat) for seat in range(t.n)]
-    if t.options.alternate_scoring:
-        for seat in range(t.n):
-            t.scores[seat] += points[seat]
-    else:
-        # The other hands only: a last player standing (No Mercy) still holds cards.
-        t.scores[winner] += sum(p for seat, p in enumerate(points) if seat != winner)
+    for seat, gain in enumerate(round_gains(points, winner, t.options.alternate_scoring)):
+        t.scores[seat] += gain
     t.pending = None
     t.uno_window = None
     t.emit(

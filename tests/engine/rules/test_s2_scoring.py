@@ -19,6 +19,7 @@ from services.engine.rules import (
     apply,
     legal_actions,
     new_game,
+    round_gains,
 )
 from services.engine.rules.actions import accept, draw, play
 
@@ -139,6 +140,14 @@ def test_s2_scoring_numbers_face_value_actions_20_wilds_50() -> None:
     assert ended.data["points"] == [0, 7 + 20 + 20 + 20, 50 + 50 + 0 + 9]
     assert ended.data["scores"] == [10 + 67 + 109, 20, 30]
     assert [p.score for p in result.state.players] == [186, 20, 30]
+
+
+def test_s2_scoring_round_gains_the_winner_scores_the_other_hands_or_each_their_own() -> None:
+    """RULES.md §2 "Scoring": what each seat scores for a round, as the engine adds it and
+    the bot's score line shows it (the winner's own hand, if any, is not counted)."""
+    assert round_gains([0, 12, 30, 7], 0, alternate_scoring=False) == [49, 0, 0, 0]
+    assert round_gains([5, 12, 30, 7], 0, alternate_scoring=False) == [49, 0, 0, 0]
+    assert round_gains([0, 12, 30, 7], 0, alternate_scoring=True) == [0, 12, 30, 7]
 
 
 def test_s2_scoring_first_to_500_wins_the_game() -> None:
