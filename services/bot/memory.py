@@ -79,6 +79,14 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
+def _hand(value: bytes | str) -> HandMessage:
+    parts = _text(value).split(":", 2)
+    if len(parts) == 2:  # written before hands kept their app's language
+        parts = [parts[0], "", parts[1]]
+    message, language, fingerprint = parts
+    return HandMessage(int(message), fingerprint, language)
+
+
 class Memory:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
@@ -218,14 +226,12 @@ class Memory:
     async def hand_messages(self, game_id: str) -> dict[int, HandMessage]:
         """user id → their hand's message in their private chat."""
         raw = await self.redis.hgetall(self.hands_key(game_id))
-        out: dict[int, HandMessage] = {}
-        for k, v in raw.items():
-            parts = _text(v).split(":", 2)
-            if len(parts) == 2:  # written before hands kept their app's language
-                parts = [parts[0], "", parts[1]]
-            message, language, fingerprint = parts
-            out[int(k)] = HandMessage(int(message), fingerprint, language)
-        return out
+        return {int(k): _hand(v) for k, v in raw.items()}
+
+    async def hand_message(self, game_id: str, user_id: int) -> HandMessage | None:
+        """``user_id``'s hand message in their private chat, if they have one."""
+        raw = await self.redis.hget(self.hands_key(game_id), str(user_id))
+        return None if raw is None else _hand(raw)
 
     async def set_hand_message(
         self, game_id: str, user_id: int, message_id: int, fingerprint: str, language: str = ""

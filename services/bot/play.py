@@ -198,14 +198,13 @@ async def open_private_hand(context: ContextTypes.DEFAULT_TYPE, game_id: str, us
     mem = await uno.memory.game(game_id)
     if mem is None:
         return False
-    hand = (await uno.memory.hand_messages(game_id)).get(user.id)
-    await uno.renderer.show_hand(
+    hand = await uno.memory.hand_message(game_id, user.id)
+    return await uno.renderer.show_hand(
         mem,
         user.id,
         hand.message_id if hand is not None else None,
         app_language=app_language_of(user),
     )
-    return user.id in await uno.memory.hand_messages(game_id)
 
 
 async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -318,21 +318,21 @@ class Renderer:
         *,
         locale: str | None = None,
         app_language: str = "",
-    ) -> None:
+    ) -> bool:
         """Edit (or post) ``user_id``'s hand message in their private chat, in ``locale``
         (None: their /language choice, else their app's ``app_language``, else the one
-        their hand was opened in, else the chat's)."""
+        their hand was opened in, else the chat's); whether the player has one there now."""
         try:
             player = await self.engine.view(mem.game_id, user_id)
         except (Forbidden, NotFound):
             await self.memory.drop_hand_message(mem.game_id, user_id)
-            return
+            return False
         if player.view is None:
-            return
+            return message_id is not None
         if locale is None:
             # The hand speaks its owner's language, not the group's.
             if not app_language:
-                known = (await self.memory.hand_messages(mem.game_id)).get(user_id)
+                known = await self.memory.hand_message(mem.game_id, user_id)
                 app_language = known.language if known is not None else ""
             locale = await LanguagePreferences(self.memory.redis).person(
                 user_id, fallback=app_language or mem.locale
@@ -349,21 +349,22 @@ class Renderer:
         new_fingerprint = shown.fingerprint(versions=owes)
         if message_id is not None:
             if new_fingerprint == fingerprint:
-                return
+                return True
             outcome = await self.outbox.edit(user_id, message_id, shown.text, shown.markup)
             if outcome in (Outcome.SHOWN, Outcome.UNCHANGED):
                 await self.memory.set_hand_message(
                     mem.game_id, user_id, message_id, new_fingerprint, app_language
                 )
-                return
+                return True
             if outcome is Outcome.UNREACHABLE:
                 await self.memory.drop_hand_message(mem.game_id, user_id)
                 await self.tell_blocked(mem, player.game, user_id)
-                return
+                return False
         message = await self.outbox.send(user_id, shown.text, shown.markup)
         if message is None:
             await self.memory.drop_hand_message(mem.game_id, user_id)
-            return
+            return False
         await self.memory.set_hand_message(
             mem.game_id, user_id, message.message_id, new_fingerprint, app_language
         )
+        return True

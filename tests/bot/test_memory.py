@@ -64,6 +64,8 @@ async def test_game_hands_and_once(memory: Memory) -> None:
     # A hand remembered before hands kept their app's language reads as "unknown".
     await memory.redis.hset(memory.hands_key("g1"), "12", "901:fp2")
     assert (await memory.hand_messages("g1"))[12] == (901, "fp2", "")
+    assert await memory.hand_message("g1", 12) == (901, "fp2", "")
+    assert await memory.hand_message("g1", 13) is None
     assert await memory.first_time("x") and not await memory.first_time("x")
     await memory.forget_game("g1", -100, 4)
     assert await memory.chat_game(-100, 4) is None
