@@ -358,7 +358,7 @@ def start_stack(redis_url: str, log_dir: Path, bot_env: dict[str, str] | None = 
         {**os.environ, "PYTHONUNBUFFERED": "1"},
         log_dir / "telegram.log",
     )
-    telegram.start_ready(lambda: "listening on" in telegram.log())
+    telegram.start_ready(lambda: "listening on" in telegram.log_since_start())
     url = telegram.log().split("listening on ", 1)[1].split()[0]
     control = TelegramControl(url)
     try:

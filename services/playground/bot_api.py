@@ -208,12 +208,10 @@ class BotApi:
     def message(
         self, bot: Bot, params: Params, *, missing: str, edit: bool = False
     ) -> tuple[Chat, Message]:
-        """The message ``(chat_id, message_id)`` a method edits or deletes. An edit in the
-        private chat of a user who blocked the bot is refused as a message is: Telegram
-        answers both with 403 ``bot was blocked by the user``."""
-        chat = self.chat(bot, params, write=False)
-        if edit and chat.user is not None and chat.user.id in bot.blocked_by:
-            raise forbidden(errors.BOT_BLOCKED)
+        """The message ``(chat_id, message_id)`` a method edits or deletes. An edit is
+        checked as a message is (``chat(write=True)``): in the private chat of a user who
+        blocked the bot, Telegram answers both with 403 ``bot was blocked by the user``."""
+        chat = self.chat(bot, params, write=edit)
         message_id = params.int_("message_id")
         if message_id is None:
             raise bad_request("message identifier is not specified")

@@ -279,30 +279,17 @@ class People:
     def start_bot(self, user_id: int, token: str) -> Message:
         user = self.user(user_id)
         bot = self.bot_by_token(token)
-        chat = self.world.private_chat(bot, user)
         if user.id in bot.blocked_by:
-            bot.blocked_by.discard(user.id)
-            self.world.deliver(
-                bot,
-                "my_chat_member",
-                self.world.chat_member_update(chat, bot, user, "kicked", "member", bot.user),
-            )
+            self._set_blocked(user, bot, blocked=False)
         bot.started_by.add(user.id)
-        return self.world.user_message(user, chat, "/start")
+        return self.world.user_message(user, self.world.private_chat(bot, user), "/start")
 
     def block_bot(self, user_id: int, token: str) -> None:
         user = self.user(user_id)
         bot = self.bot_by_token(token)
         if user.id in bot.blocked_by:
             raise Refused(409, f"user {user_id} has already blocked the bot")
-        chat = self.world.private_chat(bot, user)
-        bot.blocked_by.add(user.id)
-        self.world.deliver(
-            bot,
-            "my_chat_member",
-            self.world.chat_member_update(chat, bot, user, "member", "kicked", bot.user),
-        )
-        self.world.emit({"kind": "block", "user_id": user.id, "bot_id": bot.id})
+        self._set_blocked(user, bot, blocked=True)
 
     def unblock_bot(self, user_id: int, token: str) -> None:
         """The user unblocks the bot (its profile's "Unblock") without sending /start: the
@@ -311,14 +298,25 @@ class People:
         bot = self.bot_by_token(token)
         if user.id not in bot.blocked_by:
             raise Refused(409, f"user {user_id} has not blocked the bot")
+        self._set_blocked(user, bot, blocked=False)
+
+    def _set_blocked(self, user: User, bot: Bot, *, blocked: bool) -> None:
+        """The user blocks or unblocks the bot: the bot gets ``my_chat_member`` (member ↔
+        kicked), and the feed says so."""
+        old, new = ("member", "kicked") if blocked else ("kicked", "member")
+        if blocked:
+            bot.blocked_by.add(user.id)
+        else:
+            bot.blocked_by.discard(user.id)
         chat = self.world.private_chat(bot, user)
-        bot.blocked_by.discard(user.id)
         self.world.deliver(
             bot,
             "my_chat_member",
-            self.world.chat_member_update(chat, bot, user, "kicked", "member", bot.user),
+            self.world.chat_member_update(chat, bot, user, old, new, bot.user),
         )
-        self.world.emit({"kind": "unblock", "user_id": user.id, "bot_id": bot.id})
+        self.world.emit(
+            {"kind": "block" if blocked else "unblock", "user_id": user.id, "bot_id": bot.id}
+        )
 
     # ------------------------------------------------------------------ talking
 

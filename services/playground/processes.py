@@ -30,10 +30,15 @@ class Process(local_server.ServiceProcess):
     """A service started and waited for until ``ready`` says so."""
 
     _ready: Callable[[], bool] = field(default=lambda: True, init=False)
+    _log_offset: int = field(default=0, init=False)
+
+    def log_since_start(self) -> str:
+        """What this start of the process has logged (the log file spans every start)."""
+        return self.log()[self._log_offset :]
 
     def start_ready(self, ready: Callable[[], bool], timeout: float = 60) -> None:
         self._ready = ready
-        offset = len(self.log())
+        offset = self._log_offset = len(self.log())
         self.start()
         end = time.monotonic() + timeout
         while time.monotonic() < end:
@@ -47,6 +52,13 @@ class Process(local_server.ServiceProcess):
     def start_again(self) -> None:
         """Start the same process again (same port, name and settings) after a kill."""
         self.start_ready(self._ready)
+
+
+def records_url(log_dir: Path) -> str:
+    """The records (SQL) of the services started in ``log_dir``: a SQLite file of their
+    own, unless the caller names another; never the default ``./uno.db`` of the working
+    directory, which is a developer's playground."""
+    return f"sqlite:///{log_dir / 'records.db'}"
 
 
 def start_engine(redis_url: str, log_dir: Path) -> Process:
@@ -70,7 +82,7 @@ def start_worker(redis_url: str, engine_url: str, log_dir: Path, **extra: str) -
         UNO_WORKER_POLL_INTERVAL="0.05",
         UNO_TIMER_LEASE_SECONDS="3",
         **ENGINE_ENV,
-        **extra,
+        **{"UNO_DATABASE_URL": records_url(log_dir), **extra},
     )
     proc = Process(
         "worker",
@@ -78,7 +90,7 @@ def start_worker(redis_url: str, engine_url: str, log_dir: Path, **extra: str) -
         env,
         log_dir / "worker.log",
     )
-    proc.start_ready(lambda: " ready." in proc.log())
+    proc.start_ready(lambda: " ready." in proc.log_since_start())
     return proc
 
 
@@ -103,7 +115,7 @@ def start_bot(
         UNO_BOT_REPLICA=name,
         UNO_BOT_CLAIM_IDLE_MS="1500",
         UNO_LOG_LEVEL="INFO",
-        **extra,
+        **{"UNO_DATABASE_URL": records_url(log_dir), **extra},
     )
     proc = Process(name, [sys.executable, "-m", "services.bot"], env, log_dir / f"{name}.log")
     proc.start_ready(answers_ok(f"http://127.0.0.1:{port}/readyz"))

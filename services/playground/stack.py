@@ -23,7 +23,6 @@ import argparse
 import contextlib
 import fcntl
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -35,11 +34,9 @@ from pathlib import Path
 from types import FrameType
 from typing import IO
 
-import httpx
-
 from services.config import DEV_ENGINE_TOKEN, get_settings
 from services.engine import local_server
-from services.engine.local_server import REPO, uvicorn_command, worker_command
+from services.engine.local_server import REPO, answers_ok, uvicorn_command, worker_command
 from services.playground.ports import next_free_port
 from services.playground.redis_finder import NoRedis, RedisChoice, answers, find_redis
 
@@ -146,16 +143,6 @@ class StackState:
 def page_in(line: str) -> str | None:
     """The page's address when ``line`` is the launcher's :data:`PAGE_LINE`."""
     return line[len(PAGE_LINE) :].split()[0] if line.startswith(PAGE_LINE) else None
-
-
-def http_ok(url: str) -> Callable[[], bool]:
-    def check() -> bool:
-        try:
-            return httpx.get(url, timeout=1).status_code < 500
-        except httpx.HTTPError:
-            return False
-
-    return check
 
 
 class Stack:
@@ -304,10 +291,10 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
                 ],
                 env,
             )
-        stack.wait_ready(engine, http_ok(f"{engine_url}/healthz"), "answering")
+        stack.wait_ready(engine, answers_ok(f"{engine_url}/healthz"), "answering")
         stack.progress("engine", engine_url)
         if telegram is not None:
-            stack.wait_ready(telegram, http_ok(f"{telegram_url}/"), "answering")
+            stack.wait_ready(telegram, answers_ok(f"{telegram_url}/"), "answering")
             stack.progress("local telegram", telegram_url)
 
         bot_port = next_free_port(8090, avoid=taken | {engine_port, page_port})
@@ -320,7 +307,7 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
         stack.wait_ready(worker, lambda: " ready." in worker.log_tail(200), "ready")
         stack.progress("worker", "Celery worker ready")
         # The bot answers its probe once it polls (it starts polling, then serves).
-        stack.wait_ready(bot, http_ok(f"http://127.0.0.1:{bot_port}/healthz"), "polling")
+        stack.wait_ready(bot, answers_ok(f"http://127.0.0.1:{bot_port}/healthz"), "polling")
         stack.progress("bot", "polling " + ("Telegram" if real_token else "the local Telegram"))
 
         elapsed = time.monotonic() - stack.started_at
@@ -416,5 +403,4 @@ if __name__ == "__main__":
     from services.logs import configure_logging
 
     configure_logging("playground")
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # the readiness polls
     sys.exit(main())

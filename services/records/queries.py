@@ -38,15 +38,11 @@ from services.records.models import (
     User,
     utcnow,
 )
-from services.records.ratings import NEW_PLAYER, Skill
+from services.records.ratings import NEW_PLAYER
 
 DEFAULT_VARIANT = "classic"
 #: Most rows a board returns.
 MAX_BOARD = 50
-#: Turn time and UNO window bounds a chat may choose (seconds): those the engine takes
-#: (schemas.TurnSeconds, schemas.UnoWindowSeconds).
-TURN_SECONDS = TURN_SECONDS_RANGE
-UNO_WINDOW_SECONDS = UNO_WINDOW_SECONDS_RANGE
 _LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
 
 
@@ -119,8 +115,9 @@ def user_stats(engine: Engine, user_id: int, *, chat_id: int | None = None) -> U
             )
             records = []
             for s in standings:
+                # The player's rating row (it holds its ordinal), else a newcomer's.
                 r = skill.get(s.variant)
-                rated = Skill(r.mu, r.sigma) if r else NEW_PLAYER
+                rated = r if r is not None else NEW_PLAYER
                 records.append(
                     VariantRecord(
                         s.variant, s.games, s.wins, s.points, rated.ordinal, rated.mu, rated.sigma
@@ -322,8 +319,9 @@ class ChatSettings:
         if self.variant not in VARIANTS:
             known = ", ".join(sorted(VARIANTS))
             raise InvalidSetting("variant", f"no variant {self.variant!r} (known: {known})")
-        _check_range("turn_seconds", self.turn_seconds, TURN_SECONDS)
-        _check_range("uno_window_seconds", self.uno_window_seconds, UNO_WINDOW_SECONDS)
+        # The bounds the engine takes (schemas.TurnSeconds, schemas.UnoWindowSeconds).
+        _check_range("turn_seconds", self.turn_seconds, TURN_SECONDS_RANGE)
+        _check_range("uno_window_seconds", self.uno_window_seconds, UNO_WINDOW_SECONDS_RANGE)
         target = self.rules.target_score
         if target is not None and not 1 <= target <= 1_000_000:
             raise InvalidSetting("target_score", "the target score must be 1 to 1,000,000")

@@ -9,7 +9,7 @@ from typing import Any
 from telegram_play import Players
 
 from services.engine.client import EngineClient
-from services.playground.processes import ENGINE_TOKEN, Process, start_bot
+from services.playground.processes import ENGINE_TOKEN, Process, records_url, start_bot
 
 #: A test plays faster than people: the flood limits would only slow it down. The tests of
 #: the limits themselves set Telegram's numbers back.
@@ -18,10 +18,6 @@ FAST_LIMITS = {
     "UNO_BOT_PRIVATE_MESSAGES_PER_SECOND": "100",
     "UNO_BOT_MESSAGES_PER_SECOND": "1000",
 }
-
-
-def records_url(log_dir: Path) -> str:
-    return f"sqlite:///{log_dir / 'records.db'}"
 
 
 @dataclass
@@ -57,7 +53,7 @@ class Stack:
     def start_bot(self, name: str, **extra: str) -> Process:
         """A bot replica; Telegram's limits are lifted (in the bot and the local Telegram)
         unless a test sets them, so games run at a test's pace."""
-        extra = {**FAST_LIMITS, "UNO_DATABASE_URL": self.database_url, **extra}
+        extra = {**FAST_LIMITS, **extra}
         bot = start_bot(
             name, self.redis_url, self.engine_url, self.telegram.bot_api_url, self.token,
             self.log_dir, **extra,
