@@ -9,7 +9,7 @@ import asyncio
 from typing import Any
 
 from bot_stack import Stack
-from scenes import Scene, deal
+from scenes import Scene, deal, open_lobby
 from telegram_play import callbacks, version_of
 
 from services.bot.callbacks import Callback, Kind
@@ -228,15 +228,8 @@ def test_the_round_winner_is_shown_what_they_scored(stack: Stack, make_group: An
 def test_a_member_who_leaves_the_group_leaves_its_lobby(stack: Stack, make_group: Any) -> None:
     group = make_group(2)
     control, players = stack.control, group.players
-    host, guest = group.people
-    control.send_message(host["id"], group.id, "/new")
-    question = control.wait_until(
-        lambda: next((m for m in players.bot_messages() if callbacks(m)), None),
-        what="the variant keyboard",
-    )
-    players.press(
-        host["id"], question, next(cb for cb in callbacks(question) if cb.arg == "classic")
-    )
+    guest = group.people[1]
+    open_lobby(stack, group)
     lobby = players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
     join = next(cb for cb in callbacks(lobby) if cb.arg == "join")
     assert players.press(guest["id"], lobby, join)["text"] == "You're in!"
