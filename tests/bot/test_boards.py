@@ -191,18 +191,21 @@ def test_a_settings_choice_changes_one_setting() -> None:
     assert choose("en", current, "g.0").rules == Options()
 
 
+NOT_A_CHOICE = "That is not one of the choices."
+
+
 @pytest.mark.parametrize(
     ("variant", "arg", "answer"),
     [
-        ("classic", "t.7", "That is not one of the choices."),
-        ("classic", "u.61", "That is not one of the choices."),
-        ("classic", "u.999999999999999", "That is not one of the choices."),
-        ("classic", "g.-5", "That is not one of the choices."),
-        ("classic", "g.250", "That is not one of the choices."),
-        ("classic", "v.poker", "That is not one of the choices."),
-        ("classic", "h.cheating", "That is not one of the choices."),
-        ("classic", "h.alternate_scoring", "That is not one of the choices."),
-        ("classic", "x.1", "That is not one of the choices."),
+        ("classic", "t.7", NOT_A_CHOICE),
+        ("classic", "u.61", NOT_A_CHOICE),
+        ("classic", "u.999999999999999", NOT_A_CHOICE),
+        ("classic", "g.-5", NOT_A_CHOICE),
+        ("classic", "g.250", NOT_A_CHOICE),
+        ("classic", "v.poker", NOT_A_CHOICE),
+        ("classic", "h.cheating", NOT_A_CHOICE),
+        ("classic", "h.alternate_scoring", NOT_A_CHOICE),
+        ("classic", "x.1", NOT_A_CHOICE),
         ("flip", "h.seven_o", "Seven-O is not played in Flip."),
         ("no_mercy", "s.alt", "No Mercy has no alternate scoring."),
     ],
