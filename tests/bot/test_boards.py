@@ -211,6 +211,9 @@ NOT_A_CHOICE = "That is not one of the choices."
     ],
 )
 def test_a_forged_settings_choice_is_refused(variant: str, arg: str, answer: str) -> None:
+    """A choice the settings never offer is refused in words; so is a house rule the
+    variant does not offer (RULES.md §2 "House rules in detail": Flip has no Seven-O, No
+    Mercy no alternate scoring)."""
     with pytest.raises(boards.BadSetting) as refused:
         boards.chosen_settings("en", ChatSettings(variant=variant), arg)
     assert str(refused.value) == answer
@@ -228,8 +231,9 @@ def test_every_settings_button_fits_telegrams_callback_data() -> None:
 
 
 def test_new_games_take_the_house_rules_their_variant_offers() -> None:
-    """A chat's house rules, set for its default variant, go to a game of another variant
-    only where it offers them (the engine refuses the others when dealing)."""
+    """RULES.md §2 "House rules in detail": a chat's house rules, set for its default
+    variant, go to a game of another variant only where it offers them (the engine refuses
+    the others when dealing)."""
     chosen = Options(seven_o=True, jump_in=True, alternate_scoring=True, target_score=200)
     defaults = ChatDefaults(rules=chosen)
     assert defaults.rules_for("classic") == chosen
