@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -34,6 +33,7 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.percentiles import percentile  # noqa: E402
 from bench.service_load import Connection  # noqa: E402
 from services.playground.control import TelegramControl  # noqa: E402
 from services.playground.server import LocalTelegramProcess  # noqa: E402
@@ -209,9 +209,8 @@ async def main_async(args: argparse.Namespace) -> None:
         await asyncio.gather(*(paced(i, i * spread) for i in range(len(games))))
         elapsed = time.monotonic() - start
         cpu = server.cpu_seconds() - cpu
-        latencies.sort()
-        p50 = statistics.median(latencies) * 1000
-        p95 = latencies[int(len(latencies) * 0.95)] * 1000
+        p50 = percentile(latencies, 0.5) * 1000
+        p95 = percentile(latencies, 0.95) * 1000
         print(
             f"paced: {args.games} games, a move every {args.interval:g} s each "
             f"({len(latencies) / elapsed:.0f} moves/s): server CPU {cpu / elapsed:.0%} of a "

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -42,6 +41,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
 from services.engine.local_server import (  # noqa: E402
+    answers_ok,
     free_port,
     kill,
     service_env,
@@ -142,7 +142,7 @@ class Bench:
 def show(label: str, values: list[float]) -> None:
     ms = [v * 1000 for v in values]
     print(
-        f"  {label:<44} n={len(ms):4d}  p50 {statistics.median(ms):7.1f} ms  "
+        f"  {label:<44} n={len(ms):4d}  p50 {percentile(ms, 0.5):7.1f} ms  "
         f"p99 {percentile(ms, 0.99):7.1f} ms  max {max(ms):7.1f} ms"
     )
 
@@ -178,12 +178,6 @@ def main() -> None:
     worker: subprocess.Popen[bytes] | None = None
     bench = Bench(args.redis, engine_url)
 
-    def engine_up() -> bool:
-        try:
-            return bench.http.get("/healthz").status_code == 200
-        except httpx.HTTPError:
-            return False
-
     def start_worker() -> subprocess.Popen[bytes]:
         proc = spawn(worker_command(loglevel="WARNING"), env, logs / "worker.log")
         # Ready once the drainer has claimed a probe deadline (the worker logs little here).
@@ -193,7 +187,7 @@ def main() -> None:
         return proc
 
     try:
-        wait_for(engine_up, 30, "the engine")
+        wait_for(answers_ok(f"{engine_url}/healthz"), 30, "the engine")
         worker = start_worker()
         time.sleep(1.0)
         rss_idle = rss_kib(worker.pid)

@@ -11,28 +11,21 @@ from typing import Any
 
 import pytest
 from bot_stack import Group, Stack, records_url
-from pydantic import SecretStr
 from redis.asyncio import Redis
 
 from services.bot.memory import Memory
 from services.config import Settings
 from services.playground.processes import start_engine, start_worker
 
-TOKEN = "bot-tests-token"
 _BOTS = itertools.count()
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 @pytest.fixture
-def settings(redis_url: str) -> Settings:
+def settings(settings: Settings) -> Settings:
     """Settings of the in-process engine (the shared ``engine`` fixture, tests/conftest.py):
     two event-log shards, so the bot's log reader is tested across more than one."""
-    return Settings(
-        redis_url=redis_url,
-        engine_token=SecretStr(TOKEN),
-        enable_test_endpoints=True,
-        event_shards=2,
-    )
+    return settings.model_copy(update={"event_shards": 2})
 
 
 @pytest.fixture

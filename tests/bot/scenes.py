@@ -108,3 +108,25 @@ def deal(
     scene = Scene(stack, group, game, topic or None)
     scene.table()
     return scene
+
+
+def open_lobby(
+    stack: Stack, group: Group, variant: str = "classic", thread_id: int | None = None
+) -> None:
+    """The group's first person sends /new (in the topic ``thread_id``, if any) and picks
+    ``variant`` from the keyboard the bot asks with; the lobby's text is the caller's to
+    wait for."""
+    control, host, players = stack.control, group.people[0], group.players
+    control.send_message(host["id"], group.id, "/new", thread_id=thread_id)
+
+    def variant_question() -> dict[str, Any] | None:
+        for m in reversed(players.bot_messages(thread_id)):
+            if m.get("message_thread_id") == thread_id and any(
+                cb.kind is Kind.VARIANT for cb in callbacks(m)
+            ):
+                return m
+        return None
+
+    question = control.wait_until(variant_question, timeout=60, what="the variant keyboard")
+    choice = next(cb for cb in callbacks(question) if cb.arg == variant)
+    players.press(host["id"], question, choice)

@@ -93,20 +93,31 @@ class Players:
         return found
 
     def press(
-        self, user_id: int, message: dict[str, Any], cb: Callback, chat_id: int | None = None
+        self,
+        user_id: int,
+        message: dict[str, Any],
+        cb: Callback | str,
+        chat_id: int | None = None,
+        *,
+        forged: bool = False,
     ) -> dict[str, Any]:
+        """Press ``cb`` on ``message``. With ``forged``, a modified client's press: ``cb``
+        (or any callback data) whatever buttons the message shows."""
         answer: dict[str, Any] = self.control.press_button(
             user_id,
             chat_id if chat_id is not None else message["chat"]["id"],
             message["message_id"],
-            cb.encode(),
+            cb if isinstance(cb, str) else cb.encode(),
+            forged=forged,
         )
-        assert answer["answered"], f"the bot did not answer {cb}"
+        assert answer["answered"], f"the bot did not answer {cb!r}"
         return answer
 
-    def press_hand(self, user_id: int, message: dict[str, Any], cb: Callback) -> dict[str, Any]:
+    def press_hand(
+        self, user_id: int, message: dict[str, Any], cb: Callback | str, *, forged: bool = False
+    ) -> dict[str, Any]:
         """Press a button of the hand in the user's private chat (named by the bot's id)."""
-        return self.press(user_id, message, cb, chat_id=self.bot_id)
+        return self.press(user_id, message, cb, chat_id=self.bot_id, forged=forged)
 
     # -- a player's private chat --------------------------------------------------------------
 

@@ -191,23 +191,29 @@ def test_a_settings_choice_changes_one_setting() -> None:
     assert choose("en", current, "g.0").rules == Options()
 
 
+NOT_A_CHOICE = "That is not one of the choices."
+
+
 @pytest.mark.parametrize(
     ("variant", "arg", "answer"),
     [
-        ("classic", "t.7", "That is not one of the choices."),
-        ("classic", "u.61", "That is not one of the choices."),
-        ("classic", "u.999999999999999", "That is not one of the choices."),
-        ("classic", "g.-5", "That is not one of the choices."),
-        ("classic", "g.250", "That is not one of the choices."),
-        ("classic", "v.poker", "That is not one of the choices."),
-        ("classic", "h.cheating", "That is not one of the choices."),
-        ("classic", "h.alternate_scoring", "That is not one of the choices."),
-        ("classic", "x.1", "That is not one of the choices."),
+        ("classic", "t.7", NOT_A_CHOICE),
+        ("classic", "u.61", NOT_A_CHOICE),
+        ("classic", "u.999999999999999", NOT_A_CHOICE),
+        ("classic", "g.-5", NOT_A_CHOICE),
+        ("classic", "g.250", NOT_A_CHOICE),
+        ("classic", "v.poker", NOT_A_CHOICE),
+        ("classic", "h.cheating", NOT_A_CHOICE),
+        ("classic", "h.alternate_scoring", NOT_A_CHOICE),
+        ("classic", "x.1", NOT_A_CHOICE),
         ("flip", "h.seven_o", "Seven-O is not played in Flip."),
         ("no_mercy", "s.alt", "No Mercy has no alternate scoring."),
     ],
 )
 def test_a_forged_settings_choice_is_refused(variant: str, arg: str, answer: str) -> None:
+    """A choice the settings never offer is refused in words; so is a house rule the
+    variant does not offer (RULES.md §2 "House rules in detail": Flip has no Seven-O, No
+    Mercy no alternate scoring)."""
     with pytest.raises(boards.BadSetting) as refused:
         boards.chosen_settings("en", ChatSettings(variant=variant), arg)
     assert str(refused.value) == answer
@@ -225,8 +231,9 @@ def test_every_settings_button_fits_telegrams_callback_data() -> None:
 
 
 def test_new_games_take_the_house_rules_their_variant_offers() -> None:
-    """A chat's house rules, set for its default variant, go to a game of another variant
-    only where it offers them (the engine refuses the others when dealing)."""
+    """RULES.md §2 "House rules in detail": a chat's house rules, set for its default
+    variant, go to a game of another variant only where it offers them (the engine refuses
+    the others when dealing)."""
     chosen = Options(seven_o=True, jump_in=True, alternate_scoring=True, target_score=200)
     defaults = ChatDefaults(rules=chosen)
     assert defaults.rules_for("classic") == chosen

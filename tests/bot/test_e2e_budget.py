@@ -13,7 +13,7 @@ import pytest
 import redis
 from scenes import deal
 
-from services.bot.ratelimit import GROUP
+from services.bot.ratelimit import GROUP, PREFIX
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +36,14 @@ def log_read_up(client: redis.Redis) -> bool:
     return True
 
 
+def set_group_bucket(client: redis.Redis, token: str, chat_id: int, ahead_ms: int) -> None:
+    """Set the chat's bucket of the bot's group budget (services/bot/ratelimit.py) to
+    ``ahead_ms`` past Redis's clock, kept for two minutes."""
+    seconds, micros = client.time()
+    now = seconds * 1000 + micros // 1000
+    client.set(f"{PREFIX}{token.split(':')[0]}:{chat_id}", now + ahead_ms, px=120_000)
+
+
 def test_the_uno_window_closing_leaves_the_last_slot_to_the_next_move(
     budget_stack: Any, make_group: Any
 ) -> None:
@@ -49,16 +57,13 @@ def test_the_uno_window_closing_leaves_the_last_slot_to_the_next_move(
     # Keep the group's bucket (services/bot/ratelimit.py) with one slot free and none
     # beyond it, as if the chat had just spent the rest: what the next move needs.
     client = redis.Redis.from_url(stack.redis_url)
-    key = f"bot:rate:{stack.token.split(':')[0]}:{scene.group.id}"
     interval, tolerance = GROUP.args()
     holding = threading.Event()
     holding.set()
 
     def hold() -> None:
         while holding.is_set():
-            seconds, micros = client.time()
-            now = seconds * 1000 + micros // 1000
-            client.set(key, now + tolerance - interval // 2, px=120_000)
+            set_group_bucket(client, stack.token, scene.group.id, tolerance - interval // 2)
             time.sleep(0.05)
 
     holder = threading.Thread(target=hold, daemon=True)
@@ -102,10 +107,8 @@ def test_moves_made_while_the_table_waits_for_its_slot_go_out_in_one_edit(
     scene.open_hand(1)
     # The group's next slot is 10 s away, as if the chat had just spent its budget.
     client = redis.Redis.from_url(stack.redis_url)
-    key = f"bot:rate:{stack.token.split(':')[0]}:{scene.group.id}"
     _, tolerance = GROUP.args()
-    seconds, micros = client.time()
-    client.set(key, seconds * 1000 + micros // 1000 + tolerance + 10_000, px=120_000)
+    set_group_bucket(client, stack.token, scene.group.id, tolerance + 10_000)
     client.close()
     assert not scene.press(0, "p.R1")["text"]
     assert not scene.press(1, "p.R7")["text"]  # while the table waits for its slot

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from conftest import Stack
-from scenes import deal
+from scenes import deal, open_lobby
 from telegram_play import callbacks
 
 from services.bot.callbacks import Kind
@@ -142,25 +142,10 @@ def test_a_forum_topic_plays_in_its_own_language(stack: Stack, make_group: Any) 
         )
         return found
 
-    def open_lobby(thread_id: int | None) -> None:
-        control.send_message(admin["id"], group.id, "/new", thread_id=thread_id)
-
-        def variant_question() -> dict[str, Any] | None:
-            for m in reversed(players.bot_messages(thread_id)):
-                if m.get("message_thread_id") == thread_id and any(
-                    cb.kind is Kind.VARIANT for cb in callbacks(m)
-                ):
-                    return m
-            return None
-
-        question = control.wait_until(variant_question, timeout=60, what="the variant keyboard")
-        classic = next(cb for cb in callbacks(question) if cb.arg == "classic")
-        players.press(admin["id"], question, classic)
-
     control.send_message(admin["id"], group.id, "/language fa", thread_id=topic)
     in_topic("این موضوع از حالا به زبان", topic)
-    open_lobby(topic)
+    open_lobby(stack, group, thread_id=topic)
     in_topic("منتظر بازیکن‌ها", topic)  # the topic's lobby, in Persian
-    open_lobby(None)
+    open_lobby(stack, group)
     lobby = in_topic("waiting for players", None)  # the chat's, in its own language
     assert lobby.get("message_thread_id") != topic

@@ -9,7 +9,7 @@ import asyncio
 from typing import Any
 
 from bot_stack import Stack
-from scenes import Scene, deal
+from scenes import Scene, deal, open_lobby
 from telegram_play import callbacks, version_of
 
 from services.bot.callbacks import Callback, Kind
@@ -49,18 +49,6 @@ def inline_choice(scene: Scene, seat: int, code: str) -> None:
 
     query_id, result_id = control.wait_until(offered, timeout=30, what=f"{code} offered inline")
     control.choose_inline_result(user, query_id, result_id, chat_id=scene.group.id)
-
-
-def forge(scene: Scene, user_id: int, message: dict[str, Any], data: str) -> dict[str, Any]:
-    """A modified client's press: ``data`` on ``message``, whatever buttons it shows."""
-    chat_id = message["chat"]["id"]
-    if message["chat"]["type"] == "private":
-        chat_id = scene.stack.bot_id
-    answer: dict[str, Any] = scene.stack.control.press_button(
-        user_id, chat_id, message["message_id"], data, forged=True
-    )
-    assert answer["answered"], f"the bot did not answer {data!r}"
-    return answer
 
 
 def test_a_player_who_blocked_the_bot_plays_on_through_inline_mode(
@@ -121,15 +109,16 @@ def test_a_stale_press_is_answered_and_refreshes_the_hand(stack: Stack, make_gro
     current = engine_game(stack, scene.game.game_id).version
     hand = scene.players.hand(me)
     assert hand is not None and version_of(hand) < current  # older buttons than the game
-    assert forge(scene, me, hand, old_r2.encode())["text"] == OUT_OF_DATE
+    assert scene.players.press_hand(me, hand, old_r2, forged=True)["text"] == OUT_OF_DATE
     refreshed = scene.players.wait_hand(
         me, lambda m: version_of(m) == current, "the hand shown at the current version"
     )
     assert refreshed["message_id"] == hand["message_id"]  # edited in place, not posted again
     # A stale table button: answered the same way; the table is shown by the next move.
     table = scene.table()
-    stale_draw = Callback(Kind.ACT, scene.game.game_id, old_r2.version, "d").encode()
-    assert forge(scene, scene.person(1)["id"], table, stale_draw)["text"] == OUT_OF_DATE
+    stale_draw = Callback(Kind.ACT, scene.game.game_id, old_r2.version, "d")
+    answer = scene.players.press(scene.person(1)["id"], table, stale_draw, forged=True)
+    assert answer["text"] == OUT_OF_DATE
     assert engine_game(stack, scene.game.game_id).version == current
     assert "played 🟥 2" not in scene.group_text()
 
@@ -164,7 +153,8 @@ def test_made_up_callback_data_is_answered_and_changes_nothing(
         (host, table, f"f|x|0|{other}", "Only the person who asked"),
     ]
     for user, message, data, said in forged:
-        answer = forge(scene, user, message, data)
+        press = scene.players.press_hand if message is hand else scene.players.press
+        answer = press(user, message, data, forged=True)
         assert said in (answer["text"] or ""), (data, answer)
     after = engine_game(stack, game_id)
     assert (after.version, after.status) == (before.version, "playing")
@@ -194,7 +184,7 @@ def test_a_player_who_left_the_group_is_played_for(stack: Stack, make_group: Any
     # Their hand's buttons and their inline mode: answered, nothing sent to the engine.
     version = engine_game(stack, game_id).version
     for cb in [*callbacks(hand)[:1], Callback(Kind.ACT, game_id, version, "d")]:
-        answer = forge(scene, leaver, hand, cb.encode())
+        answer = scene.players.press_hand(leaver, hand, cb, forged=True)
         assert LEFT_THE_GROUP in answer["text"] and answer["show_alert"], (cb, answer)
     found = control.inline_query(leaver, game_id, bot=stack.token)
     assert found["results"] == [] and "left" in found["button"]["text"]
@@ -228,15 +218,8 @@ def test_the_round_winner_is_shown_what_they_scored(stack: Stack, make_group: An
 def test_a_member_who_leaves_the_group_leaves_its_lobby(stack: Stack, make_group: Any) -> None:
     group = make_group(2)
     control, players = stack.control, group.players
-    host, guest = group.people
-    control.send_message(host["id"], group.id, "/new")
-    question = control.wait_until(
-        lambda: next((m for m in players.bot_messages() if callbacks(m)), None),
-        what="the variant keyboard",
-    )
-    players.press(
-        host["id"], question, next(cb for cb in callbacks(question) if cb.arg == "classic")
-    )
+    guest = group.people[1]
+    open_lobby(stack, group)
     lobby = players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
     join = next(cb for cb in callbacks(lobby) if cb.arg == "join")
     assert players.press(guest["id"], lobby, join)["text"] == "You're in!"

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from bot_stack import Group, Stack
+from scenes import open_lobby
 from telegram_play import callbacks, version_of
 
 from services.bot.callbacks import Kind, preferred_move
@@ -38,19 +39,6 @@ def wait_for_a_turn(players: Any, group: Group) -> None:
         raise AssertionError(f"{e}; hands {texts}; table {table and table['text']}") from None
 
 
-def open_lobby(stack: Stack, group: Group, variant: str = "classic") -> dict[str, Any]:
-    control, host = stack.control, group.people[0]
-    control.send_message(host["id"], group.id, "/new")
-    players = group.players
-    question = control.wait_until(
-        lambda: next((m for m in players.bot_messages() if callbacks(m)), None),
-        what="the variant keyboard",
-    )
-    choice = next(cb for cb in callbacks(question) if cb.arg == variant)
-    players.press(host["id"], question, choice)
-    return players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
-
-
 @pytest.mark.parametrize(
     "variant",
     [
@@ -65,7 +53,8 @@ def test_a_round_to_its_end(stack: Stack, make_group: Any, variant: str) -> None
     group = make_group(2)
     players, control = group.players, stack.control
     host, guest = group.people
-    lobby = open_lobby(stack, group, variant)
+    open_lobby(stack, group, variant)
+    lobby = players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
     lobby_buttons = {cb.arg: cb for cb in callbacks(lobby)}
     answer = players.press(guest["id"], lobby, lobby_buttons["join"])
     assert answer["text"] == "You're in!"

@@ -183,7 +183,10 @@ def _scored(text: str) -> list[str]:
 
 def test_the_round_winner_scores_the_other_hands() -> None:
     """RULES.md §2 "Scoring": the player who went out scores the points left in every
-    other hand; the score message says so."""
+    other hand; the score message says so. Also alternate scoring (§2 "Scoring": each
+    player adds their own hand), No Mercy (§4 "Scoring": knock-outs scored when they
+    happened, the round adds the other hands) and Flip (§3 "Scoring": the hands count on
+    the side in play)."""
     from services.engine.rules import Setup
 
     pile = "G1 G3 G4 G5 G6 G7 G8 G9"

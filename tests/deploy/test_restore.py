@@ -30,6 +30,7 @@ from waiting import wait_for
 
 from services.engine.client import EngineClient, NotFound
 from services.engine.local_server import free_port
+from services.playground.redis_finder import answers
 from services.records.database import make_engine
 from services.records.queries import user_stats
 from services.records.writer import GameFacts, SeatFacts, record_write
@@ -62,18 +63,12 @@ class RedisServer:
             stdout=log,
             stderr=subprocess.STDOUT,
         )
-        client = redis.Redis.from_url(self.url)
-
-        def answers() -> bool:
-            try:
-                return bool(client.ping())
-            except redis.RedisError:
-                return False
-
         wait_for(
-            answers, 30, "Redis to answer", output=(self.data_dir.parent / "redis.log").read_text
+            lambda: answers(self.url),
+            30,
+            "Redis to answer",
+            output=(self.data_dir.parent / "redis.log").read_text,
         )
-        client.close()
 
     def wait_written(self) -> None:
         """Until Redis has handed its append-only buffer to the file. With ``everysec`` it

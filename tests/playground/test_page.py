@@ -15,7 +15,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 import redis
@@ -153,6 +153,31 @@ class Page:
         return move is not None and self.click_now(f'#messages button[data-callback="{move}"]')
 
 
+class OnThePage(NamedTuple):
+    control: TelegramControl
+    page: Page
+
+
+@pytest.fixture
+def on_the_page(playground: LauncherProcess, browser: Any) -> Iterator[OnThePage]:
+    """The playground page in a new browser context, open as "You". Telegram's flood limits
+    are off: 20 messages a minute in a group would make a round take minutes, and what the
+    page shows does not depend on them. At the end, no script error on the page."""
+    control = TelegramControl(playground.page_url.rstrip("/"))
+    control.set_limits(False)
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
+        errors: list[str] = []
+        raw = context.new_page()
+        raw.on("pageerror", lambda error: errors.append(str(error)))
+        raw.goto(playground.page_url)
+        raw.wait_for_selector(".person.current:has-text('You')")
+        yield OnThePage(control, Page(raw))
+        assert errors == [], errors
+    finally:
+        context.close()
+
+
 def whose_turn(texts: list[str]) -> str | None:
     """The name after "▶" on the latest table message (names are isolated: U+2068/9)."""
     for text in reversed(texts):
@@ -167,20 +192,13 @@ def group_texts(control: TelegramControl, group_id: int) -> list[str]:
 
 
 def test_a_person_picks_house_rules_from_the_page_and_the_lobby_shows_them(
-    playground: LauncherProcess, browser: Any
+    on_the_page: OnThePage,
 ) -> None:
     """Issue #16: on the page, a person picks the variant's house rules (/settings from the
     bot's own command menu) and the next game's lobby shows them. "You" owns the group, so
     may change its settings. Put back as it was at the end, for the round below."""
-    control = TelegramControl(playground.page_url.rstrip("/"))
-    control.set_limits(False)
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    errors: list[str] = []
-    raw = context.new_page()
-    raw.on("pageerror", lambda error: errors.append(str(error)))
-    page = Page(raw)
-    raw.goto(playground.page_url)
-    raw.wait_for_selector(".person.current:has-text('You')")
+    page = on_the_page.page
+    raw = page.page
     page.open_chat("group")
 
     raw.click("#menu")
@@ -199,25 +217,13 @@ def test_a_person_picks_house_rules_from_the_page_and_the_lobby_shows_them(
     raw.wait_for_selector("#messages .msg:has-text('waiting for players')", state="detached")
     page.press("#messages button[data-callback$='|h.jump_in']")
     raw.wait_for_selector("#messages .msg:has-text('House rules: none')")
-    assert errors == [], errors
-    context.close()
 
 
 def test_two_people_and_an_ai_play_a_full_round_through_the_page(
-    playground: LauncherProcess, browser: Any, tmp_path: Path
+    on_the_page: OnThePage, tmp_path: Path
 ) -> None:
-    url = playground.page_url
-    control = TelegramControl(url.rstrip("/"))
-    # Telegram's flood limits (20 messages a minute in a group) would make the round take
-    # minutes; what the page shows does not depend on them.
-    control.set_limits(False)
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
-    errors: list[str] = []
-    raw = context.new_page()
-    raw.on("pageerror", lambda error: errors.append(str(error)))
-    page = Page(raw)
-    raw.goto(url)
-    raw.wait_for_selector(".person.current:has-text('You')")
+    control, page = on_the_page
+    raw = page.page
 
     # A second person, who reads Persian, joins the group through the page.
     raw.click("#add-person")
@@ -291,8 +297,6 @@ def test_two_people_and_an_ai_play_a_full_round_through_the_page(
     english = raw.locator("#messages .text", has_text="/new").first
     assert english.evaluate("e => getComputedStyle(e).direction") == "ltr"
 
-    assert errors == [], errors
     keep = os.environ.get("UNO_TEST_SCREENSHOT")
     if keep and pictures:
         shutil.copy(pictures[0], keep)
-    context.close()

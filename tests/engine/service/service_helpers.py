@@ -177,25 +177,23 @@ async def deal(
     *,
     chat_id: int = -100_778,
     seats: list[SeatSpec] | None = None,
+    turn_seconds: int | None = None,
+    uno_window_seconds: int | None = None,
     **setup: Any,
 ) -> GameInfo:
     """A game in play from an explicit table (seat ``i`` is user ``101 + i``, who owes the
     turn is seat 0 unless ``current`` says otherwise, on a discarded R3 and ``DRAW_PILE``
-    unless ``setup`` says otherwise)."""
+    unless ``setup`` says otherwise); ``turn_seconds`` and ``uno_window_seconds`` are the
+    game's, the service's defaults unless given."""
     return await engine.create_test_game(
         chat_id,
         seats or humans(len(hands)),
         {"hands": hands, "discard": "R3", "current": 0, "draw_pile": DRAW_PILE, **setup},
+        turn_seconds=turn_seconds,
+        uno_window_seconds=uno_window_seconds,
     )
 
 
-async def dealt(
-    engine: EngineClient,
-    hands: list[str],
-    *,
-    chat_id: int = -100_778,
-    seats: list[SeatSpec] | None = None,
-    **setup: Any,
-) -> str:
+async def dealt(engine: EngineClient, hands: list[str], **how: Any) -> str:
     """``deal``'s game id."""
-    return (await deal(engine, hands, chat_id=chat_id, seats=seats, **setup)).game_id
+    return (await deal(engine, hands, **how)).game_id

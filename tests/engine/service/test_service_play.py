@@ -308,12 +308,7 @@ async def test_a_games_own_uno_window_times_its_deadline(
 ) -> None:
     """RULES.md §2 "UNO": the window closes "after the chat's UNO-window time": a chat's
     setting is the game's, not the service's 8 s."""
-    game = await engine.create_test_game(
-        CHAT,
-        humans(2),
-        {"hands": ["R5 R6", "B1 B2 B3"], "discard": "R3", "current": 0, "draw_pile": DRAW_PILE},
-        uno_window_seconds=30,
-    )
+    game = await deal(engine, ["R5 R6", "B1 B2 B3"], chat_id=CHAT, uno_window_seconds=30)
     gid = game.game_id
     assert game.uno_window_seconds == 30
     now = redis_now(raw_redis)
