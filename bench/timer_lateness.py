@@ -50,6 +50,7 @@ from services.engine.local_server import (  # noqa: E402
     uvicorn_command,
     worker_command,
 )
+from services.playground.processes import records_url  # noqa: E402
 from services.worker.timers import DEADLINES_KEY, FIRED_STREAM  # noqa: E402
 
 TOKEN = "bench-token"
@@ -169,6 +170,7 @@ def main() -> None:
         TOKEN,
         UNO_AWAY_PAUSE_SECONDS="0.5",
         UNO_WORKER_POLL_INTERVAL="0.1",  # the default
+        UNO_DATABASE_URL=records_url(logs),  # the recorder's, beside the logs
     )
     engine = spawn(
         uvicorn_command("services.engine.app:app", port, "--log-level", "warning"),

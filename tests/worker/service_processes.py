@@ -13,6 +13,7 @@ from waiting import wait_for
 
 from services.engine import local_server
 from services.engine.local_server import answers_ok, uvicorn_command, worker_command
+from services.playground.processes import records_url
 
 TEST_ENGINE_TOKEN = "worker-tests-token"
 
@@ -62,7 +63,7 @@ def start_worker(
         "UNO_WORKER_POLL_INTERVAL": "0.05",
         "UNO_TIMER_LEASE_SECONDS": "3",
         # The results recorder's records go beside the logs, not into the repository.
-        "UNO_DATABASE_URL": f"sqlite:///{log_dir / 'records.db'}",
+        "UNO_DATABASE_URL": records_url(log_dir),
         **extra_env,
     }
     proc = ServiceProcess(
