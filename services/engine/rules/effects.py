@@ -64,6 +64,9 @@ def stack_answers(
         # (Flip's WDC) starts no stack [decision progressive-no-wdc].
         if not kind.draw_amount:
             return []
+        # Only a card of the very same kind answers: +2 on +2, W+4 on W+4, Flip's +1, +5
+        # and W+2 and Minecraft's W+3 likewise, never across kinds
+        # [decision progressive-same-kind].
         return [c for c in hand if c.face(side).kind is kind]
     rules = variant.rules
     value = max(rules[kind].stack_value, 1)
@@ -153,7 +156,9 @@ def resolve_challenge(t: Table, challenger: int, pending: Pending) -> None:
 
 
 def seven(t: Table, player: int, c: Card) -> None:
-    """7: the player must swap hands with a player they choose."""
+    """7: the player must swap hands with a player they choose.  A 7 played down to one
+    card without calling UNO leaves the UNO window open while the swap is owed: they may
+    call, the others may catch [decision uno-window-seven-choice]."""
     if t.round_over:
         return
     t.pending = Pending(PendingKind.CHOOSE_SWAP, player)
@@ -161,14 +166,23 @@ def seven(t: Table, player: int, c: Card) -> None:
 
 def swap_hands(t: Table, player: int, target: int) -> None:
     t.hands[player], t.hands[target] = t.hands[target], t.hands[player]
-    t.declared[player] = t.declared[target] = False
     if t.uno_window in (player, target):
         # The player who could be caught no longer holds the one card they failed to call
         # UNO on, and its new holder did nothing wrong: the UNO window closes
         # [decision uno-window-swap].
         t.close_uno_window()
+    handed_over(t, (player, target))
     t.emit(EventType.SWAPPED, player=player, target=target)
     t.next_turn(player)
+
+
+def handed_over(t: Table, seats: Iterable[int]) -> None:
+    """``seats`` hold a hand that was someone else's: nobody has called UNO on it, and a
+    one-card hand can't be caught, but its new holder may still call UNO on it
+    [decision uno-call-received-hand]."""
+    for seat in seats:
+        t.declared[seat] = False
+        t.received_one_card[seat] = len(t.hands[seat]) == 1
 
 
 def zero(t: Table, player: int, c: Card) -> None:
@@ -180,9 +194,9 @@ def zero(t: Table, player: int, c: Card) -> None:
     # Seat i receives the hand of the player before it in the direction of play.
     for i, seat in enumerate(seats):
         t.hands[seat] = hands[(i - t.direction) % len(seats)]
-        t.declared[seat] = False
     if t.uno_window is not None:
         # The uncalled card moved on, as in ``swap_hands`` [decision uno-window-swap].
         t.close_uno_window()
+    handed_over(t, seats)
     t.emit(EventType.HANDS_ROTATED, direction=t.direction)
     t.next_turn(player)

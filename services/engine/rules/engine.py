@@ -19,6 +19,7 @@ from .state import AfterColor, GameState, Pending, PendingKind
 from .table import Table
 from .variant import DrawPolicy
 from .variants import get_variant
+from .variants.minions import breaks_freeze
 
 
 class Reason(StrEnum):
@@ -208,13 +209,16 @@ def _legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
             jumps = [c for c in hand if c.face(state.side) == top]
             out += _plays(player, _distinct(state, jumps))
     window = state.uno_window
-    if window is not None:
-        if window == player:
-            call = _plain(ActionType.CALL_UNO, player)
-            if call not in out:
-                out.append(call)
-        else:
-            out.append(_targeted(ActionType.CATCH, player, window))
+    received = me.received_one_card and len(hand) == 1 and not me.declared_uno
+    if window == player or (received and pending.then is not AfterColor.FINAL_DRAW):
+        # The uncalled player while the window is open (a 7's player too, while the swap is
+        # owed [decision uno-window-seven-choice]), and the holder of a one-card hand a swap
+        # or rotation gave them, who can't be caught for it [decision uno-call-received-hand].
+        call = _plain(ActionType.CALL_UNO, player)
+        if call not in out:
+            out.append(call)
+    if window is not None and window != player:
+        out.append(_targeted(ActionType.CATCH, player, window))
     return tuple(out)
 
 
@@ -239,6 +243,10 @@ def apply(state: GameState, action: Action) -> Applied | Rejected:
         refusal = _check_player(state, action)
     if refusal is not None:
         return refusal
+    # Minions (RULES.md §6): a frozen player's move that is not a decision they owe (a
+    # catch, an UNO call, a jump-in) still happens, then costs the 4 cards
+    # [decision frozen-call-or-catch].
+    costs_frozen = breaks_freeze(state, action)
     t = Table(state, variant)
     if (
         t.uno_window is not None
@@ -249,6 +257,9 @@ def apply(state: GameState, action: Action) -> Applied | Rejected:
         # The catch window closes when another player acts (RULES.md §2 "UNO").
         t.close_uno_window()
     _HANDLERS[action.type](t, action)
+    if costs_frozen and not t.round_over:
+        assert action.player is not None
+        _frozen_penalty(t, action.player)
     if t.round_over:
         finish_round(t)
     return Applied(t.freeze(), tuple(t.events))
@@ -486,6 +497,7 @@ def _call_uno(t: Table, a: Action) -> None:
     player = a.player
     assert player is not None
     t.declared[player] = True
+    t.received_one_card[player] = False
     t.emit(EventType.UNO_CALLED, player=player)
     if t.uno_window == player:
         t.uno_window = None
@@ -530,12 +542,16 @@ def _close(t: Table, a: Action) -> None:
 
 
 def _frozen_moved(t: Table, a: Action) -> None:
+    """The service saw a frozen player move (a message, a press the rules refused)."""
+    assert a.target is not None
+    _frozen_penalty(t, a.target)
+
+
+def _frozen_penalty(t: Table, seat: int) -> None:
     """Minions' Dumb Fu (RULES.md §6): moving while frozen costs 4 cards, once."""
-    target = a.target
-    assert target is not None
-    t.frozen_turns[target] = None
-    t.emit(EventType.FROZEN_PENALTY, player=target)
-    t.draw(target, 4)
+    t.frozen_turns[seat] = None
+    t.emit(EventType.FROZEN_PENALTY, player=seat)
+    t.draw(seat, 4)
     _after_out_of_turn_draw(t)
 
 

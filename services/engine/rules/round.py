@@ -27,6 +27,9 @@ def deal(t: Table) -> None:
     t.frozen_turns = [None] * t.n  # a freeze ends with the round
     t.hands = [[] for _ in range(t.n)]
     t.declared = [False] * t.n
+    t.received_one_card = [False] * t.n
+    # Every seat is dealt in again: a knock-out lasts for the round it happened in (RULES.md
+    # §4 "Mercy") [decision knockout-for-the-round].
     t.knocked_out = [False] * t.n
     t.round_winner = None
     t.emit(EventType.ROUND_STARTED, round=t.round, dealer=t.dealer)

@@ -88,6 +88,7 @@ def to_json(s: GameState) -> dict[str, Any]:
                 **({"declared_uno": True} if p.declared_uno else {}),
                 **({"knocked_out": True} if p.knocked_out else {}),
                 **({"frozen_turns": p.frozen_turns} if p.frozen_turns is not None else {}),
+                **({"received_one_card": True} if p.received_one_card else {}),
             }
             for p in s.players
         ],
@@ -134,6 +135,7 @@ def from_json(d: dict[str, Any]) -> GameState:
                 declared_uno=p.get("declared_uno", False),
                 knocked_out=p.get("knocked_out", False),
                 frozen_turns=p.get("frozen_turns"),
+                received_one_card=p.get("received_one_card", False),
             )
             for p in d["players"]
         ),

@@ -73,6 +73,9 @@ class PlayerState:
     hand: tuple[Card, ...] = ()
     score: int = 0
     declared_uno: bool = False  # called UNO for the hand they hold now
+    # Holds a one-card hand a 7-swap or 0-rotation gave them and has not called UNO on it:
+    # they can't be caught for it, but may still call (RULES.md §2 "House rules in detail").
+    received_one_card: bool = False
     knocked_out: bool = False  # No Mercy's mercy rule; out until the next round
     # Minions' Dumb Fu (RULES.md §6): None when not frozen, else how many of their turns
     # have started since they were frozen (the second one ends the freeze).  Kept per

@@ -70,7 +70,8 @@ _STATE_FIELDS = _slot_setters(
     ),
 )
 _PLAYER_FIELDS = _slot_setters(
-    PlayerState, ("name", "hand", "score", "declared_uno", "knocked_out", "frozen_turns")
+    PlayerState,
+    ("name", "hand", "score", "declared_uno", "knocked_out", "frozen_turns", "received_one_card"),
 )
 _SET_EVENT_TYPE, _SET_EVENT_DATA, _SET_EVENT_TO = _slot_setters(Event, ("type", "data", "to"))
 
@@ -94,6 +95,7 @@ class Table:
         "names",
         "options",
         "pending",
+        "received_one_card",
         "reveal",
         "rng_counter",
         "round",
@@ -121,6 +123,7 @@ class Table:
         self.declared = [p.declared_uno for p in players]
         self.knocked_out = [p.knocked_out for p in players]
         self.frozen_turns: list[int | None] = [p.frozen_turns for p in players]
+        self.received_one_card = [p.received_one_card for p in players]
         self.draw_pile: list[Card] = list(state.draw_pile)  # top first
         self.discard: list[Card] = list(state.discard)  # top first
         self.set_aside: list[Card] = list(state.set_aside)
@@ -187,6 +190,7 @@ class Table:
             and self.declared[seat] == before.declared_uno
             and self.knocked_out[seat] == before.knocked_out
             and self.frozen_turns[seat] == before.frozen_turns
+            and self.received_one_card[seat] == before.received_one_card
             and self.names[seat] == before.name
         ):
             return before
@@ -198,6 +202,7 @@ class Table:
             self.declared[seat],
             self.knocked_out[seat],
             self.frozen_turns[seat],
+            self.received_one_card[seat],
         )
         for set_field, value in zip(_PLAYER_FIELDS, values, strict=True):
             set_field(player, value)
@@ -317,6 +322,7 @@ class Table:
         checked)."""
         self.hands[player].append(c)
         self.declared[player] = False
+        self.received_one_card[player] = False
         if self.uno_window == player and len(self.hands[player]) > 1:
             self.uno_window = None
         limit = self.variant.mercy_limit
@@ -360,6 +366,7 @@ class Table:
         self.set_aside.extend(self.hands[player])
         self.hands[player] = []
         self.declared[player] = False
+        self.received_one_card[player] = False
         if self.uno_window == player:
             self.uno_window = None
         if cause is not None and cause != player:

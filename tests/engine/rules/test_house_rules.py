@@ -25,6 +25,7 @@ from services.engine.rules import (
 )
 from services.engine.rules.actions import (
     accept,
+    call_uno,
     catch,
     challenge,
     choose_color,
@@ -117,6 +118,65 @@ def test_s2_house_rules_progressive_draw_kinds_do_not_mix() -> None:
     state = after(state, play(0, "W+4"), choose_color(0, "B"))
     assert "p.B+2" not in view(state, 1).legal_codes
     refused(state, play(1, "B+2"), Reason.NOT_STACKABLE)
+
+
+# Each draw card of the stacking variants with a card of another kind that must not answer
+# it (RULES.md §2 "House rules in detail"), as (variant, side, hand played from, the card
+# played, its colour to name or None, a same-kind answer, other draw cards).
+_SAME_KIND_ONLY = [
+    ("classic", "light", "R+2 R1", "R+2", None, "B+2", ["W+4"]),
+    ("classic", "light", "W+4 R1", "W+4", "B", "W+4", ["B+2"]),
+    ("flip", "light", "R+1/T3 R1/P5", "R+1", None, "B+1/P4", ["W+2/W"]),
+    ("flip", "light", "W+2/W R1/P5", "W+2", "B", "W+2/W", ["B+1/P4"]),
+    ("flip", "dark", "R3/T+5 R1/P5", "T+5", None, "B4/P+5", []),
+    ("minecraft", "light", "W+3 R1", "W+3", "B", "W+3", ["B+2", "W+4"]),
+    ("minecraft", "light", "R+2 R1", "R+2", None, "B+2", ["W+3"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("variant", "side", "hand0", "played", "colour", "same", "others"), _SAME_KIND_ONLY
+)
+def test_s2_house_rules_progressive_draw_stacks_only_on_its_own_kind(
+    variant: str,
+    side: str,
+    hand0: str,
+    played: str,
+    colour: str | None,
+    same: str,
+    others: list[str],
+) -> None:
+    """RULES.md §2 "House rules in detail" [decision progressive-same-kind]: with Progressive
+    draw a draw card stacks only on one of its own kind (Flip's +1, +5 and W+2 and
+    Minecraft's W+3 too), never across kinds, and the totals add up."""
+    discard = "R5/T5" if variant == "flip" else "R5"
+    filler = "G1/V2 G2/V1" if variant == "flip" else "G1 G2"
+    pile_ = " ".join(["Y1/O2"] * 18) if variant == "flip" else PILE
+    victim = " ".join([same, *others, "G7/V1" if variant == "flip" else "G7"])
+    state = mid_round(
+        [hand0, victim, filler],
+        discard=discard,
+        draw_pile=pile_,
+        variant=variant,
+        side=side,
+        options=PROGRESSIVE,
+    )
+    state = after(state, play(0, played))
+    if colour is not None:
+        state = after(state, choose_color(0, colour))
+    assert state.pending is not None
+    assert (state.pending.kind, state.pending.player) == (PendingKind.RESPOND_TO_DRAW, 1)
+    amount = state.pending.amount
+    stacks = [code for code in view(state, 1).legal_codes if code.startswith("p.")]
+    shown = card(same).face(Side.DARK if side == "dark" else Side.LIGHT).code
+    assert stacks == [f"p.{shown}"]
+    for other in others:
+        refused(state, play(1, other), Reason.NOT_STACKABLE)
+    state = after(state, play(1, same))
+    if colour is not None:
+        state = after(state, choose_color(1, colour))
+    # Seat 2 holds nothing to stack: it takes the total of both cards.
+    assert len(state.hand(2)) == 2 + 2 * amount
 
 
 def test_s2_house_rules_progressive_draw_off_means_no_stacking() -> None:
@@ -247,6 +307,62 @@ def test_s2_house_rules_seven_o_swap_closes_the_uno_window() -> None:
     state = mid_round(["R0 R1", "B1 B2 B3", "G1 G2"], options=SEVEN_O)
     result = ok(state, play(0, "R0"))
     assert result.state.uno_window is None
+
+
+def test_s2_house_rules_seven_o_window_stays_open_while_the_swap_is_owed() -> None:
+    """RULES.md §2 "House rules in detail" [decision uno-window-seven-choice]: while the
+    player of a 7 owes the swap choice they hold one card and the window is open: they may
+    call UNO (and then can't be caught), the others may catch them (2 cards, and the swap is
+    still theirs to choose)."""
+    state = mid_round(["R7 R1", "B1 B2 B3", "G1 G2"], options=SEVEN_O)
+    state = after(state, play(0, "R7"))
+    assert state.pending is not None and state.pending.kind is PendingKind.CHOOSE_SWAP
+    assert "u" in view(state, 0).legal_codes
+    called = after(state, call_uno(0))
+    assert called.uno_window is None
+    assert called.players[0].declared_uno
+    refused(called, catch(2, 0), Reason.NOTHING_TO_CATCH)
+    assert called.pending == state.pending
+    caught = after(state, catch(1, 0))
+    assert hand(caught, 0) == ["R1", "Y1", "Y2"]
+    assert caught.pending == state.pending
+    assert hand(after(caught, swap(0, 2)), 2) == ["R1", "Y1", "Y2"]
+
+
+def test_s2_house_rules_seven_o_received_one_card_hand_is_never_caught_but_may_call() -> None:
+    """RULES.md §2 "House rules in detail" [decision uno-window-swap]
+    [decision uno-call-received-hand]: the swap closes the window; nobody can be caught for a
+    one-card hand they received, but its new holder may still call UNO on it, once."""
+    state = mid_round(["R7 R1", "B1 B2 B3", "G1 G2"], options=SEVEN_O)
+    state = after(state, play(0, "R7"), swap(0, 2))
+    assert hand(state, 2) == ["R1"]
+    assert state.uno_window is None
+    for seat in (0, 1):
+        assert "x.2" not in view(state, seat).legal_codes
+        refused(state, catch(seat, 2), Reason.NOTHING_TO_CATCH)
+    assert "u" in view(state, 2).legal_codes  # out of turn: seat 1 owes the turn
+    assert "u" not in view(state, 0).legal_codes  # two cards, and not their turn
+    result = ok(state, call_uno(2))
+    assert of_type(result.events, EventType.UNO_CALLED)
+    assert result.state.players[2].declared_uno
+    assert "u" not in view(result.state, 2).legal_codes
+    # A card drawn ends it: the hand is no longer the one received.
+    state = after(state, draw(1), draw(2))
+    assert len(state.hand(2)) == 2
+    assert not state.players[2].received_one_card
+
+
+def test_s2_house_rules_seven_o_zero_hands_a_one_card_hand_on_uncatchable() -> None:
+    """RULES.md §2 "House rules in detail" [decision uno-call-received-hand]: a 0 passes a
+    one-card hand on (called or not): its new holder can't be caught and may call."""
+    state = mid_round(["R0 R1", "B1 B2 B3", "G1"], options=SEVEN_O)
+    state = after(state, play(0, "R0"))
+    assert hand(state, 0) == ["G1"] and hand(state, 1) == ["R1"]
+    assert state.uno_window is None
+    assert [p.received_one_card for p in state.players] == [True, True, False]
+    assert "u" in view(state, 0).legal_codes and "u" in view(state, 1).legal_codes
+    state = after(state, call_uno(0))
+    assert not state.players[0].received_one_card
 
 
 # -- Jump-In --------------------------------------------------------------------------------

@@ -304,6 +304,59 @@ def test_s6_dumb_fu_frozen_player_caught_stays_frozen() -> None:
     assert frozen(state) == [1]
 
 
+def test_s6_dumb_fu_frozen_players_catch_still_happens_and_costs_four() -> None:
+    """RULES.md §6 "WDF" [decision frozen-call-or-catch]: a frozen player's catch still
+    happens (the caught player draws 2), then costs the catcher the 4 cards and ends the
+    freeze; the decision owed is untouched."""
+    state = minions(["WDF R1 R2", "R4 R5 R6", "R7 R8"])
+    state = after(state, play(0, "WDF"), choose_color(0, "R"), play(1, "R4"), play(2, "R7"))
+    assert frozen(state) == [1]
+    assert state.uno_window == 2
+    result = ok(state, catch(1, 2))
+    assert [e.type for e in result.events][:2] == [EventType.CAUGHT, EventType.DREW]
+    assert [e.data["player"] for e in of_type(result.events, EventType.FROZEN_PENALTY)] == [1]
+    assert len(result.state.hand(2)) == 1 + 2
+    assert len(result.state.hand(1)) == 2 + 4
+    assert frozen(result.state) == []
+    assert result.state.pending == state.pending
+
+
+def test_s6_dumb_fu_frozen_players_uno_call_still_happens_and_costs_four() -> None:
+    """RULES.md §6 "WDF" [decision frozen-call-or-catch]: a frozen player's UNO call, with
+    their own play or in their window, is called (the chat hears it), then costs the 4 cards
+    like any other move; the freeze ends with it."""
+    state = minions(["WDF R1 R2", "R4 R5", "R7 R8 R9"])
+    state = after(state, play(0, "WDF"), choose_color(0, "R"))
+    assert frozen(state) == [1]
+    result = ok(state, call_uno(1))  # with two cards, before their own play
+    assert [e.type for e in result.events][:2] == [EventType.UNO_CALLED, EventType.FROZEN_PENALTY]
+    assert len(result.state.hand(1)) == 2 + 4
+    assert frozen(result.state) == []
+    assert result.state.pending == state.pending  # their turn is still theirs to play
+    window = after(state, play(1, "R4"))
+    assert window.uno_window == 1 and frozen(window) == [1]
+    result = ok(window, call_uno(1))  # in their window, while seat 2 owes the turn
+    assert of_type(result.events, EventType.UNO_CALLED)
+    assert of_type(result.events, EventType.FROZEN_PENALTY)
+    assert len(result.state.hand(1)) == 1 + 4
+    assert result.state.uno_window is None
+    assert frozen(result.state) == []
+    # Not calling costs nothing until somebody catches them.
+    assert len(after(window, play(2, "R7")).hand(1)) == 1
+
+
+def test_s6_dumb_fu_frozen_players_jump_in_still_happens_and_costs_four() -> None:
+    """RULES.md §6 "WDF" [digital] with §2 Jump-In: jumping in is no decision a frozen
+    player owes: the card is played and play goes on from them, then it costs 4 cards."""
+    state = minions(["WDF R1 R2", "R7 R5 R6", "R7 R8 R9"], options=Options(jump_in=True))
+    state = after(state, play(0, "WDF"), choose_color(0, "R"), play(1, "R5"), play(2, "R7"))
+    assert frozen(state) == [1]
+    result = ok(state, play(1, "R7"))
+    assert of_type(result.events, EventType.FROZEN_PENALTY)
+    assert len(result.state.hand(1)) == 1 + 4
+    assert result.state.pending is not None and result.state.pending.player == 2
+
+
 def test_s6_dumb_fu_round_ending_unfreezes_everyone() -> None:
     """RULES.md §6 "WDF": a round's end ends every freeze; the next round starts with
     nobody frozen and nothing left to penalise."""
@@ -340,6 +393,25 @@ def test_s6_dumb_fu_as_first_card_first_player_chooses_and_nobody_is_frozen() ->
     assert (state.pending.kind, state.pending.player) == (PendingKind.TURN, 1)
 
 
+@pytest.mark.parametrize("dealer", [0, 2])
+def test_s6_first_rainbow_the_player_left_of_the_dealer_names_the_colour(dealer: int) -> None:
+    """RULES.md §6 [decision first-rainbow]: a Rainbow (W) turned up first is named by the
+    player left of the dealer, who then plays first, as every first wild."""
+    state = table(["R1 R2", "B1 B2", "G1 G2"], draw_pile="W Y7 Y8", variant=MINIONS, dealer=dealer)
+    first = (dealer + 1) % 3
+    assert state.top.code == "W"
+    assert state.pending is not None
+    assert (state.pending.kind, state.pending.player) == (PendingKind.CHOOSE_COLOR, first)
+    for seat in range(3):
+        if seat != first:
+            refused(state, choose_color(seat, "B"), Reason.NOT_YOUR_TURN)
+    state = after(state, choose_color(first, "G"))
+    assert state.color is not None and state.color.value == "G"
+    assert state.pending is not None
+    assert (state.pending.kind, state.pending.player) == (PendingKind.TURN, first)
+    assert frozen(state) == []
+
+
 def test_s6_dumb_fu_frozen_seat_is_in_every_view_and_survives_json() -> None:
     """RULES.md §6 "WDF" [digital]: every view (spectators too) shows who is frozen; the
     freeze survives a round trip through the store's JSON."""
@@ -352,8 +424,9 @@ def test_s6_dumb_fu_frozen_seat_is_in_every_view_and_survives_json() -> None:
 
 
 def test_s6_breaks_freeze_owed_decisions_are_free_everything_else_costs() -> None:
-    """RULES.md §6 "WDF" [digital]: the frozen player's own move, colour, challenge answer
-    and UNO call for their own play are free; a catch or a jump-in is moving."""
+    """RULES.md §6 "WDF" [digital] [decision frozen-call-or-catch]: the frozen player's own
+    move, colour and challenge answer are free; a catch, a jump-in and an UNO call (even for
+    their own play) are moving."""
     state = three_players_p1_frozen()
     assert breaks_freeze(state, play(1, "R4")) is False
     assert breaks_freeze(state, draw(1)) is False
@@ -363,10 +436,10 @@ def test_s6_breaks_freeze_owed_decisions_are_free_everything_else_costs() -> Non
     assert breaks_freeze(after_play, play(1, "R5")) is True  # out of turn
     two_left = minions(["WDF R1 R2", "R4 R5", "R7 R8 R9"])
     two_left = after(two_left, play(0, "WDF"), choose_color(0, "R"))
-    assert breaks_freeze(two_left, call_uno(1)) is False
+    assert breaks_freeze(two_left, call_uno(1)) is True
     window = after(two_left, play(1, "R4"))
     assert window.uno_window == 1
-    assert breaks_freeze(window, call_uno(1)) is False
+    assert breaks_freeze(window, call_uno(1)) is True
     jump = minions(["WDF R1 R2", "R7 R5 R6", "R7 R8 R9"], options=Options(jump_in=True))
     jump = after(jump, play(0, "WDF"), choose_color(0, "R"), play(1, "R5"), play(2, "R7"))
     assert jump.pending is not None and jump.pending.player == 0

@@ -461,6 +461,33 @@ def test_s4_mercy_last_player_standing_wins_the_round_mid_effect() -> None:
     assert all_cards(state) == deck_of(state)
 
 
+def test_s4_mercy_a_knock_out_lasts_for_the_round_every_seat_is_dealt_in_again() -> None:
+    """RULES.md §4 "Mercy" [decision knockout-for-the-round]: a knocked-out player sits out
+    the rest of the round only; at the next round every seat is dealt in again and plays."""
+    state = nm(
+        ["R+4 R1 R2", many(22, "G1"), "R3 R4 R6"],
+        discard="R5",
+        draw_pile=many(10, "Y0"),
+        current=0,
+    )
+    state = after(state, play(0, "R+4"))
+    assert state.players[1].knocked_out
+    assert turn_of(state) == 2
+    state = after(state, play(2, "R3"), play(0, "R1"), play(2, "R4"))
+    assert turn_of(state) == 0  # the knocked-out seat is passed over all round
+    result = ok(state, play(0, "R2"))
+    ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
+    assert (ended["round"], ended["winner"]) == (1, 0)
+    state = result.state
+    assert state.round == 2
+    assert [p.knocked_out for p in state.players] == [False, False, False]
+    assert [len(p.hand) for p in state.players] == [7, 7, 7]
+    assert not any(seat.knocked_out for seat in view(state, None).seats)
+    # Seat 1 deals round 2 (the deal passes to the left), and seat 2 plays first.
+    assert state.dealer == 1
+    assert turn_of(state) == 2
+
+
 def test_s4_mercy_knock_out_by_draw_until_playable_credits_nobody() -> None:
     """RULES.md §4 "Scoring" [decision knockout-credit]: a knock-out from one's own drawing
     (draw until playable) credits nobody; the turn passes on."""

@@ -10,8 +10,10 @@ of the turn after it (``Table.start_turn`` counts their turns).  A turn that is 
 (``S``, a draw card, a lost challenge) never starts, so it does not end the freeze: the
 seed's "until their next turn" is a turn they play [decision freeze-skipped-turn].  While
 frozen, any chat message, button or command of theirs that is not a decision they owe
-costs 4 cards, once: the bot reports it as the system action ``fm.<seat>``
-(``breaks_freeze`` tells it which actions count), and the freeze ends with the penalty.
+costs 4 cards, once, and the freeze ends with the penalty.  An action of theirs that
+``breaks_freeze`` counts (a catch, an UNO call, a jump-in) still happens, and ``apply``
+charges it at once [decision frozen-call-or-catch]; a message, or a press the rules refuse,
+the bot reports as the system action ``fm.<seat>``.
 Several players can be frozen at once; a new Dumb Fu on a frozen player starts their
 freeze again.  A round's end unfreezes everyone.
 """
@@ -40,7 +42,9 @@ def dumb_fu(t: Table, player: int, c: Card) -> None:
 
 def minions_rules() -> dict[Kind, CardRule[Table]]:
     rules = classic_rules()
-    # As the first card: the first player names the colour and plays; nobody is frozen,
+    # The Rainbow is Classic's W: turned up first, the player left of the dealer, who plays
+    # first, names the colour (the seed's "the person to the left of the starter")
+    # [decision first-rainbow].  A Dumb Fu turned up first likewise, and nobody is frozen,
     # since nobody played it (RULES.md §6).
     rules[Kind.WILD_DUMB_FU] = CardRule(
         dumb_fu, points=50, chooses_color=True, first_card=FirstCard.FIRST_PLAYER_CHOOSES_COLOR
@@ -58,23 +62,20 @@ _OWED = frozenset(
         ActionType.CHALLENGE,
         ActionType.ACCEPT,
         ActionType.SWAP,
-        ActionType.CALL_UNO,  # with or right after their own play (RULES.md §2 "UNO")
     }
 )
 
 
 def breaks_freeze(state: GameState, action: Action) -> bool:
     """Whether ``action`` is a frozen player moving (RULES.md §6): anything but a decision
-    they owe now.  Catching another player or jumping in out of turn counts; their own
-    move, a colour, a challenge answer, a stack, a swap target and calling UNO for their
-    own play don't.  The bot then applies ``fm.<seat>`` before the action itself."""
+    they owe now.  Their own move, a colour, a challenge answer, a stack and a swap target
+    don't count; catching another player, jumping in out of turn and calling UNO (even for
+    their own play) do [decision frozen-call-or-catch]."""
     seat = action.player
     if seat is None or not 0 <= seat < len(state.players) or not state.players[seat].frozen:
         return False
     pending = state.pending
     if pending is None:
-        return False
-    if action.type is ActionType.CALL_UNO and state.uno_window == seat:
         return False
     return pending.player != seat or action.type not in _OWED
 
