@@ -156,6 +156,34 @@ def test_dumb_fu_frozen_player_talking(stack: Any, make_group: Any) -> None:
     scene.players.wait_table("P1 drew 4", lambda m: "P1 7" in m["text"])
 
 
+def test_dumb_fu_frozen_player_catching_still_catches_and_draws_4(
+    stack: Any, make_group: Any
+) -> None:
+    """RULES.md §6 Dumb Fu [decision frozen-call-or-catch]: a frozen player's catch still
+    happens (+2 to the caught player) and costs the catcher 4 cards; the chat is told why."""
+    group = make_group(3)
+    scene = deal(
+        stack,
+        group,
+        {"variant": "minions", "hands": ["WDF R1 R2", "B1 B2 B3", "B4 G2"], "discard": "R3"},
+    )
+    scene.open_hand(0)
+    scene.press(0, "p.WDF")
+    scene.press(0, "c.B")
+    scene.players.wait_table("frozen", lambda m: "🧊" in m["text"])
+    scene.open_hand(1)
+    scene.press(1, "p.B1")
+    scene.open_hand(2)
+    scene.press(2, "p.B4")
+    table = scene.players.wait_table("catch", lambda m: "Catch" in str(m.get("reply_markup")))
+    answer = scene.players.press(scene.person(1)["id"], table, scene.act_button(table, "x.2"))
+    assert not answer["text"]
+    scene.wait_group("P1 moved while frozen by Dumb Fu and draws 4 cards.")
+    table = scene.players.wait_table("P2 caught", lambda m: "P2 3" in m["text"])
+    assert "P1 6" in table["text"]
+    assert "P2 drew 2 · P1 moved while frozen: +4 · P1 drew 4" in table["text"]
+
+
 def test_jump_in_out_of_turn(stack: Any, make_group: Any) -> None:
     """RULES.md §2 house rule Jump-In: an identical card, out of turn."""
     scene = deal(

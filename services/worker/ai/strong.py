@@ -16,13 +16,13 @@ that follows, so chains that empty the hand are found.
 
 The other decisions: the colour named is the one the hand holds most of (points break
 ties); UNO is always called and every player who forgot it is caught (unless frozen in
-Minions, where any out-of-turn move costs 4 cards); a wild draw card is challenged when the
-odds that its player held the colour pay for the two-card penalty, and bluffed (played
-while holding the colour in play) only from a hand small enough that a careful victim would
-not challenge; a 7 swaps with the smallest hand; a roulette colour is the one the hand holds
-least of (most of it is still in the pile); an F is played in Flip when the faces the
-opponents would hold after it (the backs the player can see) are weaker than what they
-likely hold now and the player's own hand has little to lose.
+Minions, where calling, catching or any out-of-turn move costs 4 cards); a wild draw card
+is challenged when the odds that its player held the colour pay for the two-card penalty,
+and bluffed (played while holding the colour in play) only from a hand small enough that a
+careful victim would not challenge; a 7 swaps with the smallest hand; a roulette colour is
+the one the hand holds least of (most of it is still in the pile); an F is played in Flip
+when the faces the opponents would hold after it (the backs the player can see) are weaker
+than what they likely hold now and the player's own hand has little to lose.
 
 Stacking variants (No Mercy): a draw card counts for less the more likely its victim holds
 an answer (their hand size against the deck's share of answers), and with two standing an
@@ -603,10 +603,13 @@ class StrongPolicy:
             share, _ = _deck_facts(view.variant, planner.side)
             planner.lacking = recall.chances(view, planner.next_seat, share)
             planner.color_before = recall.color_before(view)
-        if ActionType.CATCH in by_type and not _frozen(view):
-            return by_type[ActionType.CATCH][0]
-        if ActionType.CALL_UNO in by_type:
-            return by_type[ActionType.CALL_UNO][0]
+        if not _frozen(view):
+            # Frozen (Minions), a catch or an UNO call costs 4 cards, even on one's own turn
+            # (RULES.md §6); not calling costs 2, and only if somebody notices.
+            if ActionType.CATCH in by_type:
+                return by_type[ActionType.CATCH][0]
+            if ActionType.CALL_UNO in by_type:
+                return by_type[ActionType.CALL_UNO][0]
         match view.pending.kind:
             case PendingKind.CHOOSE_COLOR:
                 return _color_action(legal, planner.best_color(_hand(view)))

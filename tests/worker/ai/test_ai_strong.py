@@ -105,6 +105,18 @@ def test_a_frozen_player_does_not_catch_out_of_turn() -> None:
     assert strong.react(seen(state, 0), rng()).code == "x.2"  # type: ignore[union-attr]
 
 
+def test_a_frozen_player_does_not_call_uno_on_its_own_turn() -> None:
+    """RULES.md §6 Dumb Fu: a frozen player's UNO call costs 4 cards, even with their own
+    play; it plays on without calling (being caught costs only 2)."""
+    state = table(["WDF R3 Y4", "R1 G2", "B1 B2 B3"], discard="R5", variant="minions")
+    state = after(state, play(0, "WDF"), choose_color(0, "R"))
+    assert state.players[1].frozen
+    assert any(a.code == "u" for a in seen(state, 1).legal)
+    assert choice((state, 1)) == "p.R1"
+    unfrozen = table(["R3 Y4", "R1 G2", "B1 B2 B3"], discard="R5", variant="minions", current=1)
+    assert choice((unfrozen, 1)) == "u"
+
+
 # -- wild draw cards: challenges and bluffs -----------------------------------------------------
 
 
