@@ -6,7 +6,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from scenes import deal
+from scenes import Scene, deal
 from telegram_play import callbacks
 
 from services.bot.callbacks import Callback, Kind
@@ -138,19 +138,26 @@ def test_flip_turns_the_table(stack: Any, make_group: Any) -> None:
     scene.wait_group("everything flipped")
 
 
-def test_dumb_fu_frozen_player_talking(stack: Any, make_group: Any) -> None:
-    """RULES.md §6 Dumb Fu: the frozen player's message costs 4 cards, and the chat is
-    told why."""
-    group = make_group(3)
+def p1_frozen_by_dumb_fu(stack: Any, group: Any, third_hand: str) -> Scene:
+    """Minions with three players: P0 plays a Dumb Fu and names blue, so P1 (holding
+    B1 B2 B3) is frozen and owes the turn; P2 holds ``third_hand``."""
     scene = deal(
         stack,
         group,
-        {"variant": "minions", "hands": ["WDF R1 R2", "B1 B2 B3", "G1 G2 G3"], "discard": "R3"},
+        {"variant": "minions", "hands": ["WDF R1 R2", "B1 B2 B3", third_hand], "discard": "R3"},
     )
     scene.open_hand(0)
     scene.press(0, "p.WDF")
     scene.press(0, "c.B")
     scene.players.wait_table("frozen", lambda m: "🧊" in m["text"])
+    return scene
+
+
+def test_dumb_fu_frozen_player_talking(stack: Any, make_group: Any) -> None:
+    """RULES.md §6 Dumb Fu: the frozen player's message costs 4 cards, and the chat is
+    told why."""
+    group = make_group(3)
+    scene = p1_frozen_by_dumb_fu(stack, group, "G1 G2 G3")
     stack.control.send_message(scene.person(1)["id"], group.id, "haha")
     scene.wait_group("moved while frozen by Dumb Fu")
     scene.players.wait_table("P1 drew 4", lambda m: "P1 7" in m["text"])
@@ -161,16 +168,7 @@ def test_dumb_fu_frozen_player_catching_still_catches_and_draws_4(
 ) -> None:
     """RULES.md §6 Dumb Fu [decision frozen-call-or-catch]: a frozen player's catch still
     happens (+2 to the caught player) and costs the catcher 4 cards; the chat is told why."""
-    group = make_group(3)
-    scene = deal(
-        stack,
-        group,
-        {"variant": "minions", "hands": ["WDF R1 R2", "B1 B2 B3", "B4 G2"], "discard": "R3"},
-    )
-    scene.open_hand(0)
-    scene.press(0, "p.WDF")
-    scene.press(0, "c.B")
-    scene.players.wait_table("frozen", lambda m: "🧊" in m["text"])
+    scene = p1_frozen_by_dumb_fu(stack, make_group(3), "B4 G2")
     scene.open_hand(1)
     scene.press(1, "p.B1")
     scene.open_hand(2)

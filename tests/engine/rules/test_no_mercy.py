@@ -420,17 +420,18 @@ def test_s4_mercy_the_knocked_out_seat_is_passed_over_and_cannot_act() -> None:
     refused(state, swap(0, 1), Reason.BAD_TARGET)
 
 
-def test_s4_mercy_reverse_with_two_left_standing_acts_as_skip() -> None:
-    """RULES.md §4 "Actions": "two players" means two left standing."""
-    state = nm(
-        ["R+4 RR R2 R3", many(22, "G1"), "R6 R7 R8"],
-        discard="R5",
-        draw_pile=many(10, "Y0"),
-        current=0,
-    )
+def seat_1_knocked_out(first: str, third: str) -> GameState:
+    """Three players: seat 0 opens ``first`` with an R+4 that takes seat 1 from 22 cards to
+    26, knocking them out; seat 2 (holding ``third``) owes the turn."""
+    state = nm([first, many(22, "G1"), third], discard="R5", draw_pile=many(10, "Y0"), current=0)
     state = after(state, play(0, "R+4"))
     assert state.players[1].knocked_out
-    state = after(state, play(2, "R6"))
+    return state
+
+
+def test_s4_mercy_reverse_with_two_left_standing_acts_as_skip() -> None:
+    """RULES.md §4 "Actions": "two players" means two left standing."""
+    state = after(seat_1_knocked_out("R+4 RR R2 R3", "R6 R7 R8"), play(2, "R6"))
     result = ok(state, play(0, "RR"))
     assert turn_of(result.state) == 0
     assert of_type(result.events, EventType.SKIPPED)[0].data == {"player": 2}
@@ -464,14 +465,7 @@ def test_s4_mercy_last_player_standing_wins_the_round_mid_effect() -> None:
 def test_s4_mercy_a_knock_out_lasts_for_the_round_every_seat_is_dealt_in_again() -> None:
     """RULES.md §4 "Mercy" [decision knockout-for-the-round]: a knocked-out player sits out
     the rest of the round only; at the next round every seat is dealt in again and plays."""
-    state = nm(
-        ["R+4 R1 R2", many(22, "G1"), "R3 R4 R6"],
-        discard="R5",
-        draw_pile=many(10, "Y0"),
-        current=0,
-    )
-    state = after(state, play(0, "R+4"))
-    assert state.players[1].knocked_out
+    state = seat_1_knocked_out("R+4 R1 R2", "R3 R4 R6")
     assert turn_of(state) == 2
     state = after(state, play(2, "R3"), play(0, "R1"), play(2, "R4"))
     assert turn_of(state) == 0  # the knocked-out seat is passed over all round
