@@ -597,6 +597,22 @@ def test_s4_seven_swaps_hands_with_a_chosen_player(players: int) -> None:
     assert turn_of(state) == 1 % players
 
 
+def test_s4_seven_down_to_one_card_the_uno_window_and_the_hand_received() -> None:
+    """RULES.md §4 "Seven and zero" as §2 "House rules in detail"
+    [decision uno-window-seven-choice] [decision uno-call-received-hand]: a 7 played down to
+    one card without UNO can be caught while the swap is owed; after the swap nobody can be
+    caught for the one card received, and its new holder may call."""
+    state = after(nm(["R7 B1", "Y1 G1 G2", "Y2 G3"], discard="R5", current=0), play(0, "R7"))
+    assert pending_of(state) == (PendingKind.CHOOSE_SWAP, 0)
+    assert "x.0" in view(state, 1).legal_codes and "u" in view(state, 0).legal_codes
+    state = after(state, swap(0, 2))
+    assert hand(state, 2) == ["B1"]
+    assert state.uno_window is None
+    refused(state, catch(1, 2), Reason.NOTHING_TO_CATCH)
+    assert "u" in view(state, 2).legal_codes
+    assert after(state, call_uno(2)).players[2].declared_uno
+
+
 @pytest.mark.parametrize("players", [2, 3, 6])
 @pytest.mark.parametrize("direction", [1, -1])
 def test_s4_zero_passes_every_hand_in_the_direction_of_play(players: int, direction: int) -> None:
