@@ -22,7 +22,6 @@ from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message
 from services.bot.callbacks import BadCallback, Callback, Kind
 from services.bot.i18n import gettext
 
-
 #: What a private hand's buttons are: its moves, its cards that cannot be played now, and
 #: the refresh.
 HAND_KINDS = frozenset({Kind.ACT, Kind.INERT, Kind.HAND})

@@ -4,13 +4,16 @@
 Telegram meters the token, not the process: about 30 messages a second overall, 20 a
 minute in one group, about one a second in one private chat, edits included. Each limit is
 a token bucket kept in Redis as a "theoretical arrival time" (GCRA): one Lua call reserves
-a slot in the overall bucket and the chat's and answers how long to wait, so replicas
-share one budget and a burst of moves queues instead of drawing 429s. A chat's buckets are
-sized so that no window of the limit's length ever holds more than the limit (burst +
-rate × window ≤ limit); the overall one keeps the rate itself (``per_second``). Answers
-to callback and inline queries are not metered and go at once; every call is counted
-(metrics.py). A 429 that still comes pushes the bucket back by its ``retry_after`` and the
-call is sent again.
+a slot and answers how long to wait, so replicas share one budget and a burst of moves
+queues instead of drawing 429s. A call takes its chat's slot first and the overall one
+only once its chat's comes, so a call waiting for a busy group holds none of the token's
+budget meanwhile. A chat's buckets are sized so that no window of the limit's length ever
+holds more than the limit (burst + rate × window ≤ limit); the overall one keeps the rate
+itself (``per_second``). A call may be worth only so much wait (``worth``: a reply to a
+person, ``replies``): past it, or when it would take a group's last free slot (the next
+move's), it is not sent (``NotAfforded``) and takes nothing. Answers to callback and
+inline queries are not metered and go at once; every call is counted (metrics.py). A 429
+that still comes pushes the bucket back by its ``retry_after`` and the call is sent again.
 """
 
 from __future__ import annotations
