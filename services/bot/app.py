@@ -137,15 +137,15 @@ def build_application(
 
 
 def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
-    """The handlers. Each one after the quick steps that come first (the sender's language,
-    counting, flood.guard) runs as a task of its own (``block=False``) and holds none of
+    """The handlers. Each one after the quick steps that come first (counting, flood.guard,
+    the sender's language) runs as a task of its own (``block=False``) and holds none of
     PTB's update slots while it waits, for the engine or for a chat's flood budget: one
     person's flood of replies, or a table waiting for its group's slot, never stalls
     another chat's updates. (PTB's ``Defaults(block=False)`` would do the same, but with
     defaults set it sends an empty answer text as ``[]``.)"""
-    app.add_handler(TypeHandler(Update, language_handlers.note_language), group=-3)
-    app.add_handler(TypeHandler(object, count_update), group=-2)
-    app.add_handler(TypeHandler(Update, flood.guard), group=-1)
+    app.add_handler(TypeHandler(object, count_update), group=-3)
+    app.add_handler(TypeHandler(Update, flood.guard), group=-2)
+    app.add_handler(TypeHandler(Update, language_handlers.note_language), group=-1)
     later = False  # block=False, for every handler below
     app.add_handler(TypeHandler(LogEntry, on_log_entry, block=later))
     app.add_handler(CommandHandler("new", lobby.new, block=later))
