@@ -19,6 +19,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ParseMode
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from services.bot import pressed, render, standings
@@ -154,7 +155,6 @@ async def attempt(
         )
     except EngineDown as e:
         return move_not_answered(locale, e), False
-
     except EngineError as e:
         not_owed = isinstance(e, IllegalAction) and e.reason in NOT_OWED
         return refusal_text(locale, e), not_owed
@@ -304,7 +304,11 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await _no_cards(query, gettext(locale, "You have no game in play here"))
         return
     if await gone(context, player.game.game_id, user.id):
-        await _no_cards(query, gettext(locale, "You left this game's group"))
+        if await uno.memory.is_kicked(player.game.game_id, user.id):
+            why = gettext(locale, "Not your hand: you are not playing in this game.")
+        else:
+            why = gettext(locale, "You left this game's group")
+        await _no_cards(query, why)
         return
     game, view = player.game, player.view
     choices = render.choices(locale, game, view)
@@ -390,12 +394,15 @@ async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYP
         return  # posted without its keyboard (an old result): nothing the bot can edit
     # The card is the player's own message in the group: it says it did not count, and why.
     why = gettext(locale, "Did not count: {why}", why=refused)
-    await context.bot.edit_message_text(
-        f"{inline_text(locale, cb)}\n{why}",
-        inline_message_id=chosen.inline_message_id,
-        parse_mode=ParseMode.HTML,
-        reply_markup=render.my_cards_keyboard(locale, cb.game_id),
-    )
+    try:
+        await context.bot.edit_message_text(
+            f"{inline_text(locale, cb)}\n{why}",
+            inline_message_id=chosen.inline_message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=render.my_cards_keyboard(locale, cb.game_id),
+        )
+    except BadRequest as e:  # deleted meanwhile: nothing left to mark
+        log.info("a refused inline choice not marked: %s", e, extra={"game_id": cb.game_id})
 
 
 # -- Minions: a frozen player moving (RULES.md §6) --------------------------------------------
