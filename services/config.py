@@ -172,6 +172,15 @@ class Settings(BaseSettings):
     bot_messages_per_second: float = Field(
         default=30, gt=0, description="Telegram's overall limit for the token per second."
     )
+    bot_user_updates_per_second: float = Field(
+        default=2,
+        gt=0,
+        description="One person's presses and commands the bot takes, per second, after a "
+        "burst of bot_user_update_burst; past it a flood is answered with one toast.",
+    )
+    bot_user_update_burst: int = Field(
+        default=8, gt=0, description="Presses and commands one person may send at once."
+    )
     bot_claim_idle_ms: int = Field(
         default=10_000,
         gt=0,

@@ -31,7 +31,7 @@ from telegram.ext import (
     filters,
 )
 
-from services.bot import lobby, play, standings
+from services.bot import flood, lobby, play, standings
 from services.bot.context import (
     SERVICES_KEY,
     BotServices,
@@ -45,7 +45,7 @@ from services.bot.logreader import LogReader
 from services.bot.memory import Memory
 from services.bot.metrics import RENDER_LAG, UPDATES
 from services.bot.outbox import Outbox
-from services.bot.ratelimit import Bucket, RedisRateLimiter, per_second, within
+from services.bot.ratelimit import Bucket, NotAfforded, RedisRateLimiter, per_second, within
 from services.bot.records import Records
 from services.bot.rendering import LogEntry, Renderer
 from services.config import Settings
@@ -137,34 +137,49 @@ def build_application(
 
 
 def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
-    app.add_handler(TypeHandler(Update, language_handlers.note_language), group=-2)
-    app.add_handler(TypeHandler(object, count_update), group=-1)
-    app.add_handler(TypeHandler(LogEntry, on_log_entry))
-    app.add_handler(CommandHandler("new", lobby.new))
-    app.add_handler(CommandHandler("start", start))
-    app.add_handler(CommandHandler(["join", "leave", "end", "back"], lobby.command))
-    app.add_handler(CommandHandler("kick", lobby.kick))
-    app.add_handler(CommandHandler("rules", lobby.rules))
-    app.add_handler(CommandHandler("help", lobby.help_command))
-    app.add_handler(CommandHandler("language", language_handlers.language_command))
-    app.add_handler(CommandHandler("stats", standings.stats))
-    app.add_handler(CommandHandler("top", standings.top))
-    app.add_handler(CommandHandler("forgetme", standings.forgetme))
-    app.add_handler(CommandHandler("settings", standings.settings_command))
-    app.add_handler(CallbackQueryHandler(play.button))
-    app.add_handler(InlineQueryHandler(play.inline_query))
-    app.add_handler(ChosenInlineResultHandler(play.chosen_inline_result))
-    app.add_handler(MessageHandler(filters.ChatType.GROUPS & ~filters.COMMAND, play.group_message))
+    """The handlers. Each one after the quick steps that come first (counting, flood.guard,
+    the sender's language) runs as a task of its own (``block=False``) and holds none of
+    PTB's update slots while it waits, for the engine or for a chat's flood budget: one
+    person's flood of replies, or a table waiting for its group's slot, never stalls
+    another chat's updates. (PTB's ``Defaults(block=False)`` would do the same, but with
+    defaults set it sends an empty answer text as ``[]``.)"""
+    app.add_handler(TypeHandler(object, count_update), group=-3)
+    app.add_handler(TypeHandler(Update, flood.guard), group=-2)
+    app.add_handler(TypeHandler(Update, language_handlers.note_language), group=-1)
+    later = False  # block=False, for every handler below
+    app.add_handler(TypeHandler(LogEntry, on_log_entry, block=later))
+    app.add_handler(CommandHandler("new", lobby.new, block=later))
+    app.add_handler(CommandHandler("start", start, block=later))
+    app.add_handler(CommandHandler(["join", "leave", "end", "back"], lobby.command, block=later))
+    app.add_handler(CommandHandler("kick", lobby.kick, block=later))
+    app.add_handler(CommandHandler("rules", lobby.rules, block=later))
+    app.add_handler(CommandHandler("help", lobby.help_command, block=later))
+    app.add_handler(CommandHandler("language", language_handlers.language_command, block=later))
+    app.add_handler(CommandHandler("stats", standings.stats, block=later))
+    app.add_handler(CommandHandler("top", standings.top, block=later))
+    app.add_handler(CommandHandler("forgetme", standings.forgetme, block=later))
+    app.add_handler(CommandHandler("settings", standings.settings_command, block=later))
+    app.add_handler(CallbackQueryHandler(play.button, block=later))
+    app.add_handler(InlineQueryHandler(play.inline_query, block=later))
+    app.add_handler(ChosenInlineResultHandler(play.chosen_inline_result, block=later))
+    app.add_handler(
+        MessageHandler(filters.ChatType.GROUPS & ~filters.COMMAND, play.group_message, block=later)
+    )
     # Members leaving and coming back (lobby.py), beside the handler above that counts every
     # group message: a handler group of their own.
     app.add_handler(
-        MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, lobby.member_left), group=1
+        MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, lobby.member_left, block=later),
+        group=1,
     )
     app.add_handler(
-        MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, lobby.members_joined), group=1
+        MessageHandler(filters.StatusUpdate.NEW_CHAT_MEMBERS, lobby.members_joined, block=later),
+        group=1,
     )
-    app.add_handler(ChatMemberHandler(lobby.chat_member, ChatMemberHandler.CHAT_MEMBER), group=1)
-    app.add_error_handler(on_error)
+    app.add_handler(
+        ChatMemberHandler(lobby.chat_member, ChatMemberHandler.CHAT_MEMBER, block=later),
+        group=1,
+    )
+    app.add_error_handler(on_error, block=later)
 
 
 async def start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -201,6 +216,13 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
     """One error handler: log with the game id when there is one; a callback query still
     gets its answer, and the bot carries on."""
     game_id = update.game_id if isinstance(update, LogEntry) else None
+    if isinstance(context.error, NotAfforded):
+        # A reply its chat's budget could not afford soon: dropped on purpose.
+        log.info("a reply not sent: its chat's budget is spent (%s)", context.error)
+        if isinstance(update, Update) and update.callback_query is not None:
+            with contextlib.suppress(Exception):
+                await update.callback_query.answer()
+        return
     log.error(
         "handling %r failed",
         type(update).__name__,

@@ -27,6 +27,18 @@ class Kind(StrEnum):
 
 _FIELD = re.compile(r"^[A-Za-z0-9_\-.+/]*$")
 
+#: The engine's game id pattern (services/engine/routes GAME_ID_PATTERN): every game id a
+#: person sent (callback data, an inline query, a deep link) is checked against it before
+#: it goes near an engine URL, so no path-shaped id ("../../v1/…") reaches one.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+#: Versions are the engine's counters, far below 10**15; longer digits are made up.
+_VERSION_DIGITS = 15
+
+
+def is_game_id(text: str) -> bool:
+    return GAME_ID.fullmatch(text) is not None
+
 
 class BadCallback(ValueError):
     """Data the bot did not write (an old format, a forged press)."""
@@ -47,7 +59,10 @@ class Callback:
 
     @staticmethod
     def decode(data: str | None) -> Callback:
-        if not data or len(data.encode()) > MAX_BYTES:
+        """The callback written by ``encode``; BadCallback for anything else (another
+        format, a game id that is not one, a version of more digits than any, a move without
+        its code, text that is not UTF-8: a lone surrogate from a webhook's JSON)."""
+        if not data or not data.isascii() or len(data) > MAX_BYTES:
             raise BadCallback(data)
         parts = data.split("|")
         if len(parts) != 4:
@@ -57,7 +72,13 @@ class Callback:
             parsed_kind = Kind(kind)
         except ValueError:
             raise BadCallback(data) from None
-        if not version.isdigit() or not _FIELD.match(game_id) or not _FIELD.match(arg):
+        if (
+            not version.isdigit()
+            or len(version) > _VERSION_DIGITS
+            or (game_id and not is_game_id(game_id))
+            or not _FIELD.match(arg)
+            or (parsed_kind is Kind.ACT and not arg)
+        ):
             raise BadCallback(data)
         return Callback(parsed_kind, game_id, int(version), arg)
 

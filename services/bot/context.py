@@ -56,7 +56,13 @@ def services(context: ContextTypes.DEFAULT_TYPE) -> BotServices:
 
 
 class EngineDown(Exception):
-    """The engine did not answer after the retries; the user is asked to try again."""
+    """The engine did not answer after the retries; the user is asked to try again.
+    ``maybe_applied``: the request reached it (a 5xx, a timeout: its store hanging), so a
+    write may have been applied all the same, and the table will show it if it was."""
+
+    def __init__(self, *, maybe_applied: bool = False) -> None:
+        super().__init__("the engine did not answer")
+        self.maybe_applied = maybe_applied
 
 
 async def call_engine(call: Callable[[], Awaitable[T]], attempts: int = 3) -> T:
@@ -68,7 +74,8 @@ async def call_engine(call: Callable[[], Awaitable[T]], attempts: int = 3) -> T:
         except (Unavailable, httpx.TransportError) as e:
             log.warning("engine unavailable (%s), attempt %d", e, attempt + 1)
             if attempt == attempts - 1:
-                raise EngineDown() from e
+                reached = not isinstance(e, httpx.ConnectError | httpx.ConnectTimeout)
+                raise EngineDown(maybe_applied=reached) from e
             await asyncio.sleep(0.25 * 2**attempt)
     raise AssertionError("unreachable")
 

@@ -28,6 +28,7 @@ from services.bot.locales.bidi import with_direction
 from services.bot.locales.handlers import reply_language
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.locales.rules_text import rules_messages
+from services.bot.ratelimit import REPLY_WORTH
 from services.engine.client import (
     AiLevel,
     Conflict,
@@ -80,6 +81,7 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         gettext(locale, "🎴 Which UNO shall we play?"),
         render.variant_keyboard(locale, "", defaults.variant),
         topic_id=topic,
+        worth=REPLY_WORTH,  # a reply to /new, as any other (README "Flood limits")
     )
 
 
@@ -129,12 +131,15 @@ async def lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: C
     assert query is not None and user is not None
     locale = locale_of(user)
     if cb.arg == "rules":
-        info = await call_engine(lambda: services(context).engine.game(cb.game_id))
+        try:
+            info = await call_engine(lambda: services(context).engine.game(cb.game_id))
+        except (EngineError, EngineDown):
+            await query.answer(gettext(locale, "This game is over."))
+            return
         await query.answer(_rules_text(locale, info.variant), show_alert=True)
         return
-    chat_id = query.message.chat.id if query.message is not None else 0
     answer = await lobby_command(
-        context, cb.game_id, cb.arg, user.id, display_name(user), chat_id, locale=locale
+        context, cb.game_id, cb.arg, user.id, display_name(user), locale=locale
     )
     await query.answer(answer)
 
@@ -145,12 +150,12 @@ async def lobby_command(
     what: str,
     user_id: int,
     name: str,
-    chat_id: int,
     *,
     locale: str = "en",
 ) -> str:
     """Join, leave, add an AI, start or end; the answer to show the user. The lobby message
-    itself changes when the engine's write reaches the log."""
+    itself changes when the engine's write reaches the log. A chat admin may do what the
+    host may: an admin of the game's own chat, whatever chat the word came from."""
     uno = services(context)
     engine = uno.engine
 
@@ -163,6 +168,8 @@ async def lobby_command(
         return await engine.end(game_id, user_id, admin=admin)
 
     try:
+        if what in ("join", "back") and await uno.memory.is_kicked(game_id, user_id):
+            return kicked_out(locale)
         if what == "join":
             await call_engine(lambda: engine.join(game_id, user_id, name))
             return gettext(locale, "You're in!")
@@ -172,7 +179,8 @@ async def lobby_command(
         try:
             await call_engine(lambda: as_host_or_admin(False))
         except Forbidden:
-            if not chat_id or not await is_chat_admin(context, chat_id, user_id):
+            game = await call_engine(lambda: engine.game(game_id))
+            if not await is_chat_admin(context, game.chat_id, user_id):
                 return gettext(locale, "Only the host or a chat admin can do that.")
             await call_engine(lambda: as_host_or_admin(True))
         return gettext(locale, "Done.")
@@ -196,6 +204,10 @@ async def lobby_command(
         return gettext(locale, "That is not possible now.")
     except EngineError:
         return gettext(locale, "That is not possible now.")
+
+
+def kicked_out(locale: str) -> str:
+    return gettext(locale, "You were removed from this game, so you can't take a seat in it again.")
 
 
 def _rules_text(locale: str, variant: str) -> str:
@@ -223,6 +235,9 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await message.reply_text(gettext(locale, "No game here. Start one with /new."))
         return
     if what == "back":
+        if await uno.memory.is_kicked(game.game_id, user.id):
+            await message.reply_text(kicked_out(locale))
+            return
         try:
             await call_engine(lambda: uno.engine.back(game.game_id, user.id))
             answer = gettext(locale, "Welcome back!")
@@ -234,7 +249,7 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     action = {"join": "join", "leave": "leave", "start": "start", "end": "end"}[what]
     answer = await lobby_command(
-        context, game.game_id, action, user.id, display_name(user), message.chat_id, locale=locale
+        context, game.game_id, action, user.id, display_name(user), locale=locale
     )
     await message.reply_text(answer)
 
@@ -259,6 +274,9 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     try:
         await call_engine(lambda: uno.engine.leave(game.game_id, target.id))
+        # Out for good: not /back, not /join, not a move (each would take the seat back).
+        await uno.memory.mark_kicked(game.game_id, target.id)
+        await uno.memory.drop_hand_message(game.game_id, target.id)
         await message.reply_text(gettext(locale, "Removed from the game."))
     except EngineError:
         await message.reply_text(gettext(locale, "That player is not in the game."))

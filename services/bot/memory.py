@@ -301,3 +301,19 @@ class Memory:
 
     async def is_gone(self, game_id: str, user_id: int) -> bool:
         return bool(await self.redis.sismember(self.gone_key(game_id), str(user_id)))
+
+    # -- players /kick removed: out of that game for good -----------------------------------
+
+    @staticmethod
+    def kicked_key(game_id: str) -> str:
+        return f"{PREFIX}kicked:{game_id}"
+
+    async def mark_kicked(self, game_id: str, user_id: int) -> None:
+        key = self.kicked_key(game_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.sadd(key, str(user_id))
+            pipe.expire(key, TTL_SECONDS)
+            await pipe.execute()
+
+    async def is_kicked(self, game_id: str, user_id: int) -> bool:
+        return bool(await self.redis.sismember(self.kicked_key(game_id), str(user_id)))

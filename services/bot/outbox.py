@@ -16,7 +16,7 @@ from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
-from services.bot.ratelimit import RESERVED, RedisRateLimiter
+from services.bot.ratelimit import RESERVED, WAIT, NotAfforded, RedisRateLimiter, worth
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +28,8 @@ class Outcome(StrEnum):
     UNCHANGED = "unchanged"
     GONE = "gone"
     UNREACHABLE = "unreachable"
+    #: not sent: the chat's budget could not afford it soon enough (``worth``)
+    SKIPPED = "skipped"
 
 
 def _gone(error: BadRequest) -> bool:
@@ -44,9 +46,15 @@ class Outbox:
         limiter = getattr(self.bot, "rate_limiter", None)
         return limiter if isinstance(limiter, RedisRateLimiter) else None
 
-    def _reserved(self, reserved: bool) -> dict[str, Any]:
+    def _budget(self, reserved: bool, most: float | None = None) -> dict[str, Any]:
+        """How the call meets the flood budget: on its reserved slot, worth at most ``most``
+        seconds' wait, or waiting however long. Every call says so, whatever update it is
+        made for (ratelimit.replies)."""
         # Only the Application's ExtBot takes rate_limit_args, and only with our limiter.
-        return {"rate_limit_args": RESERVED} if reserved and self._limiter is not None else {}
+        if self._limiter is None:
+            return {}
+        how = RESERVED if reserved else WAIT if most is None else worth(most)
+        return {"rate_limit_args": how}
 
     async def room(self, chat_id: int, *, spare: int = 0) -> float:
         """Seconds until a message in ``chat_id`` could go with ``spare`` more slots of its
@@ -73,9 +81,11 @@ class Outbox:
         topic_id: int = 0,
         quiet: bool = True,
         reserved: bool = False,
+        worth: float | None = None,
     ) -> Message | None:
         """Post a message; None when the chat no longer takes the bot's messages.
-        ``reserved``: its slot was taken with ``reserve``."""
+        ``reserved``: its slot was taken with ``reserve``; ``worth``: sent only if its slot
+        comes within that many seconds, else NotAfforded is raised."""
         try:
             return await self.bot.send_message(
                 chat_id,
@@ -85,7 +95,7 @@ class Outbox:
                 message_thread_id=topic_id or None,
                 disable_notification=quiet,
                 link_preview_options=_NO_PREVIEW,
-                **self._reserved(reserved),
+                **self._budget(reserved, worth),
             )
         except Forbidden:
             log.info("chat %s does not take the bot's messages", chat_id)
@@ -94,7 +104,7 @@ class Outbox:
     async def delete(self, chat_id: int, message_id: int) -> None:
         """Delete a message; one already gone (or too old to delete) is left as it is."""
         try:
-            await self.bot.delete_message(chat_id, message_id)
+            await self.bot.delete_message(chat_id, message_id, **self._budget(False))
         except (BadRequest, Forbidden) as e:
             log.info("could not delete message %s in %s: %s", message_id, chat_id, e)
 
@@ -106,7 +116,10 @@ class Outbox:
         markup: InlineKeyboardMarkup | None,
         *,
         reserved: bool = False,
+        worth: float | None = None,
     ) -> Outcome:
+        """Edit a message (``reserved``, ``worth``: as ``send``; a call not worth its wait is
+        SKIPPED)."""
         try:
             await self.bot.edit_message_text(
                 text,
@@ -115,8 +128,10 @@ class Outbox:
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
                 link_preview_options=_NO_PREVIEW,
-                **self._reserved(reserved),
+                **self._budget(reserved, worth),
             )
+        except NotAfforded:
+            return Outcome.SKIPPED
         except BadRequest as e:
             if "not modified" in e.message.lower():
                 return Outcome.UNCHANGED

@@ -9,7 +9,6 @@ changes when the engine's write reaches the event log (rendering.py).
 from __future__ import annotations
 
 import logging
-import re
 
 from telegram import (
     InlineQuery,
@@ -20,10 +19,11 @@ from telegram import (
     User,
 )
 from telegram.constants import ParseMode
+from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
-from services.bot import render, standings
-from services.bot.callbacks import BadCallback, Callback, Kind, action_id
+from services.bot import pressed, render, standings
+from services.bot.callbacks import BadCallback, Callback, Kind, action_id, is_game_id
 from services.bot.cards import face_label
 from services.bot.context import (
     EngineDown,
@@ -35,7 +35,7 @@ from services.bot.context import (
     topic_of,
 )
 from services.bot.i18n import gettext, language
-from services.bot.lobby import choose_variant, lobby_button
+from services.bot.lobby import choose_variant, kicked_out, lobby_button
 from services.bot.locales.glossary import UnknownCard, face_name
 from services.engine.client import (
     Conflict,
@@ -50,8 +50,10 @@ log = logging.getLogger(__name__)
 
 INLINE_PAGE = 50
 
-
-_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
+#: A stale press's hand refresh goes only if the private chat's budget has room this soon
+#: (the next change of the game shows the hand anyway), and once in this many seconds.
+REFRESH_WORTH = 1.0
+REFRESH_SECONDS = 2
 
 
 def refusal_text(locale: str, e: EngineError) -> str:
@@ -98,9 +100,33 @@ def left_the_group(locale: str) -> str:
 
 
 async def gone(context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int) -> bool:
-    """Whether the user left the game's group while it was played (lobby.py): their moves
-    are answered and not sent until they are back."""
-    return await services(context).memory.is_gone(game_id, user_id)
+    """Whether the user left the game's group while it was played (lobby.py), or was
+    removed from the game with /kick: their moves are answered and not sent (a move would
+    take the seat back from the stand-in)."""
+    memory = services(context).memory
+    return await memory.is_gone(game_id, user_id) or await memory.is_kicked(game_id, user_id)
+
+
+async def away_text(
+    context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int, locale: str
+) -> str:
+    """Why a player ``gone`` from the game does not move."""
+    if await services(context).memory.is_kicked(game_id, user_id):
+        return kicked_out(locale)
+    return left_the_group(locale)
+
+
+def move_not_answered(locale: str, e: EngineDown) -> str:
+    """What a player is told when the engine did not answer their move: to try again if it
+    never reached it, else that it may have been applied (the engine's store hanging: a
+    write may land after the answer timed out) and the table will show it. A repeat
+    carries the same action id, so it is applied once either way."""
+    if e.maybe_applied:
+        return gettext(
+            locale,
+            "The game server is slow: your move may have been applied, and the table will show it.",
+        )
+    return gettext(locale, "The game server is not answering. Please try again.")
 
 
 async def act(
@@ -127,8 +153,8 @@ async def attempt(
                 action_id=action_id(user_id, cb.version, cb.arg),
             )
         )
-    except EngineDown:
-        return gettext(locale, "The game server is not answering. Please try again."), False
+    except EngineDown as e:
+        return move_not_answered(locale, e), False
     except EngineError as e:
         not_owed = isinstance(e, IllegalAction) and e.reason in NOT_OWED
         return refusal_text(locale, e), not_owed
@@ -146,6 +172,10 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     except BadCallback:
         await query.answer(gettext(locale, "This button is out of date."))
         return
+    refused = pressed.refusal(query, cb, locale)
+    if refused is not None:
+        await query.answer(refused)
+        return
     if cb.kind is Kind.VARIANT:
         await choose_variant(update, context, cb)
     elif cb.kind is Kind.LOBBY:
@@ -154,7 +184,7 @@ async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             return
         await lobby_button(update, context, cb)
     elif cb.kind in (Kind.HAND, Kind.INERT, Kind.ACT) and await gone(context, cb.game_id, user.id):
-        await query.answer(left_the_group(locale), show_alert=True)
+        await query.answer(await away_text(context, cb.game_id, user.id, locale), show_alert=True)
     elif cb.kind is Kind.HAND:
         if await open_private_hand(context, cb.game_id, user):
             await query.answer(gettext(locale, "Your hand is in our private chat."))
@@ -182,12 +212,25 @@ async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Ca
         await report_if_frozen(context, cb.game_id, user.id, f"q{query.id}")
     if refused is None or query.message is None or is_group(query.message.chat):
         return
-    # A stale or refused press in a private hand: show the hand as it is now.
+    # A stale or refused press on the private hand: show the hand as it is now, if it
+    # changed (its stored fingerprint) and the private chat's budget affords it soon.
     uno = services(context)
     mem = await uno.memory.game(cb.game_id)
-    if mem is not None:
+    hand = await uno.memory.hand_message(cb.game_id, user.id)
+    if (
+        mem is not None
+        and hand is not None
+        and hand.message_id == query.message.message_id
+        # One refresh at a time: a burst of stale presses makes one edit, not one each.
+        and await uno.memory.first_time(f"refresh:{cb.game_id}:{user.id}", ttl=REFRESH_SECONDS)
+    ):
         await uno.renderer.show_hand(
-            mem, user.id, query.message.message_id, app_language=app_language_of(user)
+            mem,
+            user.id,
+            hand.message_id,
+            hand.fingerprint,
+            app_language=hand.language or app_language_of(user),
+            worth=REFRESH_WORTH,
         )
 
 
@@ -214,7 +257,7 @@ async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
         return
     locale = locale_of(user)
     uno = services(context)
-    games = [a for a in (context.args or [])[:1] if _GAME_ID.fullmatch(a)]
+    games = [a for a in (context.args or [])[:1] if is_game_id(a)]
     shown = False
     for game_id in games:
         mem = await uno.memory.game(game_id)
@@ -250,9 +293,9 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     uno = services(context)
     # "My cards" fills the query with the game's id: a person in several groups gets the
     # hand of the game whose button they pressed.
-    game_id = query.query.strip() or None
+    game_id = query.query.strip()
     player = None
-    if game_id is not None:
+    if is_game_id(game_id):  # typed text, never a path to the engine
         try:
             player = await call_engine(lambda: uno.engine.view(game_id, user.id))
         except (EngineError, EngineDown):
@@ -261,7 +304,11 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await _no_cards(query, gettext(locale, "You have no game in play here"))
         return
     if await gone(context, player.game.game_id, user.id):
-        await _no_cards(query, gettext(locale, "You left this game's group"))
+        if await uno.memory.is_kicked(player.game.game_id, user.id):
+            why = gettext(locale, "Not your hand: you are not playing in this game.")
+        else:
+            why = gettext(locale, "You left this game's group")
+        await _no_cards(query, why)
         return
     game, view = player.game, player.view
     choices = render.choices(locale, game, view)
@@ -272,14 +319,7 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         kind = Kind.ACT if choice.code is not None else Kind.INERT
         arg = choice.code if choice.code is not None else f"{choice.card}.{offset + n}"
         result_id = Callback(kind, game.game_id, view.version, arg or "").encode()
-        # What the choice posts in the group as the player's message: the card as it is
-        # played, the action's name, or for a card that cannot be played, nothing harmful.
-        if choice.code is None:
-            text = "🃏"
-        elif choice.card is not None:
-            text = face_label(locale, choice.card)
-        else:
-            text = choice.label
+        text = posted_text(locale, choice)
         results.append(
             InlineQueryResultArticle(
                 id=result_id,
@@ -290,10 +330,35 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
                     else render.plain_text(render.why_line(locale, game, view))
                 ),
                 input_message_content=InputTextMessageContent(text, parse_mode=ParseMode.HTML),
+                # A keyboard makes the posted card an inline message the bot can edit
+                # (Telegram gives its inline_message_id only then): a choice refused says so
+                # there. The button opens the hand again, for whoever plays next.
+                reply_markup=render.my_cards_keyboard(locale, game.game_id),
             )
         )
     next_offset = str(offset + INLINE_PAGE) if offset + INLINE_PAGE < len(choices) else ""
     await query.answer(results, cache_time=0, is_personal=True, next_offset=next_offset)
+
+
+def posted_text(locale: str, choice: render.Choice) -> str:
+    """What an inline choice posts in the group as the player's message: the card as it is
+    played, the action's name, or for a card that cannot be played, nothing harmful."""
+    if choice.code is None:
+        return "🃏"
+    if choice.card is not None:
+        return face_label(locale, choice.card)
+    return choice.label
+
+
+def inline_text(locale: str, cb: Callback) -> str:
+    """The posted text of the inline choice ``cb`` (a card's face for a play, else 🃏)."""
+    head, _, card = cb.arg.partition(".")
+    if head == "p" and card:
+        try:
+            return face_label(locale, card)
+        except (KeyError, ValueError):
+            pass
+    return "🃏"
 
 
 def _titled(locale: str, choice: render.Choice, variant: str, side: str | None) -> str:
@@ -320,9 +385,24 @@ async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYP
         return
     if cb.kind is not Kind.ACT or await gone(context, cb.game_id, user.id):
         return  # a result listed before its player left the group is not played
-    refused = await act(context, user.id, cb, locale_of(user))
-    if refused is not None:
-        log.info("inline choice refused: %s", refused, extra={"game_id": cb.game_id})
+    locale = locale_of(user)
+    refused = await act(context, user.id, cb, locale)
+    if refused is None:
+        return
+    log.info("inline choice refused: %s", refused, extra={"game_id": cb.game_id})
+    if chosen.inline_message_id is None:
+        return  # posted without its keyboard (an old result): nothing the bot can edit
+    # The card is the player's own message in the group: it says it did not count, and why.
+    why = gettext(locale, "Did not count: {why}", why=refused)
+    try:
+        await context.bot.edit_message_text(
+            f"{inline_text(locale, cb)}\n{why}",
+            inline_message_id=chosen.inline_message_id,
+            parse_mode=ParseMode.HTML,
+            reply_markup=render.my_cards_keyboard(locale, cb.game_id),
+        )
+    except BadRequest as e:  # deleted meanwhile: nothing left to mark
+        log.info("a refused inline choice not marked: %s", e, extra={"game_id": cb.game_id})
 
 
 # -- Minions: a frozen player moving (RULES.md §6) --------------------------------------------

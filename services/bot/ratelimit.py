@@ -4,13 +4,16 @@
 Telegram meters the token, not the process: about 30 messages a second overall, 20 a
 minute in one group, about one a second in one private chat, edits included. Each limit is
 a token bucket kept in Redis as a "theoretical arrival time" (GCRA): one Lua call reserves
-a slot in the overall bucket and the chat's and answers how long to wait, so replicas
-share one budget and a burst of moves queues instead of drawing 429s. A chat's buckets are
-sized so that no window of the limit's length ever holds more than the limit (burst +
-rate × window ≤ limit); the overall one keeps the rate itself (``per_second``). Answers
-to callback and inline queries are not metered and go at once; every call is counted
-(metrics.py). A 429 that still comes pushes the bucket back by its ``retry_after`` and the
-call is sent again.
+a slot and answers how long to wait, so replicas share one budget and a burst of moves
+queues instead of drawing 429s. A call takes its chat's slot first and the overall one
+only once its chat's comes, so a call waiting for a busy group holds none of the token's
+budget meanwhile. A chat's buckets are sized so that no window of the limit's length ever
+holds more than the limit (burst + rate × window ≤ limit); the overall one keeps the rate
+itself (``per_second``). A call may be worth only so much wait (``worth``: a reply to a
+person, ``replies``): past it, or when it would take a group's last free slot (the next
+move's), it is not sent (``NotAfforded``) and takes nothing. Answers to callback and
+inline queries are not metered and go at once; every call is counted (metrics.py). A 429
+that still comes pushes the bucket back by its ``retry_after`` and the call is sent again.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import asyncio
 import logging
 import warnings
 from collections.abc import Callable, Coroutine
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,33 +37,39 @@ log = logging.getLogger(__name__)
 
 PREFIX = "bot:rate:"
 
-# KEYS: buckets; ARGV: pairs of (interval ms, tolerance ms) per key, then ``spare``. With
-# ``spare`` < 0 it reserves one slot in every bucket and answers the wait for it; else it
-# reserves nothing and answers the wait until a slot is free with ``spare`` more after it.
-# Waits in ms, the longest of the buckets'.
+# KEYS: buckets; ARGV: pairs of (interval ms, tolerance ms) per key, then ``spare``, then
+# ``take`` (1: reserve one slot in every bucket, 0: only read) and ``most`` (ms; -1: any
+# wait). Answers the wait (ms, the longest of the buckets') until a slot is free with
+# ``spare`` more after it; a reservation whose wait would be over ``most`` takes nothing
+# and answers -1.
 _BUCKETS = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local spare = tonumber(ARGV[#ARGV])
-local reserve = spare < 0
-if reserve then spare = 0 end
+local n = #ARGV
+local spare = tonumber(ARGV[n - 2])
+local take = tonumber(ARGV[n - 1]) == 1
+local most = tonumber(ARGV[n])
 local wait = 0
+local tats = {}
 for i, key in ipairs(KEYS) do
   local interval = tonumber(ARGV[2 * i - 1])
   local tolerance = tonumber(ARGV[2 * i])
   local tat = tonumber(redis.call('GET', key) or '0')
   if tat < now then tat = now end
+  tats[i] = tat
   local allow_at = tat + spare * interval - tolerance
   if allow_at - now > wait then wait = allow_at - now end
-  if reserve then
-    redis.call('SET', key, tat + interval, 'PX', tat + interval - now + tolerance + 1000)
-  end
+end
+if not take then return wait end
+if most >= 0 and wait > most then return -1 end
+for i, key in ipairs(KEYS) do
+  local interval = tonumber(ARGV[2 * i - 1])
+  local tolerance = tonumber(ARGV[2 * i])
+  local tat = tats[i] + interval
+  redis.call('SET', key, tat, 'PX', tat - now + tolerance + 1000)
 end
 return wait
 """
-
-#: ``spare`` for _BUCKETS: take the slot.
-_TAKE = -1
 
 # KEYS: buckets; ARGV[1]: ms during which nothing may be sent (Telegram's retry_after).
 _HOLD = """
@@ -77,6 +87,40 @@ return 1
 #: at once. A renderer reserves first and renders after the wait, so what changed while it
 #: waited goes out in that one message instead of queueing a second.
 RESERVED = "reserved"
+
+#: ``rate_limit_args`` of a call that waits for its slot however long it takes (the
+#: renderer's hands and notices: a move's news is always worth showing).
+WAIT = "wait"
+
+_WORTH = "worth:"
+
+#: What a reply to a person (a command's answer, a refreshed hand) is worth: it goes only
+#: if its slot comes within this, with the chat's next slot (the next move's) still free.
+REPLY_WORTH = 10.0
+
+
+def worth(seconds: float) -> str:
+    """``rate_limit_args`` of a call sent only if its slot comes within ``seconds`` with one
+    more of its group's slots free after it; else it is not sent (NotAfforded)."""
+    return f"{_WORTH}{seconds}"
+
+
+def worth_of(args: str | None) -> float | None:
+    """The seconds a call made with ``args`` may wait (None: however long)."""
+    if args is None or not args.startswith(_WORTH):
+        return None
+    return float(args[len(_WORTH) :])
+
+
+#: The ``rate_limit_args`` of calls made without any (a handler's ``reply_text``): the app
+#: sets it to ``worth(REPLY_WORTH)`` for each update a person sent, so a reply the budget
+#: cannot afford soon is dropped instead of queueing in front of the chat's moves.
+replies: ContextVar[str | None] = ContextVar("replies", default=None)
+
+
+class NotAfforded(Exception):
+    """A call worth less than its wait for the flood budget: not sent."""
+
 
 #: Methods Telegram meters: anything that puts or changes a message in a chat.
 _METERED_PREFIXES = ("send", "edit", "copy", "forward", "delete", "stop")
@@ -166,27 +210,65 @@ class RedisRateLimiter(BaseRateLimiter[str]):
             out.append((f"{PREFIX}{self.tag}:{chat}", self.group))
         return out
 
-    async def _ask(self, buckets: list[tuple[str, Bucket]], spare: int) -> float:
-        """_BUCKETS over ``buckets``; its answer in seconds (0 when nothing is metered)."""
+    def split(
+        self, buckets: list[tuple[str, Bucket]]
+    ) -> tuple[list[tuple[str, Bucket]], list[tuple[str, Bucket]]]:
+        """``buckets`` as (the chat's, the overall one)."""
+        overall = f"{PREFIX}{self.tag}"
+        return [b for b in buckets if b[0] != overall], [b for b in buckets if b[0] == overall]
+
+    async def _ask(
+        self, buckets: list[tuple[str, Bucket]], spare: int, *, take: bool, most: float = -1
+    ) -> float:
+        """_BUCKETS over ``buckets``; its answer in seconds (0 when nothing is metered, -1
+        when a reservation would wait over ``most`` seconds and took nothing)."""
         if not buckets:
             return 0.0
-        args = [n for _, bucket in buckets for n in bucket.args()] + [spare]
-        return int(await self._buckets(keys=[k for k, _ in buckets], args=args)) / 1000
+        most_ms = int(most * 1000) if most >= 0 else -1
+        args = [n for _, bucket in buckets for n in bucket.args()] + [spare, int(take), most_ms]
+        wait = int(await self._buckets(keys=[k for k, _ in buckets], args=args))
+        return -1.0 if wait < 0 else wait / 1000
 
-    async def _take(self, buckets: list[tuple[str, Bucket]]) -> float:
-        wait = await self._ask(buckets, _TAKE)
-        if buckets:
+    async def _take(
+        self, buckets: list[tuple[str, Bucket]], *, spare: int = 0, most: float = -1
+    ) -> float:
+        wait = await self._ask(buckets, spare, take=True, most=most)
+        if buckets and wait >= 0:
             RATE_WAIT.observe(wait)
         return wait
 
     async def reserve(self, endpoint: str, data: dict[str, Any]) -> float:
-        """Reserve the next slot for a call; the seconds until it may go."""
-        return await self._take(self.buckets(endpoint, data))
+        """Reserve the chat's next slot for a call sent with ``RESERVED``; the seconds until
+        it may go. (Its slot of the overall budget is taken when it is sent.)"""
+        chat, overall = self.split(self.buckets(endpoint, data))
+        return await self._take(chat or overall)
 
     async def room(self, endpoint: str, data: dict[str, Any], *, spare: int = 0) -> float:
         """The seconds until a call could go with ``spare`` more slots still free after it,
         reserving nothing (0: now)."""
-        return await self._ask(self.buckets(endpoint, data), max(spare, 0))
+        return await self._ask(self.buckets(endpoint, data), max(spare, 0), take=False)
+
+    async def admit(self, key: str, bucket: Bucket) -> bool:
+        """Take a slot of ``bucket`` (kept at ``key`` under this token's prefix) if one is
+        free now; whether one was."""
+        return await self._ask([(f"{PREFIX}{self.tag}:{key}", bucket)], 0, take=True, most=0) >= 0
+
+    async def _wait_for_chat(
+        self, chat: list[tuple[str, Bucket]], endpoint: str, args: str | None
+    ) -> None:
+        """Take the chat's slot and wait for it; a call worth less than its wait
+        (``worth``) takes nothing and raises NotAfforded."""
+        most = worth_of(args)
+        if most is None:
+            wait = await self._take(chat)
+        else:
+            spare = 1 if any(bucket is self.group for _, bucket in chat) else 0
+            wait = await self._take(chat, spare=spare, most=most)
+            if wait < 0:
+                API_CALLS.labels(endpoint, "not_afforded").inc()
+                raise NotAfforded(endpoint)
+        if wait > 0:
+            await asyncio.sleep(wait)
 
     async def process_request(
         self,
@@ -198,11 +280,16 @@ class RedisRateLimiter(BaseRateLimiter[str]):
         rate_limit_args: str | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
         buckets = self.buckets(endpoint, data)
+        chat, overall = self.split(buckets)
+        how = rate_limit_args if rate_limit_args is not None else replies.get()
         for attempt in range(self.max_retries + 1):
-            if attempt > 0 or rate_limit_args != RESERVED:
-                wait = await self._take(buckets)
-                if wait > 0:
-                    await asyncio.sleep(wait)
+            # The chat's slot first, then the overall one once it comes: a call waiting
+            # for its chat holds no slot of the token's budget meanwhile.
+            if attempt > 0 or how != RESERVED:
+                await self._wait_for_chat(chat, endpoint, how)
+            wait = await self._take(overall)
+            if wait > 0:
+                await asyncio.sleep(wait)
             try:
                 result = await callback(*args, **kwargs)
             except RetryAfter as e:

@@ -265,13 +265,22 @@ def table(
     return Rendered("\n".join(lines), table_buttons(locale, game, view))
 
 
+def my_cards(locale: str | None, game_id: str) -> InlineKeyboardButton:
+    """Opens the inline-mode hand of ``game_id``."""
+    return InlineKeyboardButton(
+        "🃏 " + gettext(locale, "My cards"), switch_inline_query_current_chat=game_id
+    )
+
+
+def my_cards_keyboard(locale: str | None, game_id: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup([[my_cards(locale, game_id)]])
+
+
 def table_buttons(locale: str | None, game: GameInfo, view: EngineView) -> InlineKeyboardMarkup:
     g, v = game.game_id, view.version
     rows: list[list[InlineKeyboardButton]] = [
         [
-            InlineKeyboardButton(
-                "🃏 " + gettext(locale, "My cards"), switch_inline_query_current_chat=g
-            ),
+            my_cards(locale, g),
             _button("✉️ " + gettext(locale, "Private hand"), Callback(Kind.HAND, g, 0)),
         ]
     ]

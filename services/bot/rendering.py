@@ -318,10 +318,13 @@ class Renderer:
         *,
         locale: str | None = None,
         app_language: str = "",
+        worth: float | None = None,
     ) -> bool:
         """Edit (or post) ``user_id``'s hand message in their private chat, in ``locale``
         (None: their /language choice, else their app's ``app_language``, else the one
-        their hand was opened in, else the chat's); whether the player has one there now."""
+        their hand was opened in, else the chat's); whether the player has one there now.
+        ``fingerprint``: what the message shows now (unchanged: no edit); ``worth``: a
+        refresh sent only if the private chat's budget has room that soon."""
         try:
             player = await self.engine.view(mem.game_id, user_id)
         except (Forbidden, NotFound):
@@ -350,7 +353,11 @@ class Renderer:
         if message_id is not None:
             if new_fingerprint == fingerprint:
                 return True
-            outcome = await self.outbox.edit(user_id, message_id, shown.text, shown.markup)
+            outcome = await self.outbox.edit(
+                user_id, message_id, shown.text, shown.markup, worth=worth
+            )
+            if outcome is Outcome.SKIPPED:
+                return True  # shown by the next change, or the next press
             if outcome in (Outcome.SHOWN, Outcome.UNCHANGED):
                 await self.memory.set_hand_message(
                     mem.game_id, user_id, message_id, new_fingerprint, app_language

@@ -24,6 +24,15 @@ from services.records.queries import InvalidSetting
 log = logging.getLogger(__name__)
 
 
+#: The most of a person's own text a reply repeats back (a 4,000-character word after /top
+#: would make the reply longer than Telegram's 4,096 and nothing would be sent).
+ECHO_CHARS = 32
+
+
+def shortened(text: str, limit: int = ECHO_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def records_of(context: ContextTypes.DEFAULT_TYPE) -> Records:
     found = services(context).records
     assert isinstance(found, Records)
@@ -63,7 +72,7 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             gettext(
                 locale,
                 "I don't know {word}. Try /top, /top global, /top wins or a variant: {known}.",
-                word=e.word,
+                word=shortened(e.word),
                 known=known,
             )
         )

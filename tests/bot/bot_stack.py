@@ -11,12 +11,14 @@ from telegram_play import Players
 from services.engine.client import EngineClient
 from services.playground.processes import ENGINE_TOKEN, Process, records_url, start_bot
 
-#: A test plays faster than people: the flood limits would only slow it down. The tests of
-#: the limits themselves set Telegram's numbers back.
+#: A test plays faster than people: the flood limits (and the per-person cooldown) would
+#: only slow it down. The tests of the limits themselves set the real numbers back.
 FAST_LIMITS = {
     "UNO_BOT_GROUP_MESSAGES_PER_MINUTE": "6000",
     "UNO_BOT_PRIVATE_MESSAGES_PER_SECOND": "100",
     "UNO_BOT_MESSAGES_PER_SECOND": "1000",
+    "UNO_BOT_USER_UPDATES_PER_SECOND": "1000",
+    "UNO_BOT_USER_UPDATE_BURST": "1000",
 }
 
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from services.bot.callbacks import MAX_BYTES, BadCallback, Callback, Kind, action_id
+from services.bot.callbacks import (
+    GAME_ID,
+    MAX_BYTES,
+    BadCallback,
+    Callback,
+    Kind,
+    action_id,
+    is_game_id,
+)
 
 
 def test_round_trip_of_the_longest_move() -> None:
@@ -48,3 +56,27 @@ def test_action_ids_repeat_for_the_same_press_only() -> None:
     assert action_id(7, 3, "p.R5") == action_id(7, 3, "p.R5")
     assert action_id(7, 3, "p.R5") != action_id(7, 4, "p.R5")
     assert action_id(7, 3, "p.R5") != action_id(8, 3, "p.R5")
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "a|AbCdEf-_1234|7|",  # a move without its code
+        "a|AbCdEf-_1234|" + "9" * 20 + "|d",  # more digits than any version
+        "a|AbCdEf-_1234|\u0661|d",  # a digit, but not an ASCII one
+        "a|../../v1/games/AbCdEf|7|d",  # a path for a game id
+        "h|AbCdEf/view|0|",
+        "a|AbCdEf-_1234|7|p.R\ud800",  # a lone surrogate (JSON of a webhook update)
+        "l|AbCdEf-_1234|0|jo\u00efn",
+    ],
+)
+def test_made_up_data_that_once_raised_is_refused(data: str) -> None:
+    with pytest.raises(BadCallback):
+        Callback.decode(data)
+
+
+def test_game_ids_are_the_engines() -> None:
+    from services.engine.routes import GAME_ID_PATTERN
+
+    assert GAME_ID.pattern == GAME_ID_PATTERN
+    assert is_game_id("AbCdEf-_1234") and not is_game_id("AbCd/spectator#")

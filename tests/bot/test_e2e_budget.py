@@ -1,12 +1,14 @@
 """A group's budget (20 messages a minute) is kept for moves: a write whose only news is the
 UNO window closing does not take the slot the next move needs (services/bot/README.md
-"Rendering", 6). Against the local Telegram with the real engine, worker and bot."""
+"Rendering", 6), and one person's flood of commands and presses delays no other chat
+("Flood limits"). Against the local Telegram with the real engine, worker and bot."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -18,12 +20,19 @@ from services.bot.ratelimit import GROUP, PREFIX
 
 @pytest.fixture(scope="module")
 def budget_stack(stack: Any) -> Any:
-    """This module's stack with its bot on Telegram's own group budget (the other tests'
-    bots have theirs lifted so games run at a test's pace)."""
+    """This module's stack with its bot on Telegram's own group and private budgets and the
+    per-person cooldown's own numbers (the other tests' bots have them lifted so games run
+    at a test's pace)."""
     for bot in stack.bots:
         bot.stop()
     stack.bots.clear()
-    stack.start_bot("bot-budget", UNO_BOT_GROUP_MESSAGES_PER_MINUTE="20")
+    stack.start_bot(
+        "bot-budget",
+        UNO_BOT_GROUP_MESSAGES_PER_MINUTE="20",
+        UNO_BOT_PRIVATE_MESSAGES_PER_SECOND="1",
+        UNO_BOT_USER_UPDATES_PER_SECOND="2",
+        UNO_BOT_USER_UPDATE_BURST="8",
+    )
     return stack
 
 
@@ -116,3 +125,52 @@ def test_moves_made_while_the_table_waits_for_its_slot_go_out_in_one_edit(
     # One edit carried both: the render took its slot first and rendered after the wait.
     assert len(shown["history"]) == edits + 1, [h["text"] for h in shown["history"][edits:]]
     assert "🟥 1" in shown["text"]
+
+
+SLOW_DOWN = "Slow down: too many presses at once."
+
+
+def test_one_persons_flood_delays_no_other_group(budget_stack: Any, make_group: Any) -> None:
+    """100 /help and 100 stale presses on their own hand from one person, at once: another
+    group's press is answered and its table shows the move; the flood is answered with one
+    "Slow down" toast (the rest of it goes unanswered), the person's chats get no more than
+    their budgets, and no unchanged hand is edited."""
+    stack, control = budget_stack, budget_stack.control
+    hands = {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"}
+    others = deal(stack, make_group(2), hands)
+    others.open_hand(0)
+    flooded = deal(stack, make_group(2), hands)
+    flooder = flooded.person(0)["id"]
+    flooded.open_hand(0)
+    stale = flooded.act_button(flooded.hand_offers(0, "p.R2"), "p.R2")
+    assert not flooded.press(0, "p.R1")["text"]
+    flooded.players.wait_table("the flooder's move", lambda m: "P0 2" in m["text"])
+    hand = flooded.players.hand(flooder)
+    assert hand is not None
+    since = control.calls(token=stack.token)[-1]["seq"]
+
+    def command(_: int) -> None:
+        control.send_message(flooder, flooded.group.id, "/help")
+
+    def press(_: int) -> str:
+        answer = control.press_button(
+            flooder, stack.bot_id, hand["message_id"], stale.encode(), forged=True, timeout=5
+        )
+        return str(answer["text"] or "")
+
+    with ThreadPoolExecutor(max_workers=100) as pool:
+        commands = pool.map(command, range(100))
+        presses = pool.map(press, range(100))
+        # Meanwhile, in the other group: a move, answered, and shown.
+        assert not others.press(0, "p.R1")["text"]
+        others.players.wait_table("the other group's move", lambda m: "P0 2" in m["text"])
+        list(commands)
+        answers = list(presses)
+    assert answers.count(SLOW_DOWN) == 1, answers
+    calls = [c for c in control.calls(token=stack.token, since=since) if c.get("ok") is not None]
+    in_group = [
+        c for c in calls if c.get("chat_id") == flooded.group.id and c["method"] != "getChatMember"
+    ]
+    assert len(in_group) <= 20, [c["method"] for c in in_group]
+    private = [c for c in calls if c.get("chat_id") == flooder]
+    assert not [c for c in private if "not modified" in (c.get("description") or "")]

@@ -16,6 +16,7 @@ from services.bot.callbacks import Callback, Kind
 from services.engine.client import GameInfo
 
 OUT_OF_DATE = "This button is out of date."
+NOT_ON_MESSAGE = "This button is not on this message."
 LEFT_THE_GROUP = "You left the group, so the AI plays your seat."
 
 
@@ -96,7 +97,9 @@ def test_a_player_who_blocked_the_bot_plays_on_through_inline_mode(
 def test_a_stale_press_is_answered_and_refreshes_the_hand(stack: Stack, make_group: Any) -> None:
     """A press carrying an older version (an old keyboard's button, sent by a modified
     client or pressed before the edit arrived) moves nothing: it is answered as out of
-    date, and the hand it was pressed on is shown as it is now."""
+    date, and the hand it was pressed on is shown as it is now, if that changed (its stored
+    fingerprint): an unchanged hand is not edited, so no call comes back "message is not
+    modified"."""
     scene = deal(stack, make_group(2), {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"})
     me = scene.person(0)["id"]
     scene.open_hand(0)
@@ -109,16 +112,26 @@ def test_a_stale_press_is_answered_and_refreshes_the_hand(stack: Stack, make_gro
     current = engine_game(stack, scene.game.game_id).version
     hand = scene.players.hand(me)
     assert hand is not None and version_of(hand) < current  # older buttons than the game
-    assert scene.players.press_hand(me, hand, old_r2, forged=True)["text"] == OUT_OF_DATE
+    since = stack.control.calls(token=stack.token)[-1]["seq"]
+    for _ in range(3):
+        assert scene.players.press_hand(me, hand, old_r2, forged=True)["text"] == OUT_OF_DATE
+    scene.press(1, "k")  # now P0 owes: their hand is shown at the new version, in place
     refreshed = scene.players.wait_hand(
-        me, lambda m: version_of(m) == current, "the hand shown at the current version"
+        me, lambda m: version_of(m) > current, "the hand shown at P0's turn"
     )
     assert refreshed["message_id"] == hand["message_id"]  # edited in place, not posted again
-    # A stale table button: answered the same way; the table is shown by the next move.
+    wasted = [
+        c
+        for c in stack.control.calls(token=stack.token, since=since)
+        if c.get("chat_id") == me and "not modified" in (c.get("description") or "")
+    ]
+    assert not wasted
+    # A hand's move pressed on the table: not one of the table's buttons.
+    current = engine_game(stack, scene.game.game_id).version
     table = scene.table()
     stale_draw = Callback(Kind.ACT, scene.game.game_id, old_r2.version, "d")
     answer = scene.players.press(scene.person(1)["id"], table, stale_draw, forged=True)
-    assert answer["text"] == OUT_OF_DATE
+    assert answer["text"] == NOT_ON_MESSAGE
     assert engine_game(stack, scene.game.game_id).version == current
     assert "played 🟥 2" not in scene.group_text()
 
@@ -127,7 +140,8 @@ def test_made_up_callback_data_is_answered_and_changes_nothing(
     stack: Stack, make_group: Any
 ) -> None:
     """Data the bot never wrote, from a modified client, on the table or the hand: every
-    press is answered in words (never "Something went wrong"), and the game is as it was."""
+    press is answered in words (never "Something went wrong"), and the game is as it was.
+    On the table only the table's own buttons are taken (services/bot/pressed.py)."""
     group = make_group(2)
     scene = deal(stack, group, {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"})
     host, other = scene.person(0)["id"], scene.person(1)["id"]
@@ -144,13 +158,13 @@ def test_made_up_callback_data_is_answered_and_changes_nothing(
         (host, hand, "a|||", OUT_OF_DATE),
         (host, hand, f"a|{game_id}|{version}|p.B9", "You don't hold that card."),
         (host, hand, f"a|{game_id}|{version}|zz", "That is not possible now."),
-        (host, table, f"l|{game_id}|0|end-it", OUT_OF_DATE),  # the host: no lobby word "ends"
-        (host, table, f"l|{game_id}|0|start", "The game has already started."),
-        (other, table, f"a|{game_id}|{version}|d", "It's not your turn."),
-        (stranger["id"], table, f"a|{game_id}|{version}|p.R1", "Not your hand"),
-        (host, table, f"a|nosuchgame00|{version}|d", "This game is over."),
-        (host, table, f"v|{game_id}|0|classic", "A game is already on here"),
-        (host, table, f"f|x|0|{other}", "Only the person who asked"),
+        (stranger["id"], table, f"a|{game_id}|{version}|p.R1", NOT_ON_MESSAGE),
+        (host, table, f"l|{game_id}|0|end-it", NOT_ON_MESSAGE),
+        (host, table, f"l|{game_id}|0|start", NOT_ON_MESSAGE),
+        (other, table, f"a|{game_id}|{version}|d", NOT_ON_MESSAGE),
+        (host, table, f"a|nosuchgame00|{version}|d", NOT_ON_MESSAGE),
+        (host, table, f"v|{game_id}|0|classic", NOT_ON_MESSAGE),
+        (host, table, f"f|x|0|{other}", NOT_ON_MESSAGE),
     ]
     for user, message, data, said in forged:
         press = scene.players.press_hand if message is hand else scene.players.press

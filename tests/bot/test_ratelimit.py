@@ -9,7 +9,16 @@ import pytest
 from redis.asyncio import Redis
 from telegram.error import RetryAfter
 
-from services.bot.ratelimit import RESERVED, Bucket, RedisRateLimiter, per_second, within
+from services.bot.ratelimit import (
+    RESERVED,
+    Bucket,
+    NotAfforded,
+    RedisRateLimiter,
+    per_second,
+    replies,
+    within,
+    worth,
+)
 
 
 def limiter(redis: Redis, group: Bucket) -> RedisRateLimiter:
@@ -90,3 +99,35 @@ def test_the_overall_bucket_keeps_the_rate_with_a_third_of_it_at_once(limit: flo
     assert 1 / bucket.interval == pytest.approx(limit)
     # Within what Telegram (and the local Telegram, a second's worth at once) lets through.
     assert 1 <= bucket.burst <= max(1, limit // 3)
+
+
+async def test_a_call_waiting_for_its_chat_holds_no_slot_of_the_token(redis: Redis) -> None:
+    """The chat's slot first, the token's when the call goes: one group's queue of
+    messages leaves the overall budget to every other chat meanwhile."""
+    one = RedisRateLimiter(redis, "42", overall=Bucket(60.0, 1), group=Bucket(60.0, 1))
+    busy, other = ("sendMessage", {"chat_id": -100}), ("sendMessage", {"chat_id": -200})
+    assert await one.reserve(*busy) == 0
+    assert await one.reserve(*busy) > 50  # waits for its chat
+    assert await one.room(*other) == 0  # the token's one slot is still free
+
+
+async def test_a_reply_not_worth_its_wait_is_dropped_and_takes_nothing(redis: Redis) -> None:
+    one = limiter(redis, Bucket(60.0, 2))
+    call = ("sendMessage", {"chat_id": -100})
+    sent = 0
+
+    async def callback(**kwargs: Any) -> bool:
+        nonlocal sent
+        sent += 1
+        return True
+
+    assert await one.process_request(callback, (), {}, *call, worth(5)) is True
+    # One slot left: a reply would leave none for the group's next move.
+    token = replies.set(worth(5))  # what a handler's reply_text carries (flood.py)
+    try:
+        with pytest.raises(NotAfforded):
+            await one.process_request(callback, (), {}, *call, None)
+    finally:
+        replies.reset(token)
+    assert sent == 1
+    assert await one.reserve(*call) == 0  # the dropped reply took nothing: the move's slot

@@ -26,10 +26,44 @@ class Phrase(str):
     __slots__ = ()
 
 
+_EMBEDDINGS: Final = frozenset("\u202a\u202b\u202d\u202e")  # LRE RLE LRO RLO
+_POP_EMBEDDING: Final = "\u202c"  # PDF
+_ISOLATES: Final = frozenset("\u2066\u2067\u2068")  # LRI RLI FSI
+_POP_ISOLATE: Final = POP_DIRECTIONAL_ISOLATE
+
+
+def balanced(text: str) -> str:
+    """``text`` with its bidi controls balanced (UAX #9): a pop that closes nothing is taken
+    out and whatever is left open is closed at its end, so a name holding an unclosed
+    isolate or override ("\u2067…") cannot reorder the rest of the line it is put in."""
+    out: list[str] = []
+    stack: list[str] = []
+    for char in text:
+        if char in _EMBEDDINGS or char in _ISOLATES:
+            stack.append(char)
+        elif char == _POP_EMBEDDING:
+            if not stack or stack[-1] not in _EMBEDDINGS:
+                continue
+            stack.pop()
+        elif char == _POP_ISOLATE:
+            if not any(c in _ISOLATES for c in stack):
+                continue
+            # A PDI closes its isolate and every embedding opened inside it.
+            while stack[-1] not in _ISOLATES:
+                out.append(_POP_EMBEDDING)
+                stack.pop()
+            stack.pop()
+        out.append(char)
+    for opened in reversed(stack):
+        out.append(_POP_ISOLATE if opened in _ISOLATES else _POP_EMBEDDING)
+    return "".join(out)
+
+
 def isolate(text: str) -> str:
-    """``text`` wrapped in a first-strong isolate: laid out in its own direction (that of
-    its first strong letter) without reordering what surrounds it."""
-    return f"{FIRST_STRONG_ISOLATE}{text}{POP_DIRECTIONAL_ISOLATE}"
+    """``text``, its bidi controls balanced, wrapped in a first-strong isolate: laid out in
+    its own direction (that of its first strong letter) without reordering what surrounds
+    it."""
+    return f"{FIRST_STRONG_ISOLATE}{balanced(text)}{POP_DIRECTIONAL_ISOLATE}"
 
 
 def is_rtl(language: str) -> bool:

@@ -75,3 +75,17 @@ def test_a_phrase_is_not_isolated() -> None:
     assert message == "1+ زرد"
     # Persian names of draw cards read as the card shows them: "+1" to the right.
     assert seen(with_direction("fa", message)) == "درز +1"
+
+
+def test_a_name_with_an_unclosed_isolate_leaves_the_line_in_order() -> None:
+    """A first name holding a right-to-left isolate it never closes (U+2067), an override
+    or a stray pop: balanced before it is isolated, the line reads as it would without
+    them, in a left-to-right message and in a right-to-left one (where an unclosed isolate
+    took the rest of the line into the name's isolate)."""
+    line = "{a} has 5 cards · {b} has 3"
+    every_control = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+    for base in ("L", "R"):
+        plain = seen(format_arguments("en", line, {"a": "علی", "b": "Bob"}), base)
+        for name in ("\u2067علی", "علی\u2069\u2069", "\u202eعلی", "\u2066\u202bعلی\u2069"):
+            shown = seen(format_arguments("en", line, {"a": name, "b": "Bob"}), base)
+            assert shown.translate(every_control) == plain, (base, repr(name))

@@ -1,0 +1,50 @@
+"""The engine not answering a move: over real HTTP, an engine that takes the request and
+never answers (its store hanging) may have applied it, one that cannot be reached has not,
+and the player is told which."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from services.bot.context import EngineDown, call_engine
+from services.bot.play import move_not_answered
+from services.engine.client import EngineClient
+from services.engine.local_server import free_port
+
+
+@pytest.fixture
+def hanging_engine() -> Iterator[str]:
+    """A server that accepts every connection and never answers."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    yield f"http://127.0.0.1:{server.getsockname()[1]}"
+    server.close()
+
+
+async def down(url: str) -> EngineDown:
+    async with EngineClient(url, "token", timeout=0.3) as engine:
+        with pytest.raises(EngineDown) as raised:
+            await call_engine(
+                lambda: engine.act("AbCdEf123456", 7, "d", version=3, action_id="tg:7:3:d")
+            )
+    return raised.value
+
+
+async def test_a_move_the_engine_took_and_never_answered_may_have_been_applied(
+    hanging_engine: str,
+) -> None:
+    e = await down(hanging_engine)
+    assert e.maybe_applied
+    assert move_not_answered("en", e) == (
+        "The game server is slow: your move may have been applied, and the table will show it."
+    )
+
+
+async def test_a_move_that_never_reached_the_engine_is_to_be_sent_again() -> None:
+    e = await down(f"http://127.0.0.1:{free_port()}")
+    assert not e.maybe_applied
+    assert move_not_answered("en", e) == "The game server is not answering. Please try again."
