@@ -55,8 +55,8 @@ RULES_SUMMARY = {
     ),
     "minecraft": N_("Classic plus the Creeper (wild +3). First to 500."),
     "minions": N_(
-        "Classic plus Dumb Fu: the next player is frozen until their next turn; moving "
-        "costs 4 cards. First to 500."
+        "Classic plus Dumb Fu: it freezes the next player, and moving out of turn then "
+        "costs them 4 cards. First to 500."
     ),
 }
 
