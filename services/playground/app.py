@@ -20,6 +20,7 @@ from starlette.datastructures import UploadFile
 from starlette.staticfiles import StaticFiles
 
 from services.playground.bot_api import BotApi
+from services.playground.media import Upload
 from services.playground.people import People, Refused
 from services.playground.world import World
 
@@ -135,7 +136,7 @@ async def _bot_api_params(request: Request) -> dict[str, Any] | None:
         form = await request.form()
         for key, value in form.multi_items():
             if isinstance(value, UploadFile):
-                raw[key] = (await value.read()).decode("utf-8", "replace")
+                raw[key] = Upload(value.filename or "", len(await value.read()))
             else:
                 raw[key] = value
     return raw
