@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from services.playground.bot_api import BotApi
 from services.playground.media import Upload
+from services.playground.opening import MiniApps, Opening
 from services.playground.people import People, Refused
 from services.playground.world import World
 
@@ -109,6 +110,26 @@ class Choice(Body):
     thread_id: int | None = None
 
 
+class WebAppOpening(Body):
+    user_id: int
+    way: str
+    chat_id: int | None = None
+    message_id: int | None = None
+    button_text: str | None = None
+    query_id: str | None = None
+    link: str | None = None
+
+
+class WebAppData(Body):
+    user_id: int
+    data: str
+
+
+class WebAppRegistration(Body):
+    token: str
+    url: str
+
+
 class Limits(Body):
     model_config = ConfigDict(extra="allow")
     enabled: bool
@@ -147,6 +168,7 @@ def create_app(world: World | None = None) -> FastAPI:
     world = world or World()
     api = BotApi(world)
     people = People(world)
+    mini_apps = MiniApps(people)
     app = FastAPI(
         title="Local Telegram", docs_url="/control/docs", openapi_url="/control/openapi.json"
     )
@@ -270,6 +292,27 @@ def create_app(world: World | None = None) -> FastAPI:
         return people.choose_inline_result(
             body.user_id, body.query_id, body.result_id, body.chat_id, body.thread_id
         ).view()
+
+    @app.put("/control/web_apps/{short_name}")
+    async def register_web_app(short_name: str, body: WebAppRegistration) -> Any:
+        mini_apps.register(body.token, short_name, body.url)
+        return {"ok": True}
+
+    @app.post("/control/web_apps")
+    async def open_web_app(body: WebAppOpening) -> Any:
+        return mini_apps.open(Opening(**body.model_dump()))
+
+    @app.post("/control/web_apps/{launch_id}/data")
+    async def send_web_app_data(launch_id: str, body: WebAppData) -> Any:
+        return mini_apps.send_data(body.user_id, launch_id, body.data).view()
+
+    @app.get("/control/private/{user_id}/{bot_id}/menu_button")
+    async def menu_button(user_id: int, bot_id: int) -> Any:
+        user = people.user(user_id)
+        bot = world.bots.get(bot_id)
+        if bot is None:
+            raise Refused(404, f"no bot {bot_id}")
+        return bot.menu_button(user.id)
 
     @app.get("/control/chats/{chat_id}/messages")
     async def messages(chat_id: int, thread_id: int | None = None) -> Any:

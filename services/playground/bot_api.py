@@ -19,6 +19,7 @@ from services.playground.errors import BotApiError, bad_request, conflict, forbi
 from services.playground.formatting import format_text
 from services.playground.media import MEDIA_METHODS, media_fields
 from services.playground.params import Params
+from services.playground.people import post_result
 from services.playground.text import (
     MAX_CAPTION_LENGTH,
     MAX_TEXT_LENGTH,
@@ -673,6 +674,34 @@ async def answer_callback_query(api: BotApi, bot: Bot, p: Params) -> Any:
     return True
 
 
+def check_result(result: Any) -> None:
+    """An ``InlineQueryResult`` checked as Telegram checks it."""
+    if not isinstance(result, dict):
+        raise bad_request("can't parse InlineQueryResult: InlineQueryResult must be an Object")
+    kind = result.get("type")
+    if kind not in INLINE_RESULT_TYPES:
+        raise bad_request(f'can\'t parse InlineQueryResult: Unsupported type "{kind}"')
+    result_id = result.get("id")
+    if not isinstance(result_id, str) or not 1 <= len(result_id.encode()) <= 64:
+        raise bad_request("RESULT_ID_INVALID")
+    if kind == "article" and not isinstance(result.get("input_message_content"), dict):
+        raise bad_request(
+            'can\'t parse InlineQueryResult: Field "input_message_content" must be of type Object'
+        )
+    if "reply_markup" in result:
+        markup = result["reply_markup"]
+        for row in markup.get("inline_keyboard", []) if isinstance(markup, dict) else []:
+            for button in row:
+                # the chat an inline result lands in is not known: no web_app button
+                check_button(button, private=False)
+    content = result.get("input_message_content")
+    if isinstance(content, dict) and "message_text" in content:
+        text = content["message_text"]
+        if not isinstance(text, str) or not text.strip():
+            raise bad_request(errors.MESSAGE_TEXT_EMPTY)
+        format_text(text, content.get("parse_mode"), content.get("entities"))
+
+
 @method("answerInlineQuery")
 async def answer_inline_query(api: BotApi, bot: Bot, p: Params) -> Any:
     query_id = p.str_("inline_query_id") or ""
@@ -691,34 +720,10 @@ async def answer_inline_query(api: BotApi, bot: Bot, p: Params) -> Any:
         raise bad_request("RESULTS_TOO_MUCH")
     seen: set[str] = set()
     for result in results:
-        if not isinstance(result, dict):
-            raise bad_request("can't parse InlineQueryResult: InlineQueryResult must be an Object")
-        kind = result.get("type")
-        if kind not in INLINE_RESULT_TYPES:
-            raise bad_request(f'can\'t parse InlineQueryResult: Unsupported type "{kind}"')
-        result_id = result.get("id")
-        if not isinstance(result_id, str) or not 1 <= len(result_id.encode()) <= 64:
-            raise bad_request("RESULT_ID_INVALID")
-        if result_id in seen:
+        check_result(result)
+        if result["id"] in seen:
             raise bad_request("RESULT_ID_DUPLICATE")
-        seen.add(result_id)
-        if kind == "article" and not isinstance(result.get("input_message_content"), dict):
-            raise bad_request(
-                "can't parse InlineQueryResult: "
-                'Field "input_message_content" must be of type Object'
-            )
-        if "reply_markup" in result:
-            markup = result["reply_markup"]
-            for row in markup.get("inline_keyboard", []) if isinstance(markup, dict) else []:
-                for button in row:
-                    # the chat an inline result lands in is not known: no web_app button
-                    check_button(button, private=False)
-        content = result.get("input_message_content")
-        if isinstance(content, dict) and "message_text" in content:
-            text = content["message_text"]
-            if not isinstance(text, str) or not text.strip():
-                raise bad_request(errors.MESSAGE_TEXT_EMPTY)
-            format_text(text, content.get("parse_mode"), content.get("entities"))
+        seen.add(result["id"])
     next_offset = p.str_("next_offset") or ""
     if len(next_offset.encode()) > 64:
         raise bad_request("NEXT_OFFSET_INVALID")
@@ -760,6 +765,72 @@ def inline_results_button(p: Params) -> dict[str, Any] | None:
         raise bad_request("can't parse inline query results button JSON object")
     check_web_app(button, private=True)
     return button
+
+
+# ---------------------------------------------------------------------------- Mini Apps
+
+
+MENU_BUTTON_TYPES = frozenset({"commands", "web_app", "default"})
+
+
+def _menu_chat(api: BotApi, bot: Bot, p: Params) -> int | None:
+    """The private chat a menu button is set for (its user's id), or None for the default;
+    only private chats have one."""
+    if not p.has("chat_id"):
+        return None
+    chat = api.chat(bot, p, write=False)
+    if not chat.is_private:
+        raise bad_request(errors.CHAT_NOT_FOUND)
+    return chat.id
+
+
+@method("setChatMenuButton")
+async def set_chat_menu_button(api: BotApi, bot: Bot, p: Params) -> Any:
+    chat_id = _menu_chat(api, bot, p)
+    button = p.json_("menu_button", "can't parse menu button JSON object") or {"type": "default"}
+    if not isinstance(button, dict) or button.get("type") not in MENU_BUTTON_TYPES:
+        raise bad_request("can't parse menu button JSON object")
+    if button["type"] == "web_app":
+        if not isinstance(button.get("text"), str) or not button["text"].strip():
+            raise bad_request("can't parse menu button JSON object")
+        check_web_app(button, private=True)
+        button = {"type": "web_app", "text": button["text"], "web_app": button["web_app"]}
+    else:
+        button = {"type": button["type"]}
+    if button["type"] == "default":
+        bot.menu_buttons.pop(chat_id, None)
+    else:
+        bot.menu_buttons[chat_id] = button
+    api.world.emit({"kind": "menu_button", "bot_id": bot.id, "chat_id": chat_id})
+    return True
+
+
+@method("getChatMenuButton")
+async def get_chat_menu_button(api: BotApi, bot: Bot, p: Params) -> Any:
+    return bot.menu_button(_menu_chat(api, bot, p))
+
+
+@method("answerWebAppQuery")
+async def answer_web_app_query(api: BotApi, bot: Bot, p: Params) -> Any:
+    """The Mini App's answer, posted in the chat it was opened from, as the user's message via
+    the bot; ``SentWebAppMessage`` carries the inline id when the message has a keyboard."""
+    result = p.json_("result", "can't parse inline query result JSON object")
+    check_result(result)
+    launch = api.world.web_app_launches.get(p.str_("web_app_query_id") or "")
+    if launch is None or launch.query_id is None or launch.bot_id != bot.id or launch.answered:
+        raise bad_request("QUERY_ID_INVALID")
+    user = api.world.users[launch.user_id]
+    chat = (
+        api.world.private_chat(bot, user)
+        if launch.chat_id is None
+        else api.world.chats[launch.chat_id]
+    )
+    message = post_result(api.world, user, chat, bot, result)
+    launch.answered = True
+    sent: dict[str, Any] = {}
+    if message.inline_message_id is not None:
+        sent["inline_message_id"] = message.inline_message_id
+    return sent
 
 
 # ---------------------------------------------------------------------------- commands
@@ -820,7 +891,6 @@ async def delete_my_commands(api: BotApi, bot: Bot, p: Params) -> Any:
     "setMyName",
     "setMyDescription",
     "setMyShortDescription",
-    "setChatMenuButton",
     "setMyDefaultAdministratorRights",
 )
 async def set_bot_profile(api: BotApi, bot: Bot, p: Params) -> Any:

@@ -21,6 +21,7 @@ from typing import Any
 from services.playground.limits import FloodLimits
 from services.playground.media import MEDIA_KINDS, Files
 from services.playground.text import command_of, detected_entities
+from services.playground.web_apps import Launch
 
 #: Update kinds a bot gets when it has not chosen (``allowed_updates`` empty or never set).
 DEFAULT_UPDATE_KINDS = frozenset(
@@ -111,6 +112,15 @@ class Bot:
     commands: dict[tuple[str, str], list[dict[str, str]]] = field(default_factory=dict)
     started_by: set[int] = field(default_factory=set)
     blocked_by: set[int] = field(default_factory=set)
+    #: setChatMenuButton: per private chat (the user's id), and the default (None)
+    menu_buttons: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    #: the bot's Mini Apps by short name (made with @BotFather's /newapp): their URLs
+    web_apps: dict[str, str] = field(default_factory=dict)
+
+    def menu_button(self, chat_id: int | None) -> dict[str, Any]:
+        """The menu button a private chat shows: its own, else the bot's default, else
+        ``default`` (no value set: the client shows the command list)."""
+        return self.menu_buttons.get(chat_id) or self.menu_buttons.get(None) or {"type": "default"}
 
     @property
     def id(self) -> int:
@@ -362,6 +372,7 @@ class World:
         self.inline_queries: dict[str, InlineQuery] = {}
         self.inline_cache: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
         self.inline_messages: dict[str, InlineMessage] = {}
+        self.web_app_launches: dict[str, Launch] = {}
         self.calls.clear()
         self.limits.clear()
         self.files.clear()
