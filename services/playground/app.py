@@ -110,16 +110,6 @@ class Choice(Body):
     thread_id: int | None = None
 
 
-class WebAppOpening(Body):
-    user_id: int
-    way: str
-    chat_id: int | None = None
-    message_id: int | None = None
-    button_text: str | None = None
-    query_id: str | None = None
-    link: str | None = None
-
-
 class WebAppData(Body):
     user_id: int
     data: str
@@ -299,8 +289,8 @@ def create_app(world: World | None = None) -> FastAPI:
         return {"ok": True}
 
     @app.post("/control/web_apps")
-    async def open_web_app(body: WebAppOpening) -> Any:
-        return mini_apps.open(Opening(**body.model_dump()))
+    async def open_web_app(body: Opening) -> Any:
+        return mini_apps.open(body)
 
     @app.post("/control/web_apps/{launch_id}/data")
     async def send_web_app_data(launch_id: str, body: WebAppData) -> Any:
@@ -309,10 +299,7 @@ def create_app(world: World | None = None) -> FastAPI:
     @app.get("/control/private/{user_id}/{bot_id}/menu_button")
     async def menu_button(user_id: int, bot_id: int) -> Any:
         user = people.user(user_id)
-        bot = world.bots.get(bot_id)
-        if bot is None:
-            raise Refused(404, f"no bot {bot_id}")
-        return bot.menu_button(user.id)
+        return people.bot(bot_id).menu_button(user.id)
 
     @app.get("/control/chats/{chat_id}/messages")
     async def messages(chat_id: int, thread_id: int | None = None) -> Any:
@@ -322,10 +309,7 @@ def create_app(world: World | None = None) -> FastAPI:
     @app.get("/control/private/{user_id}/{bot_id}/messages")
     async def private_messages(user_id: int, bot_id: int) -> Any:
         user = people.user(user_id)
-        bot = world.bots.get(bot_id)
-        if bot is None:
-            raise Refused(404, f"no bot {bot_id}")
-        return [m.view() for m in world.private_chat(bot, user).ordered()]
+        return [m.view() for m in world.private_chat(people.bot(bot_id), user).ordered()]
 
     @app.get("/control/calls")
     async def calls(token: str | None = None, since: int = 0) -> Any:

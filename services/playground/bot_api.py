@@ -279,25 +279,21 @@ def reply_markup(params: Params, chat: Chat) -> dict[str, Any] | None:
     if not isinstance(markup, dict):
         raise bad_request("can't parse reply keyboard markup JSON object")
     if "inline_keyboard" in markup:
-        rows = markup["inline_keyboard"]
-        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-            raise bad_request(
-                'field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays'
-            )
-        for row in rows:
-            for button in row:
-                check_button(button, private=chat.is_private)
+        for button in _buttons(markup, "inline_keyboard", "InlineKeyboardMarkup"):
+            check_button(button, private=chat.is_private)
     elif "keyboard" in markup:
-        rows = markup["keyboard"]
-        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-            raise bad_request(
-                'field "keyboard" of the ReplyKeyboardMarkup should be an Array of Arrays'
-            )
-        for row in rows:
-            for button in row:
-                if isinstance(button, dict):
-                    check_web_app(button, private=chat.is_private)
+        for button in _buttons(markup, "keyboard", "ReplyKeyboardMarkup"):
+            if isinstance(button, dict):
+                check_web_app(button, private=chat.is_private)
     return markup
+
+
+def _buttons(markup: dict[str, Any], field: str, type_name: str) -> list[Any]:
+    """The buttons of a keyboard's rows, which must be an array of arrays."""
+    rows = markup[field]
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise bad_request(f'field "{field}" of the {type_name} should be an Array of Arrays')
+    return [button for row in rows for button in row]
 
 
 def check_web_app(button: dict[str, Any], *, private: bool) -> None:

@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
 from typing import Any
+
+from pydantic import ConfigDict
+from pydantic.dataclasses import dataclass
 
 from services.playground.people import People, Refused
 from services.playground.web_apps import WAYS, Launch, init_fields, launch_url, sign
@@ -37,9 +39,9 @@ DIRECT_LINK = re.compile(
 MAX_WEB_APP_DATA = 4096
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=ConfigDict(extra="forbid"))
 class Opening:
-    """What the control API was asked to open."""
+    """What the control API is asked to open (its body, as given)."""
 
     user_id: int
     way: str

@@ -58,6 +58,12 @@ class People:
             raise Refused(404, f"no user {user_id}")
         return user
 
+    def bot(self, bot_id: int) -> Bot:
+        bot = self.world.bots.get(bot_id)
+        if bot is None:
+            raise Refused(404, f"no bot {bot_id}")
+        return bot
+
     def bot_by_token(self, token: str) -> Bot:
         bot = self.world.bots_by_token.get(token)
         if bot is None:
