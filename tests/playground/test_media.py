@@ -67,6 +67,8 @@ def test_an_uploaded_file(scene: Scene) -> None:
     body = response.json()
     assert response.status_code == 200, body
     assert body["result"]["document"]["file_name"] == "rules.txt"
+    logged = scene.control.calls(token=scene.token)[-1]["params"]["document"]
+    assert logged == {"filename": "rules.txt", "size": 30}  # the bytes are not kept
 
 
 @pytest.mark.parametrize("bad", ["not a file id", "abc", "CAACAgIAAxkBAAEQzllpwQJ=", "x" * 21])

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from scene_helpers import JOIN, Scene
 
+from services.playground.bot_api import METHODS
+from services.playground.limits import METERED_METHODS
+
 TOO_MANY = "Too Many Requests: retry after "
 
 
@@ -79,3 +82,30 @@ def test_answers_to_queries_are_not_metered(scene: Scene) -> None:
         assert scene.ok(
             "answerInlineQuery", inline_query_id=found["query_id"], results=[article], cache_time=0
         )
+
+
+def test_an_inline_messages_edit_spends_the_chat_it_was_posted_in(scene: Scene) -> None:
+    """ "editing of the message in question is still subject to per chat limits"
+    (tdlib/telegram-bot-api#648, of an inline message's edits)."""
+    ann, group = scene.ann["id"], scene.group["id"]
+    result = {
+        "type": "article",
+        "id": "game",
+        "title": "Start a game",
+        "input_message_content": {"message_text": "UNO table"},
+        "reply_markup": JOIN,
+    }
+    found = scene.control.inline_query(ann, "", chat_id=group, bot=scene.token, timeout=0)
+    assert scene.ok("answerInlineQuery", inline_query_id=found["query_id"], results=[result])
+    scene.control.choose_inline_result(ann, found["query_id"], "game", chat_id=group)
+    chosen = next(u["chosen_inline_result"] for u in scene.updates() if "chosen_inline_result" in u)
+    scene.control.set_limits(True, group_per_minute=1)
+    assert scene.ok("sendMessage", chat_id=group, text="Ann's turn")
+    status, body = scene.call(
+        "editMessageText", inline_message_id=chosen["inline_message_id"], text="Ann drew"
+    )
+    assert status == 429 and body["parameters"]["retry_after"] > 0
+
+
+def test_every_metered_method_is_served() -> None:
+    assert {name.lower() for name in METERED_METHODS} <= set(METHODS)
