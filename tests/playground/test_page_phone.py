@@ -21,7 +21,7 @@ import pytest
 from aiogram.utils.web_app import safe_parse_webapp_init_data
 
 from services.playground.server import LocalTelegram, start_in_thread
-from services.playground.stack import set_up_world
+from services.playground.stack import BOT_USERNAME, set_up_world
 
 pytestmark = pytest.mark.slow
 
@@ -144,5 +144,26 @@ def test_a_mini_app_opens_from_the_chat_at_a_phones_width(
         got = bot_call(server, token, "getUpdates", offset=offset, timeout=0)
         sent = [u["message"]["web_app_data"] for u in got if "web_app_data" in u.get("message", {})]
         assert sent == [{"data": "red", "button_text": "Pick a colour"}]
+
+        # the chat's menu button, once the bot sets a web_app one, opens the app
+        menu = {"type": "web_app", "text": "Play", "web_app": {"url": mini_app}}
+        bot_call(server, token, "setChatMenuButton", chat_id=you, menu_button=menu)
+        page.click("#menu-app:has-text('Play')", timeout=SHOWN)
+        app.locator("li[data-event='theme_changed']").wait_for(timeout=SHOWN)
+        assert page.get_attribute("#web-app", "data-way") == "menu_button"
+        page.click("#web-app-close")
+        page.wait_for_selector("#web-app", state="hidden", timeout=SHOWN)
+
+        # a direct link in a group's URL button opens the registered app with its parameter
+        server.control.register_web_app(token, "table", mini_app)
+        link = f"https://t.me/{BOT_USERNAME}/table?startapp=game-7"
+        keyboard = {"inline_keyboard": [[{"text": "Open the table", "url": link}]]}
+        bot_call(server, token, "sendMessage", chat_id=group, text="Join us", reply_markup=keyboard)
+        page.click("#drawer-toggle")
+        page.click(".chat-item[data-chat='group']", timeout=SHOWN)
+        page.click("#messages button:has-text('Open the table')", timeout=SHOWN)
+        app.locator("#start:has-text('game-7')").wait_for(timeout=SHOWN)
+        linked = safe_parse_webapp_init_data(token, app.locator("#init-data").text_content())
+        assert linked.start_param == "game-7" and linked.chat_type == "supergroup"
     finally:
         context.close()
