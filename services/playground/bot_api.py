@@ -547,7 +547,10 @@ def caption(p: Params) -> dict[str, Any]:
 async def send_media(api: BotApi, bot: Bot, p: Params) -> Any:
     kind = MEDIA_METHODS_LOWER[p.method]
     chat = api.chat(bot, p, write=True)
-    stored = api.world.files.named(kind, p.raw.get(kind))
+    named = p.raw.get(kind)
+    if isinstance(named, str) and named.startswith("attach://"):
+        named = p.raw.get(named.removeprefix("attach://"))  # an upload under another name
+    stored = api.world.files.named(kind, named)
     extra = media_fields(stored, emoji=p.str_("emoji") if kind == "sticker" else None)
     if kind != "sticker":
         extra.update(caption(p))
@@ -774,10 +777,11 @@ def _menu_chat(api: BotApi, bot: Bot, p: Params) -> int | None:
     only private chats have one."""
     if not p.has("chat_id"):
         return None
-    chat = api.chat(bot, p, write=False)
-    if not chat.is_private:
-        raise bad_request(errors.CHAT_NOT_FOUND)
-    return chat.id
+    # the Bot API reads it as a user's id: a group's (negative) id is no user
+    chat_id = p.chat_id()
+    if not isinstance(chat_id, int) or chat_id <= 0:
+        raise bad_request("invalid chat_id specified")
+    return api.chat(bot, p, write=False).id
 
 
 @method("setChatMenuButton")

@@ -69,6 +69,14 @@ def test_an_uploaded_file(scene: Scene) -> None:
     assert body["result"]["document"]["file_name"] == "rules.txt"
     logged = scene.control.calls(token=scene.token)[-1]["params"]["document"]
     assert logged == {"filename": "rules.txt", "size": 30}  # the bytes are not kept
+    # an upload under a name of its own, named by attach://
+    response = scene.http.post(
+        f"{scene.lt.bot_api_url}{scene.token}/sendPhoto",
+        data={"chat_id": str(scene.group["id"]), "photo": "attach://card"},
+        files={"card": ("red5.png", b"\x89PNG")},
+    )
+    assert response.status_code == 200, response.json()
+    assert response.json()["result"]["photo"][0]["file_id"]
 
 
 @pytest.mark.parametrize("bad", ["not a file id", "abc", "CAACAgIAAxkBAAEQzllpwQJ=", "x" * 21])

@@ -136,7 +136,7 @@ def test_the_menu_button_is_set_per_chat_and_opens_the_app(scene: Scene) -> None
     assert scene.ok("getChatMenuButton", chat_id=ann) == menu
     assert scene.ok("getChatMenuButton") == {"type": "default"}
     assert scene.refused("setChatMenuButton", chat_id=scene.group["id"], menu_button=menu) == (
-        "Bad Request: chat not found"
+        "Bad Request: invalid chat_id specified"
     )
     launch = scene.control.open_web_app(ann, "menu_button", chat_id=scene.bot["id"])
     data = checked(scene, launch)
