@@ -578,10 +578,12 @@ function renderMenuButton() {
 // The page plays a Telegram client's part for a Mini App (Telegram's "Mini Apps on
 // Telegram"): it loads the app in a phone-sized iframe at the URL the local Telegram built
 // (launch parameters in its fragment) and speaks the web clients' postMessage protocol, JSON
-// text `{eventType, eventData}` each way. It answers what Telegram's web clients answer:
-// web_app_ready, web_app_expand, web_app_close, the theme, viewport and safe-area requests,
-// sendData, links and the switch back to inline mode; the rest (colours, main and back
-// buttons, haptics) changes nothing here.
+// text `{eventType, eventData}` each way. It answers what Telegram's web client A answers:
+// web_app_ready, web_app_close, the theme and viewport requests (and a viewport_changed
+// unasked once the app loads), iframe_ready (set_custom_style), sendData (from a keyboard
+// button's app only), links, the clipboard (no text) and biometry (unavailable); and, as the
+// other clients do, web_app_expand, the safe-area requests and the switch back to inline
+// mode. The rest (colours, main and back buttons, haptics) changes nothing here.
 let webApp = null; // { launch, expanded, ready, theme }
 
 async function openWebApp(opening, title) {
@@ -640,8 +642,14 @@ async function onAppEvent(eventType, eventData) {
     case "web_app_request_safe_area": toApp("safe_area_changed", NO_INSETS); break;
     case "web_app_request_content_safe_area": toApp("content_safe_area_changed", NO_INSETS); break;
     case "web_app_close": closeWebApp(); break;
+    case "iframe_ready": toApp("set_custom_style", ""); break;
+    case "web_app_read_text_from_clipboard":
+      toApp("clipboard_text_received", { req_id: (eventData || {}).req_id, data: null });
+      break;
+    case "web_app_biometry_get_info": toApp("biometry_info_received", { available: false }); break;
     case "web_app_data_send": {
       const launch = webApp.launch;
+      if (launch.way !== "keyboard_button") break; // only a keyboard button's app sends data
       closeWebApp();
       try { await api.sendWebAppData(launch.launch_id, String((eventData || {}).data || "")); } catch (error) { toast(error.message); }
       poll();
@@ -853,6 +861,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("#menu-app").addEventListener("click", () =>
     openWebApp({ way: "menu_button", chat_id: bot.id }, menuApp ? menuApp.text : "Mini App"));
   $("#web-app-close").addEventListener("click", closeWebApp);
+  $("#web-app-frame").addEventListener("load", () => webApp && toApp("viewport_changed", viewport()));
   try {
     await boot();
   } catch (error) {
