@@ -11,6 +11,8 @@ from datetime import timedelta
 from functools import partial
 from typing import Any, TypeVar
 
+import pytest
+import telegram
 import uvicorn
 from conversation_script import LEGACY_FIELDS, STICKER, UNKNOWN_FIELD_UPDATE, Cast, cast, play
 from starlette.applications import Starlette
@@ -27,7 +29,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ParseMode
-from telegram.error import RetryAfter
+from telegram.error import InvalidToken, NetworkError, RetryAfter
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -259,3 +261,15 @@ async def test_conversation_by_webhook(local_telegram: LocalTelegram) -> None:
 def test_unknown_fields_are_found() -> None:
     update = Update.de_json(UNKNOWN_FIELD_UPDATE, None)
     assert unknown_fields(update) == ["update.message.chat.colour"]
+
+
+async def test_a_method_not_served_is_no_wrong_token(local_telegram: LocalTelegram) -> None:
+    """python-telegram-bot reads a 404 as ``InvalidToken`` (and stops); a method the local
+    Telegram does not serve says so instead, and the bot's token still works."""
+    made = local_telegram.control.create_bot("unserved_methods_bot")
+    bot = telegram.Bot(made["token"], base_url=local_telegram.bot_api_url)
+    async with bot:
+        with pytest.raises(NetworkError, match="does not serve the method 'sendVoice'") as raised:
+            await bot.send_voice(made["user"]["id"], "AwACAgIAAxkBAAIBQmZ")
+        assert not isinstance(raised.value, InvalidToken)
+        assert (await bot.get_me()).id == made["user"]["id"]
