@@ -20,6 +20,8 @@ from starlette.datastructures import UploadFile
 from starlette.staticfiles import StaticFiles
 
 from services.playground.bot_api import BotApi
+from services.playground.media import Upload
+from services.playground.opening import MiniApps, Opening
 from services.playground.people import People, Refused
 from services.playground.world import World
 
@@ -108,6 +110,16 @@ class Choice(Body):
     thread_id: int | None = None
 
 
+class WebAppData(Body):
+    user_id: int
+    data: str
+
+
+class WebAppRegistration(Body):
+    token: str
+    url: str
+
+
 class Limits(Body):
     model_config = ConfigDict(extra="allow")
     enabled: bool
@@ -135,7 +147,7 @@ async def _bot_api_params(request: Request) -> dict[str, Any] | None:
         form = await request.form()
         for key, value in form.multi_items():
             if isinstance(value, UploadFile):
-                raw[key] = (await value.read()).decode("utf-8", "replace")
+                raw[key] = Upload(value.filename or "", len(await value.read()))
             else:
                 raw[key] = value
     return raw
@@ -146,6 +158,7 @@ def create_app(world: World | None = None) -> FastAPI:
     world = world or World()
     api = BotApi(world)
     people = People(world)
+    mini_apps = MiniApps(people)
     app = FastAPI(
         title="Local Telegram", docs_url="/control/docs", openapi_url="/control/openapi.json"
     )
@@ -270,6 +283,24 @@ def create_app(world: World | None = None) -> FastAPI:
             body.user_id, body.query_id, body.result_id, body.chat_id, body.thread_id
         ).view()
 
+    @app.put("/control/web_apps/{short_name}")
+    async def register_web_app(short_name: str, body: WebAppRegistration) -> Any:
+        mini_apps.register(body.token, short_name, body.url)
+        return {"ok": True}
+
+    @app.post("/control/web_apps")
+    async def open_web_app(body: Opening) -> Any:
+        return mini_apps.open(body)
+
+    @app.post("/control/web_apps/{launch_id}/data")
+    async def send_web_app_data(launch_id: str, body: WebAppData) -> Any:
+        return mini_apps.send_data(body.user_id, launch_id, body.data).view()
+
+    @app.get("/control/private/{user_id}/{bot_id}/menu_button")
+    async def menu_button(user_id: int, bot_id: int) -> Any:
+        user = people.user(user_id)
+        return people.bot(bot_id).menu_button(user.id)
+
     @app.get("/control/chats/{chat_id}/messages")
     async def messages(chat_id: int, thread_id: int | None = None) -> Any:
         chat = people.group(chat_id)
@@ -278,10 +309,7 @@ def create_app(world: World | None = None) -> FastAPI:
     @app.get("/control/private/{user_id}/{bot_id}/messages")
     async def private_messages(user_id: int, bot_id: int) -> Any:
         user = people.user(user_id)
-        bot = world.bots.get(bot_id)
-        if bot is None:
-            raise Refused(404, f"no bot {bot_id}")
-        return [m.view() for m in world.private_chat(bot, user).ordered()]
+        return [m.view() for m in world.private_chat(people.bot(bot_id), user).ordered()]
 
     @app.get("/control/calls")
     async def calls(token: str | None = None, since: int = 0) -> Any:

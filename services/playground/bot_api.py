@@ -17,8 +17,11 @@ from typing import Any
 from services.playground import errors
 from services.playground.errors import BotApiError, bad_request, conflict, forbidden
 from services.playground.formatting import format_text
+from services.playground.media import MEDIA_METHODS, media_fields
 from services.playground.params import Params
+from services.playground.people import post_result
 from services.playground.text import (
+    MAX_CAPTION_LENGTH,
     MAX_TEXT_LENGTH,
     detected_entities,
     merge_entities,
@@ -40,6 +43,7 @@ from services.playground.world import (
 )
 
 Method = Callable[["BotApi", Bot, Params], Awaitable[Any]]
+MEDIA_METHODS_LOWER = {name.lower(): kind for name, kind in MEDIA_METHODS.items()}
 METHODS: dict[str, Method] = {}
 
 #: Description Telegram adds to some successful answers (setWebhook, deleteWebhook).
@@ -125,7 +129,7 @@ class BotApi:
         if bot is None:
             return 401, errors.UNAUTHORIZED.envelope()
         fn = METHODS.get(name.lower())
-        params = Params(raw)
+        params = Params(raw, name.lower())
         entry: dict[str, Any] = {
             "time": time.time(),
             "token": token,
@@ -136,7 +140,7 @@ class BotApi:
         }
         try:
             if fn is None:
-                raise errors.NOT_FOUND
+                raise errors.not_served(name)
             result = await fn(self, bot, params)
         except BotApiError as exc:
             entry.update(ok=False, error_code=exc.error_code, description=exc.description)
@@ -201,6 +205,8 @@ class BotApi:
         return text, merge_entities(formatting, detected_entities(text))
 
     def flood(self, bot: Bot, chat: Chat) -> None:
+        """Spend one of the chat's messages (a send, an edit or a deletion: see limits.py),
+        or refuse with 429 before anything changes."""
         retry_after = self.world.limits.take(bot.id, chat.id, chat.is_private, time.monotonic())
         if retry_after:
             raise errors.too_many_requests(retry_after)
@@ -240,11 +246,13 @@ class BotApi:
             raise bad_request(errors.MESSAGE_CANT_BE_EDITED)
         return message, False
 
-    def edit(self, message: Message, content: dict[str, Any]) -> None:
-        """Replace a message's content, keeping the old one in its history."""
+    def edit(self, bot: Bot, message: Message, content: dict[str, Any]) -> None:
+        """Replace a message's content, keeping the old one in its history; the edit spends
+        one of the chat's messages (an edit that changes nothing is refused first)."""
         old = message.content()
         if all(content[key] == old[key] for key in content):
             raise bad_request(errors.MESSAGE_NOT_MODIFIED)
+        self.flood(bot, message.chat)
         message.history.append({**old, "edit_date": message.edit_date or message.date})
         for key, value in content.items():
             setattr(message, key, value)
@@ -263,26 +271,47 @@ def _loggable_chat_id(value: Any) -> int | str | None:
     return None
 
 
-def reply_markup(params: Params) -> dict[str, Any] | None:
-    """The ``reply_markup`` parameter, checked as Telegram checks inline keyboards."""
+def reply_markup(params: Params, chat: Chat) -> dict[str, Any] | None:
+    """The ``reply_markup`` parameter, checked as Telegram checks keyboards for ``chat``."""
     markup = params.json_("reply_markup", "can't parse reply keyboard markup JSON object")
     if markup is None:
         return None
     if not isinstance(markup, dict):
         raise bad_request("can't parse reply keyboard markup JSON object")
     if "inline_keyboard" in markup:
-        rows = markup["inline_keyboard"]
-        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-            raise bad_request(
-                'field "inline_keyboard" of the InlineKeyboardMarkup should be an Array of Arrays'
-            )
-        for row in rows:
-            for button in row:
-                check_button(button)
+        for button in _buttons(markup, "inline_keyboard", "InlineKeyboardMarkup"):
+            check_button(button, private=chat.is_private)
+    elif "keyboard" in markup:
+        for button in _buttons(markup, "keyboard", "ReplyKeyboardMarkup"):
+            if isinstance(button, dict):
+                check_web_app(button, private=chat.is_private)
     return markup
 
 
-def check_button(button: Any) -> None:
+def _buttons(markup: dict[str, Any], field: str, type_name: str) -> list[Any]:
+    """The buttons of a keyboard's rows, which must be an array of arrays."""
+    rows = markup[field]
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise bad_request(f'field "{field}" of the {type_name} should be an Array of Arrays')
+    return [button for row in rows for button in row]
+
+
+def check_web_app(button: dict[str, Any], *, private: bool) -> None:
+    """A ``web_app`` button opens a Mini App: "Available only in private chats between a user
+    and the bot" (InlineKeyboardButton, KeyboardButton); anywhere else Telegram answers
+    ``BUTTON_TYPE_INVALID``."""
+    if "web_app" not in button:
+        return
+    if not private:
+        raise bad_request("BUTTON_TYPE_INVALID")
+    info = button["web_app"]
+    if not isinstance(info, dict) or not isinstance(info.get("url"), str):
+        raise bad_request('can\'t parse inline keyboard button: Field "url" must be of type String')
+    if not re.match(r"^https?://[^\s/]+", info["url"]):
+        raise bad_request("BUTTON_URL_INVALID")
+
+
+def check_button(button: Any, *, private: bool) -> None:
     if not isinstance(button, dict):
         raise bad_request(
             "can't parse inline keyboard button: InlineKeyboardButton must be an Object"
@@ -295,6 +324,7 @@ def check_button(button: Any) -> None:
         raise bad_request(
             "can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
         )
+    check_web_app(button, private=private)
     if "callback_data" in button:
         data = button["callback_data"]
         if not isinstance(data, str) or not 1 <= len(data.encode("utf-8")) <= 64:
@@ -466,21 +496,19 @@ async def get_webhook_info(api: BotApi, bot: Bot, p: Params) -> Any:
 # ---------------------------------------------------------------------------- messages
 
 
-@method("sendMessage")
-async def send_message(api: BotApi, bot: Bot, p: Params) -> Any:
-    text, entities = api.text(p)
-    chat = api.chat(bot, p, write=True)
-    markup = reply_markup(p)
+def post(api: BotApi, bot: Bot, chat: Chat, p: Params, **content: Any) -> dict[str, Any]:
+    """Post the bot's message with ``content`` (text or a file) in ``chat``, after every
+    check, spending one of the chat's messages; the ``Message``."""
+    markup = reply_markup(p, chat)
     thread_id, reply_to = reply_target(chat, p)
     api.flood(bot, chat)
     message = chat.add(
         bot.user,
-        text=text,
-        entities=entities,
         reply_markup=markup,
         thread_id=thread_id,
         is_topic_message=thread_id is not None and chat.is_forum,
         reply_to=reply_to,
+        **content,
     )
     if not chat.is_private:
         chat.last_bot_id = bot.id
@@ -488,26 +516,71 @@ async def send_message(api: BotApi, bot: Bot, p: Params) -> Any:
     return message.api()
 
 
+@method("sendMessage")
+async def send_message(api: BotApi, bot: Bot, p: Params) -> Any:
+    text, entities = api.text(p)
+    chat = api.chat(bot, p, write=True)
+    return post(api, bot, chat, p, text=text, entities=entities)
+
+
+def caption(p: Params) -> dict[str, Any]:
+    """The ``caption`` of a file, formatted as a text is; nothing when there is none."""
+    raw = p.str_("caption")
+    if not raw:
+        return {}
+    entities = p.json_("caption_entities", "can't parse entities JSON object")
+    if entities is not None and not isinstance(entities, list):
+        raise bad_request("can't parse entities JSON object")
+    text, formatting = format_text(raw, p.str_("parse_mode"), entities)
+    if utf16_length(text) > MAX_CAPTION_LENGTH:
+        raise bad_request("message caption is too long")
+    if not text:
+        return {}
+    fields: dict[str, Any] = {"caption": text}
+    found = merge_entities(formatting, detected_entities(text))
+    if found:
+        fields["caption_entities"] = found
+    return fields
+
+
+@method(*MEDIA_METHODS)
+async def send_media(api: BotApi, bot: Bot, p: Params) -> Any:
+    kind = MEDIA_METHODS_LOWER[p.method]
+    chat = api.chat(bot, p, write=True)
+    named = p.raw.get(kind)
+    if isinstance(named, str) and named.startswith("attach://"):
+        named = p.raw.get(named.removeprefix("attach://"))  # an upload under another name
+    stored = api.world.files.named(kind, named)
+    extra = media_fields(stored, emoji=p.str_("emoji") if kind == "sticker" else None)
+    if kind != "sticker":
+        extra.update(caption(p))
+    return post(api, bot, chat, p, extra=extra, media_url=stored.url)
+
+
 @method("editMessageText")
 async def edit_message_text(api: BotApi, bot: Bot, p: Params) -> Any:
     text, entities = api.text(p)
     message, inline = api.edit_target(bot, p)
-    markup = reply_markup(p)
-    api.edit(message, {"text": text, "entities": entities, "reply_markup": markup})
+    if message.text is None:
+        raise bad_request("there is no text in the message to edit")
+    markup = reply_markup(p, message.chat)
+    api.edit(bot, message, {"text": text, "entities": entities, "reply_markup": markup})
     return True if inline else message.api()
 
 
 @method("editMessageReplyMarkup")
 async def edit_message_reply_markup(api: BotApi, bot: Bot, p: Params) -> Any:
     message, inline = api.edit_target(bot, p)
-    api.edit(message, {"reply_markup": reply_markup(p)})
+    api.edit(bot, message, {"reply_markup": reply_markup(p, message.chat)})
     return True if inline else message.api()
 
 
-def _delete(api: BotApi, bot: Bot, chat: Chat, message: Message) -> None:
-    mine = message.sender.id == bot.id
-    if not (mine or chat.is_private or chat.is_admin(bot.id)):
-        raise bad_request(errors.MESSAGE_CANT_BE_DELETED)
+def _may_delete(bot: Bot, chat: Chat, message: Message) -> bool:
+    """A bot deletes its own messages, any in a private chat, and any in a group it admins."""
+    return message.sender.id == bot.id or chat.is_private or chat.is_admin(bot.id)
+
+
+def _delete(api: BotApi, message: Message) -> None:
     message.deleted = True
     api.world.emit({"kind": "delete", "message": message.view()})
 
@@ -515,7 +588,10 @@ def _delete(api: BotApi, bot: Bot, chat: Chat, message: Message) -> None:
 @method("deleteMessage")
 async def delete_message(api: BotApi, bot: Bot, p: Params) -> Any:
     chat, message = api.message(bot, p, missing=errors.MESSAGE_TO_DELETE_NOT_FOUND)
-    _delete(api, bot, chat, message)
+    if not _may_delete(bot, chat, message):
+        raise bad_request(errors.MESSAGE_CANT_BE_DELETED)
+    api.flood(bot, chat)
+    _delete(api, message)
     return True
 
 
@@ -525,13 +601,11 @@ async def delete_messages(api: BotApi, bot: Bot, p: Params) -> Any:
     ids = p.json_("message_ids", "can't parse message identifiers JSON object")
     if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
         raise bad_request("message identifiers are not specified")
+    api.flood(bot, chat)  # one call spends one message of the chat's budget
     for message_id in ids:
         message = chat.messages.get(message_id) if isinstance(message_id, int) else None
-        if message is not None and not message.deleted:
-            try:
-                _delete(api, bot, chat, message)
-            except BotApiError:
-                continue
+        if message is not None and not message.deleted and _may_delete(bot, chat, message):
+            _delete(api, message)
     return True
 
 
@@ -599,6 +673,34 @@ async def answer_callback_query(api: BotApi, bot: Bot, p: Params) -> Any:
     return True
 
 
+def check_result(result: Any) -> None:
+    """An ``InlineQueryResult`` checked as Telegram checks it."""
+    if not isinstance(result, dict):
+        raise bad_request("can't parse InlineQueryResult: InlineQueryResult must be an Object")
+    kind = result.get("type")
+    if kind not in INLINE_RESULT_TYPES:
+        raise bad_request(f'can\'t parse InlineQueryResult: Unsupported type "{kind}"')
+    result_id = result.get("id")
+    if not isinstance(result_id, str) or not 1 <= len(result_id.encode()) <= 64:
+        raise bad_request("RESULT_ID_INVALID")
+    if kind == "article" and not isinstance(result.get("input_message_content"), dict):
+        raise bad_request(
+            'can\'t parse InlineQueryResult: Field "input_message_content" must be of type Object'
+        )
+    if "reply_markup" in result:
+        markup = result["reply_markup"]
+        for row in markup.get("inline_keyboard", []) if isinstance(markup, dict) else []:
+            for button in row:
+                # the chat an inline result lands in is not known: no web_app button
+                check_button(button, private=False)
+    content = result.get("input_message_content")
+    if isinstance(content, dict) and "message_text" in content:
+        text = content["message_text"]
+        if not isinstance(text, str) or not text.strip():
+            raise bad_request(errors.MESSAGE_TEXT_EMPTY)
+        format_text(text, content.get("parse_mode"), content.get("entities"))
+
+
 @method("answerInlineQuery")
 async def answer_inline_query(api: BotApi, bot: Bot, p: Params) -> Any:
     query_id = p.str_("inline_query_id") or ""
@@ -617,55 +719,118 @@ async def answer_inline_query(api: BotApi, bot: Bot, p: Params) -> Any:
         raise bad_request("RESULTS_TOO_MUCH")
     seen: set[str] = set()
     for result in results:
-        if not isinstance(result, dict):
-            raise bad_request("can't parse InlineQueryResult: InlineQueryResult must be an Object")
-        kind = result.get("type")
-        if kind not in INLINE_RESULT_TYPES:
-            raise bad_request(f'can\'t parse InlineQueryResult: Unsupported type "{kind}"')
-        result_id = result.get("id")
-        if not isinstance(result_id, str) or not 1 <= len(result_id.encode()) <= 64:
-            raise bad_request("RESULT_ID_INVALID")
-        if result_id in seen:
+        check_result(result)
+        if result["id"] in seen:
             raise bad_request("RESULT_ID_DUPLICATE")
-        seen.add(result_id)
-        if kind == "article" and not isinstance(result.get("input_message_content"), dict):
-            raise bad_request(
-                "can't parse InlineQueryResult: "
-                'Field "input_message_content" must be of type Object'
-            )
-        if "reply_markup" in result:
-            markup = result["reply_markup"]
-            for row in markup.get("inline_keyboard", []) if isinstance(markup, dict) else []:
-                for button in row:
-                    check_button(button)
-        content = result.get("input_message_content")
-        if isinstance(content, dict) and "message_text" in content:
-            text = content["message_text"]
-            if not isinstance(text, str) or not text.strip():
-                raise bad_request(errors.MESSAGE_TEXT_EMPTY)
-            format_text(text, content.get("parse_mode"), content.get("entities"))
+        seen.add(result["id"])
     next_offset = p.str_("next_offset") or ""
     if len(next_offset.encode()) > 64:
         raise bad_request("NEXT_OFFSET_INVALID")
-    button = p.json_("button", "can't parse inline query results button JSON object")
+    button = inline_results_button(p)
     cache_time = p.int_("cache_time")
-    answer = {
+    seconds = 300 if cache_time is None else cache_time
+    answer: dict[str, Any] = {
         "answered": True,
         "results": results,
         "next_offset": next_offset,
         "button": button,
         "is_personal": p.bool_("is_personal"),
-        "cache_time": 300 if cache_time is None else cache_time,
+        "cache_time": seconds,
     }
     query.answered = True
     query.answer = answer
     query.done.set()
-    if answer["cache_time"] > 0:
+    if seconds > 0:
         who = query.user.id if answer["is_personal"] else None
         key = (bot.id, query.query, query.offset, query.chat_type, who)
-        api.world.inline_cache[key] = (time.monotonic() + answer["cache_time"], answer)
+        api.world.inline_cache[key] = (time.monotonic() + seconds, answer)
     api.world.emit({"kind": "inline_answer", "query_id": query.id, "count": len(results)})
     return True
+
+
+def inline_results_button(p: Params) -> dict[str, Any] | None:
+    """The button above inline results (``InlineQueryResultsButton``): a Mini App to open
+    (``web_app``) or the bot's private chat to start (``start_parameter``). The form before
+    Bot API 6.7, ``switch_pm_text`` + ``switch_pm_parameter``, is the second kind."""
+    button = p.json_("button", "can't parse inline query results button JSON object")
+    if button is None and p.has("switch_pm_text"):
+        button = {
+            "text": p.str_("switch_pm_text"),
+            "start_parameter": p.str_("switch_pm_parameter") or "",
+        }
+    if button is None:
+        return None
+    if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+        raise bad_request("can't parse inline query results button JSON object")
+    check_web_app(button, private=True)
+    return button
+
+
+# ---------------------------------------------------------------------------- Mini Apps
+
+
+MENU_BUTTON_TYPES = frozenset({"commands", "web_app", "default"})
+
+
+def _menu_chat(api: BotApi, bot: Bot, p: Params) -> int | None:
+    """The private chat a menu button is set for (its user's id), or None for the default;
+    only private chats have one."""
+    if not p.has("chat_id"):
+        return None
+    # the Bot API reads it as a user's id: a group's (negative) id is no user
+    chat_id = p.chat_id()
+    if not isinstance(chat_id, int) or chat_id <= 0:
+        raise bad_request("invalid chat_id specified")
+    return api.chat(bot, p, write=False).id
+
+
+@method("setChatMenuButton")
+async def set_chat_menu_button(api: BotApi, bot: Bot, p: Params) -> Any:
+    chat_id = _menu_chat(api, bot, p)
+    button = p.json_("menu_button", "can't parse menu button JSON object") or {"type": "default"}
+    if not isinstance(button, dict) or button.get("type") not in MENU_BUTTON_TYPES:
+        raise bad_request("can't parse menu button JSON object")
+    if button["type"] == "web_app":
+        if not isinstance(button.get("text"), str) or not button["text"].strip():
+            raise bad_request("can't parse menu button JSON object")
+        check_web_app(button, private=True)
+        button = {"type": "web_app", "text": button["text"], "web_app": button["web_app"]}
+    else:
+        button = {"type": button["type"]}
+    if button["type"] == "default":
+        bot.menu_buttons.pop(chat_id, None)
+    else:
+        bot.menu_buttons[chat_id] = button
+    api.world.emit({"kind": "menu_button", "bot_id": bot.id, "chat_id": chat_id})
+    return True
+
+
+@method("getChatMenuButton")
+async def get_chat_menu_button(api: BotApi, bot: Bot, p: Params) -> Any:
+    return bot.menu_button(_menu_chat(api, bot, p))
+
+
+@method("answerWebAppQuery")
+async def answer_web_app_query(api: BotApi, bot: Bot, p: Params) -> Any:
+    """The Mini App's answer, posted in the chat it was opened from, as the user's message via
+    the bot; ``SentWebAppMessage`` carries the inline id when the message has a keyboard."""
+    result = p.json_("result", "can't parse inline query result JSON object")
+    check_result(result)
+    launch = api.world.web_app_launches.get(p.str_("web_app_query_id") or "")
+    if launch is None or launch.query_id is None or launch.bot_id != bot.id or launch.answered:
+        raise bad_request("QUERY_ID_INVALID")
+    user = api.world.users[launch.user_id]
+    chat = (
+        api.world.private_chat(bot, user)
+        if launch.chat_id is None
+        else api.world.chats[launch.chat_id]
+    )
+    message = post_result(api.world, user, chat, bot, result)
+    launch.answered = True
+    sent: dict[str, Any] = {}
+    if message.inline_message_id is not None:
+        sent["inline_message_id"] = message.inline_message_id
+    return sent
 
 
 # ---------------------------------------------------------------------------- commands
@@ -726,7 +891,6 @@ async def delete_my_commands(api: BotApi, bot: Bot, p: Params) -> Any:
     "setMyName",
     "setMyDescription",
     "setMyShortDescription",
-    "setChatMenuButton",
     "setMyDefaultAdministratorRights",
 )
 async def set_bot_profile(api: BotApi, bot: Bot, p: Params) -> Any:

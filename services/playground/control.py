@@ -259,6 +259,49 @@ class TelegramControl:
         result: dict[str, Any] = self._request("POST", "/inline_choices", json=body)
         return result
 
+    # ------------------------------------------------------------------ Mini Apps
+
+    def register_web_app(self, token: str, short_name: str, url: str) -> None:
+        """As @BotFather's /newapp: the bot's Mini App ``short_name`` opens ``url``; a direct
+        link ``https://t.me/<bot>/<short_name>?startapp=...`` opens it."""
+        self._request("PUT", f"/web_apps/{short_name}", json={"token": token, "url": url})
+
+    def open_web_app(
+        self,
+        user_id: int,
+        way: str,
+        *,
+        chat_id: int | None = None,
+        message_id: int | None = None,
+        button_text: str | None = None,
+        query_id: str | None = None,
+        link: str | None = None,
+    ) -> dict[str, Any]:
+        """The user opens a Mini App ``way`` (``inline_button`` / ``keyboard_button``: the
+        message and the button's text; ``menu_button``: ``chat_id`` = the bot's user id;
+        ``inline_results_button``: the inline query; ``direct_link``: the link and the chat
+        it was pressed in). Returns ``{"launch_id", "way", "url", "init_data", "query_id",
+        "bot_id"}``: ``url`` carries the launch parameters in its fragment."""
+        body = {
+            "user_id": user_id,
+            "way": way,
+            "chat_id": chat_id,
+            "message_id": message_id,
+            "button_text": button_text,
+            "query_id": query_id,
+            "link": link,
+        }
+        result: dict[str, Any] = self._request("POST", "/web_apps", json=body)
+        return result
+
+    def send_web_app_data(self, user_id: int, launch_id: str, data: str) -> dict[str, Any]:
+        """``Telegram.WebApp.sendData`` of an app opened by a keyboard button: the bot gets a
+        ``web_app_data`` message. Returns the ``Message``."""
+        result: dict[str, Any] = self._request(
+            "POST", f"/web_apps/{launch_id}/data", json={"user_id": user_id, "data": data}
+        )
+        return result
+
     # ------------------------------------------------------------------ reading
 
     def messages(self, chat_id: int, *, thread_id: int | None = None) -> list[dict[str, Any]]:

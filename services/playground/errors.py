@@ -56,8 +56,17 @@ def conflict(what: str) -> BotApiError:
     return BotApiError(409, f"Conflict: {what}")
 
 
+def not_served(method: str) -> BotApiError:
+    """501 for a method the local Telegram does not serve. Telegram answers an unknown
+    method with 404 ``Not Found``, but every client library reads a 404 as a wrong token
+    (python-telegram-bot raises ``InvalidToken``), so a method that is real but not
+    emulated here must not look like one."""
+    return BotApiError(
+        501, f"Not Implemented: the local Telegram does not serve the method {method!r}"
+    )
+
+
 UNAUTHORIZED = BotApiError(401, "Unauthorized")
-NOT_FOUND = BotApiError(404, "Not Found")
 
 CHAT_NOT_FOUND = "chat not found"
 MESSAGE_TEXT_EMPTY = "message text is empty"

@@ -6,6 +6,12 @@ about 30 messages a second overall; past them it answers ``429 Too Many Requests
 after N``. Each limit is a token bucket (a steady rate plus a burst) keyed by the bot and the
 chat, so short bursts pass as they do on Telegram and a steady stream over the rate does not.
 The numbers are settings; :class:`FloodLimits` is on by default and a test may turn it off.
+
+Edits and deletions spend the same buckets as sends (:data:`METERED_METHODS`): "the limits
+for message editing are the same as for message sending ... They share the limit"
+(Telegram's TDLib maintainer, tdlib/td#2592), and "You can call ``answerCallbackQuery``
+without any limits, editing of the message in question is still subject to per chat limits"
+(tdlib/telegram-bot-api#648). Answers to callback and inline queries spend nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +19,22 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 from typing import Any
+
+#: The Bot API methods that spend one message of the chat's bucket (and the bot's overall
+#: one) per call; a call refused for another reason spends nothing.
+METERED_METHODS = frozenset(
+    {
+        "sendMessage",
+        "sendSticker",
+        "sendPhoto",
+        "sendAnimation",
+        "sendDocument",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "deleteMessage",
+        "deleteMessages",
+    }
+)
 
 
 @dataclass

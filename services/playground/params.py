@@ -12,8 +12,10 @@ from services.playground.errors import bad_request
 class Params:
     """Typed access to one call's parameters; a wrong value is Telegram's 400."""
 
-    def __init__(self, raw: dict[str, Any]) -> None:
+    def __init__(self, raw: dict[str, Any], method: str = "") -> None:
         self.raw = raw
+        #: the method called, in lower case (one function may serve several)
+        self.method = method
 
     def has(self, name: str) -> bool:
         value = self.raw.get(name)

@@ -13,8 +13,9 @@ import secrets
 import time
 from typing import Any
 
-from services.playground.errors import BotApiError
+from services.playground.errors import BotApiError, bad_request
 from services.playground.formatting import format_text
+from services.playground.media import media_fields
 from services.playground.text import (
     MAX_TEXT_LENGTH,
     detected_entities,
@@ -56,6 +57,12 @@ class People:
         if user is None or user.is_bot:
             raise Refused(404, f"no user {user_id}")
         return user
+
+    def bot(self, bot_id: int) -> Bot:
+        bot = self.world.bots.get(bot_id)
+        if bot is None:
+            raise Refused(404, f"no bot {bot_id}")
+        return bot
 
     def bot_by_token(self, token: str) -> Bot:
         bot = self.world.bots_by_token.get(token)
@@ -534,47 +541,11 @@ class People:
         chat = self.chat_of(user, chat_id)
         thread = self.thread(chat, thread_id)
         bot = self.world.bots[record.bot_id]
-        content = result.get("input_message_content")
-        text: str | None = None
-        entities: list[dict[str, Any]] | None = None
-        extra: dict[str, Any] = {}
-        if isinstance(content, dict) and "message_text" in content:
-            try:
-                text, formatting = format_text(
-                    content["message_text"], content.get("parse_mode"), content.get("entities")
-                )
-            except BotApiError as exc:
-                raise Refused(400, exc.description) from None
-            entities = merge_entities(formatting, detected_entities(text))
-        elif result.get("type") == "sticker":
-            file_id = result.get("sticker_file_id", "")
-            extra["sticker"] = {
-                "file_id": file_id,
-                "file_unique_id": file_id[-16:] or "sticker",
-                "type": "regular",
-                "width": 512,
-                "height": 512,
-                "is_animated": False,
-                "is_video": False,
-            }
-        else:
-            raise Refused(400, f"results of type {result.get('type')!r} can't be posted here")
-        markup = result.get("reply_markup")
-        message = self.world.user_message(
-            user,
-            chat,
-            text,
-            thread_id=thread,
-            via_bot=bot.user,
-            entities=entities or [],
-            reply_markup=markup if isinstance(markup, dict) else None,
-            extra=extra,
-        )
-        inline_id: str | None = None
-        if markup:
-            inline_id = secrets.token_urlsafe(18)
-            message.inline_message_id = inline_id
-            self.world.inline_messages[inline_id] = InlineMessage(chat, message.message_id)
+        try:
+            message = post_result(self.world, user, chat, bot, result, thread_id=thread)
+        except BotApiError as exc:
+            raise Refused(400, exc.description) from None
+        inline_id = message.inline_message_id
         if bot.inline_feedback:
             chosen: dict[str, Any] = {
                 "result_id": result_id,
@@ -585,3 +556,47 @@ class People:
                 chosen["inline_message_id"] = inline_id
             self.world.deliver(bot, "chosen_inline_result", chosen)
         return message
+
+
+def post_result(
+    world: World,
+    user: User,
+    chat: Chat,
+    bot: Bot,
+    result: dict[str, Any],
+    *,
+    thread_id: int | None = None,
+) -> Message:
+    """Post an inline result (an ``InlineQueryResult``) in ``chat`` as ``user``'s message via
+    ``bot``, as a chosen inline result and answerWebAppQuery's result are posted; one with a
+    keyboard gets an ``inline_message_id``. A result of a kind not posted here is a 400."""
+    content = result.get("input_message_content")
+    text: str | None = None
+    entities: list[dict[str, Any]] | None = None
+    extra: dict[str, Any] = {}
+    if isinstance(content, dict) and "message_text" in content:
+        text, formatting = format_text(
+            content["message_text"], content.get("parse_mode"), content.get("entities")
+        )
+        entities = merge_entities(formatting, detected_entities(text))
+    elif result.get("type") == "sticker":
+        stored = world.files.named("sticker", result.get("sticker_file_id"))
+        extra = media_fields(stored)
+    else:
+        raise bad_request(f"results of type {result.get('type')!r} can't be posted here")
+    markup = result.get("reply_markup")
+    message = world.user_message(
+        user,
+        chat,
+        text,
+        thread_id=thread_id,
+        via_bot=bot.user,
+        entities=entities or [],
+        reply_markup=markup if isinstance(markup, dict) else None,
+        extra=extra,
+    )
+    if markup:
+        inline_id = secrets.token_urlsafe(18)
+        message.inline_message_id = inline_id
+        world.inline_messages[inline_id] = InlineMessage(chat, message.message_id)
+    return message

@@ -239,11 +239,13 @@ def worker_argv() -> list[str]:
 def set_up_world(telegram_url: str) -> dict[str, object]:
     """The playground's bot, a first person ("You") who has started it, and a group where
     they play together; the page finds them all through the control API. Returns the bot
-    (``{"token", "user"}``)."""
+    (``{"token", "user"}``). The bot runs with group privacy off, as services/bot/README.md
+    tells operators to set it up with @BotFather: it must read every message of the group
+    (a frozen player's chatter costs them)."""
     from services.playground.control import TelegramControl
 
     control = TelegramControl(telegram_url)
-    made: dict[str, object] = control.create_bot(BOT_USERNAME, "UNO")
+    made: dict[str, object] = control.create_bot(BOT_USERNAME, "UNO", privacy_mode=False)
     token = str(made["token"])
     you = control.create_user(FIRST_PERSON)
     control.create_group(GROUP_TITLE, [you["id"]], admins=[you["id"]], bots=[token])

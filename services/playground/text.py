@@ -13,6 +13,8 @@ import re
 from typing import Any
 
 MAX_TEXT_LENGTH = 4096
+#: A file's caption: at most 1024 UTF-16 units after parsing (the Bot API's sendPhoto).
+MAX_CAPTION_LENGTH = 1024
 
 _BOT_COMMAND = re.compile(r"(?<![\w/<>])/[A-Za-z0-9_]{1,64}(?:@[A-Za-z0-9_]{3,32})?(?![\w/<>@])")
 _MENTION = re.compile(r"(?<!\w)@[A-Za-z0-9_]{2,32}(?!\w)")

@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.playground.limits import FloodLimits
+from services.playground.media import MEDIA_KINDS, Files
 from services.playground.text import command_of, detected_entities
+from services.playground.web_apps import Launch
 
 #: Update kinds a bot gets when it has not chosen (``allowed_updates`` empty or never set).
 DEFAULT_UPDATE_KINDS = frozenset(
@@ -110,6 +112,15 @@ class Bot:
     commands: dict[tuple[str, str], list[dict[str, str]]] = field(default_factory=dict)
     started_by: set[int] = field(default_factory=set)
     blocked_by: set[int] = field(default_factory=set)
+    #: setChatMenuButton: per private chat (the user's id), and the default (None)
+    menu_buttons: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    #: the bot's Mini Apps by short name (made with @BotFather's /newapp): their URLs
+    web_apps: dict[str, str] = field(default_factory=dict)
+
+    def menu_button(self, chat_id: int | None) -> dict[str, Any]:
+        """The menu button a private chat shows: its own, else the bot's default, else
+        ``default`` (no value set: the client shows the command list)."""
+        return self.menu_buttons.get(chat_id) or self.menu_buttons.get(None) or {"type": "default"}
 
     @property
     def id(self) -> int:
@@ -151,11 +162,13 @@ class Message:
     history: list[dict[str, Any]] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
     inline_message_id: str | None = None
+    #: a file sent by URL: where it is (the playground page shows it)
+    media_url: str | None = None
 
     @property
     def is_service(self) -> bool:
-        """A service message (members joining, a topic made, a pin ...): no text, no sticker."""
-        return self.text is None and "sticker" not in self.extra
+        """A service message (members joining, a topic made, a pin ...): no text, no file."""
+        return self.text is None and not MEDIA_KINDS & self.extra.keys()
 
     def content(self) -> dict[str, Any]:
         """What an edit replaces: text, entities and the inline keyboard."""
@@ -197,6 +210,8 @@ class Message:
         d["history"] = list(self.history)
         if self.inline_message_id is not None:
             d["inline_message_id"] = self.inline_message_id
+        if self.media_url is not None:
+            d["media_url"] = self.media_url
         return d
 
 
@@ -337,6 +352,7 @@ class World:
         self._group_ids = itertools.count(400_000_001)
         self._query_ids = itertools.count(secrets.randbits(40) * 1000 + 1)
         self.limits = FloodLimits()
+        self.files = Files()
         self.calls: deque[dict[str, Any]] = deque(maxlen=200_000)
         self._call_seq = itertools.count(1)
         self.subscribers: set[asyncio.Queue[dict[str, Any]]] = set()
@@ -356,8 +372,10 @@ class World:
         self.inline_queries: dict[str, InlineQuery] = {}
         self.inline_cache: dict[tuple[Any, ...], tuple[float, dict[str, Any]]] = {}
         self.inline_messages: dict[str, InlineMessage] = {}
+        self.web_app_launches: dict[str, Launch] = {}
         self.calls.clear()
         self.limits.clear()
+        self.files.clear()
 
     def reset(self) -> None:
         """Forget every user, chat, bot and log (ids keep growing); a bot created with a

@@ -14,6 +14,10 @@ The bot (written once per library, in that library's idiom):
   group.
 - ``/flood`` in private: sends ``1``, ``2``, ``3``, waiting ``retry_after`` and retrying
   whenever Telegram answers 429.
+- ``/count`` in private: sends ``count: 0`` and edits it to ``count: 1``, ``2``, ``3``,
+  waiting ``retry_after`` and retrying whenever Telegram answers 429 (edits spend the
+  chat's messages as sends do).
+- ``/sticker`` in a group: sends the sticker :data:`STICKER` by its file id.
 - an edited private message: replies ``You edited: <text>``.
 - ``/clear`` in the group: deletes the lobby message.
 """
@@ -27,6 +31,9 @@ from typing import Any
 from services.playground.control import TelegramControl
 
 _names = itertools.count(1)
+
+#: A sticker's file id in Telegram's own form, as a bot written for Telegram sends it.
+STICKER = "CAACAgIAAxkBAAEQzllpwQJNaY9bim5ZTmvn9GTweReALAAC6JwAAtEFCEp1FOtm_fs1qDoE"
 
 #: Fields Telegram still sends beside their successors, which the client libraries do not
 #: model (each keeps them aside); any other field a library does not know is a mistake.
@@ -148,6 +155,27 @@ def play(control: TelegramControl, c: Cast) -> None:
             call for call in control.calls(token=c.token, since=since) if call["error_code"] == 429
         ]
         assert refused and refused[0]["description"].startswith("Too Many Requests: retry after ")
+
+        # edits share the limit: an edit refused with 429, retried after retry_after
+        since = control.calls(token=c.token)[-1]["seq"]
+        control.send_message(ann, c.bot["id"], "/count")
+        counted = wait(
+            lambda: (
+                (m := control.private_messages(ann, c.token)[-1])
+                and m.get("text") == "count: 3"
+                and m
+            ),
+            timeout=20,
+            what="the count edited to 3 despite the limit",
+        )
+        assert [old["text"] for old in counted["history"]] == ["count: 0", "count: 1", "count: 2"]
+        edits = [
+            call
+            for call in control.calls(token=c.token, since=since)
+            if call["method"].lower() == "editmessagetext"
+        ]
+        assert any(call["error_code"] == 429 for call in edits)
+        assert sum(call["ok"] for call in edits) == 3
     finally:
         control.set_limits(True)
 
@@ -158,6 +186,14 @@ def play(control: TelegramControl, c: Cast) -> None:
         lambda: "You edited: hello again" in texts(control.private_messages(ann, c.token)),
         what="the reply to the edit",
     )
+
+    # a sticker by file id, as a bot written for Telegram sends one
+    control.send_message(ann, group, f"/sticker@{c.username}")
+    sticker = wait(
+        lambda: next((m for m in control.messages(group) if "sticker" in m), None),
+        what="the sticker",
+    )
+    assert sticker["sticker"]["file_id"] == STICKER and sticker["from"]["id"] == c.bot["id"]
 
     # /clear deletes the lobby
     control.send_message(ann, group, f"/clear@{c.username}")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from aiogram import Bot, Dispatcher, F
 from aiogram.client.session.aiohttp import AiohttpSession
@@ -30,10 +31,11 @@ from aiogram.types import (
 )
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
-from conversation_script import LEGACY_FIELDS, UNKNOWN_FIELD_UPDATE, cast, play
+from conversation_script import LEGACY_FIELDS, STICKER, UNKNOWN_FIELD_UPDATE, cast, play
 
 from services.playground.server import LocalTelegram
 
+T = TypeVar("T")
 JOIN = InlineKeyboardMarkup(
     inline_keyboard=[[InlineKeyboardButton(text="Join", callback_data="join")]]
 )
@@ -125,15 +127,29 @@ def build_bot(token: str, url: str) -> tuple[Bot, Dispatcher, list[BaseException
             state["lobby"].chat.id, f"{result.from_user.first_name} played {title}"
         )
 
+    async def retrying(call: Callable[[], Awaitable[T]]) -> T:
+        """``call`` again after each 429, waiting the ``retry_after`` Telegram asked for."""
+        while True:
+            try:
+                return await call()
+            except TelegramRetryAfter as exc:
+                await asyncio.sleep(exc.retry_after)
+
     @dp.message(Command("flood"), F.chat.type == "private")
     async def flood(message: Message) -> None:
         for text in ("1", "2", "3"):
-            while True:
-                try:
-                    await message.answer(text)
-                    break
-                except TelegramRetryAfter as exc:
-                    await asyncio.sleep(exc.retry_after)
+            await retrying(partial(message.answer, text))
+
+    @dp.message(Command("count"), F.chat.type == "private")
+    async def count(message: Message) -> None:
+        counter = await retrying(partial(message.answer, "count: 0"))
+        for n in (1, 2, 3):
+            await retrying(partial(counter.edit_text, f"count: {n}"))
+
+    @dp.message(Command("sticker"), GROUPS)
+    async def sticker(message: Message) -> None:
+        sent = await message.answer_sticker(STICKER)
+        assert sent.sticker is not None and sent.sticker.file_id == STICKER
 
     @dp.edited_message()
     async def edited(message: Message) -> None:

@@ -26,7 +26,6 @@ from services.playground.control import TelegramControl
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = os.environ.get("UNO_CHROMIUM", "/usr/bin/chromium")
 GREETING = "سلام! یک دست اونو بازی کنیم؟"
 #: What a player picks, best first: play a card, name a colour, keep, draw, take, swap.
 PREFERENCE = ("p.", "c.", "k", "d", "a", "s.")
@@ -53,18 +52,6 @@ def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LauncherPro
         for log in sorted((launcher.state_dir / "logs").glob("*.log")):
             if "Traceback" in log.read_text(errors="replace"):
                 print(f"==== {log.name}\n{log.read_text(errors='replace')[-6000:]}")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"no Chromium at {CHROMIUM}: run `make browser` (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield chromium
-        chromium.close()
 
 
 class Page:

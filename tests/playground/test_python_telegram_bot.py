@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
+import pytest
+import telegram
 import uvicorn
-from conversation_script import LEGACY_FIELDS, UNKNOWN_FIELD_UPDATE, Cast, cast, play
+from conversation_script import LEGACY_FIELDS, STICKER, UNKNOWN_FIELD_UPDATE, Cast, cast, play
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -26,7 +29,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ParseMode
-from telegram.error import RetryAfter
+from telegram.error import InvalidToken, NetworkError, RetryAfter
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -43,6 +46,7 @@ from telegram.ext import (
 from services.playground.server import LocalTelegram
 from services.playground.webhooks import SECRET_HEADER
 
+T = TypeVar("T")
 JOIN = InlineKeyboardMarkup([[InlineKeyboardButton("Join", callback_data="join")]])
 
 
@@ -118,17 +122,33 @@ def build_bot(token: str, bot_api_url: str) -> tuple[Application, list[object]]:
             state["lobby"].chat_id, f"{result.from_user.first_name} played {title}"
         )
 
+    async def retrying(call: Callable[[], Awaitable[T]]) -> T:
+        """``call`` again after each 429, waiting the ``retry_after`` Telegram asked for."""
+        while True:
+            try:
+                return await call()
+            except RetryAfter as exc:
+                wait = exc.retry_after
+                seconds = wait.total_seconds() if isinstance(wait, timedelta) else wait
+                await asyncio.sleep(float(seconds))
+
     async def flood(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         assert update.effective_chat is not None
+        chat_id = update.effective_chat.id
         for text in ("1", "2", "3"):
-            while True:
-                try:
-                    await context.bot.send_message(update.effective_chat.id, text)
-                    break
-                except RetryAfter as exc:
-                    wait = exc.retry_after
-                    seconds = wait.total_seconds() if isinstance(wait, timedelta) else wait
-                    await asyncio.sleep(float(seconds))
+            await retrying(partial(context.bot.send_message, chat_id, text))
+
+    async def count(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_chat is not None
+        chat_id = update.effective_chat.id
+        counter = await retrying(partial(context.bot.send_message, chat_id, "count: 0"))
+        for n in (1, 2, 3):
+            await retrying(partial(counter.edit_text, f"count: {n}"))
+
+    async def sticker(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert update.effective_chat is not None
+        sent = await context.bot.send_sticker(update.effective_chat.id, STICKER)
+        assert sent.sticker is not None and sent.sticker.file_id == STICKER
 
     async def edited(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.edited_message
@@ -149,6 +169,8 @@ def build_bot(token: str, bot_api_url: str) -> tuple[Application, list[object]]:
     app.add_handler(CommandHandler("new", new, filters.ChatType.GROUPS))
     app.add_handler(CommandHandler("flood", flood, filters.ChatType.PRIVATE))
     app.add_handler(CommandHandler("clear", clear, filters.ChatType.GROUPS))
+    app.add_handler(CommandHandler("count", count, filters.ChatType.PRIVATE))
+    app.add_handler(CommandHandler("sticker", sticker, filters.ChatType.GROUPS))
     app.add_handler(CallbackQueryHandler(join, pattern="^join$"))
     app.add_handler(InlineQueryHandler(inline))
     app.add_handler(ChosenInlineResultHandler(chosen))
@@ -239,3 +261,15 @@ async def test_conversation_by_webhook(local_telegram: LocalTelegram) -> None:
 def test_unknown_fields_are_found() -> None:
     update = Update.de_json(UNKNOWN_FIELD_UPDATE, None)
     assert unknown_fields(update) == ["update.message.chat.colour"]
+
+
+async def test_a_method_not_served_is_no_wrong_token(local_telegram: LocalTelegram) -> None:
+    """python-telegram-bot reads a 404 as ``InvalidToken`` (and stops); a method the local
+    Telegram does not serve says so instead, and the bot's token still works."""
+    made = local_telegram.control.create_bot("unserved_methods_bot")
+    bot = telegram.Bot(made["token"], base_url=local_telegram.bot_api_url)
+    async with bot:
+        with pytest.raises(NetworkError, match="does not serve the method 'sendVoice'") as raised:
+            await bot.send_voice(made["user"]["id"], "AwACAgIAAxkBAAIBQmZ")
+        assert not isinstance(raised.value, InvalidToken)
+        assert (await bot.get_me()).id == made["user"]["id"]

@@ -14,10 +14,17 @@ def test_unknown_token_and_method(scene: Scene) -> None:
     response = scene.http.post(f"{scene.lt.bot_api_url}1:nope/getMe")
     assert response.status_code == 401
     assert response.json() == {"ok": False, "error_code": 401, "description": "Unauthorized"}
-    assert scene.call("noSuchMethod") == (
-        404,
-        {"ok": False, "error_code": 404, "description": "Not Found"},
+    # a method not served is no wrong token: 501 with a description, never 404
+    assert scene.call("sendVoice", chat_id=scene.group["id"], voice="x") == (
+        501,
+        {
+            "ok": False,
+            "error_code": 501,
+            "description": "Not Implemented: the local Telegram does not serve the method "
+            "'sendVoice'",
+        },
     )
+    assert scene.call("noSuchMethod")[0] == 501
     assert scene.ok("GETME")["id"] == scene.bot["id"]  # method names ignore case
 
 

@@ -124,3 +124,23 @@ def test_the_terminal_game_stays_reachable() -> None:
     assert run.returncode == 0, run.stderr
     assert run.stdout.startswith("Legend")
     assert "Stopped after 1 round(s)." in run.stdout
+
+
+def test_the_playgrounds_bot_reads_every_group_message() -> None:
+    """Group privacy off, as services/bot/README.md sets the bot up: a plain chat message
+    in the group (no command, no reply) reaches it."""
+    from services.playground.server import start_in_thread
+    from services.playground.stack import GROUP_TITLE, set_up_world
+
+    server = start_in_thread()
+    try:
+        made = set_up_world(server.url)
+        bot = server.world.bots_by_token[str(made["token"])]
+        assert bot.me()["can_read_all_group_messages"] is True
+        group = next(c for c in server.world.chats.values() if c.title == GROUP_TITLE)
+        you = next(u for u in server.world.users.values() if not u.is_bot)
+        bot.updates.clear()
+        server.control.send_message(you.id, group.id, "I have two cards left")
+        assert [u["message"]["text"] for u in bot.updates] == ["I have two cards left"]
+    finally:
+        server.stop()

@@ -381,6 +381,24 @@ def test_inline_paging_and_button(scene: Scene) -> None:
     assert answered["next_offset"] == "1" and answered["button"] == button
 
 
+def test_switch_pm_parameters_are_the_old_form_of_the_button(scene: Scene) -> None:
+    """Before Bot API 6.7 the button above inline results was ``switch_pm_text`` +
+    ``switch_pm_parameter``; Telegram still takes them, as the same button."""
+    ann = scene.ann["id"]
+    found = scene.control.inline_query(ann, "rules", bot=scene.token, timeout=0)
+    assert scene.ok(
+        "answerInlineQuery",
+        inline_query_id=found["query_id"],
+        results=[],
+        switch_pm_text="How to play",
+        switch_pm_parameter="rules",
+        cache_time=0,
+    )
+    answered = scene.lt.world.inline_queries[found["query_id"]].answer
+    assert answered is not None
+    assert answered["button"] == {"text": "How to play", "start_parameter": "rules"}
+
+
 def test_inline_messages_with_buttons(scene: Scene) -> None:
     ann, group = scene.ann["id"], scene.group["id"]
     keyboard = {"inline_keyboard": [[{"text": "Draw", "callback_data": "draw"}]]}

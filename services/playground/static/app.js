@@ -44,6 +44,10 @@ const api = {
   chooseInlineResult: (user_id, query_id, result_id, chat_id) =>
     request("POST", "/control/inline_choices", { user_id, query_id, result_id, chat_id }),
   messages: (chat_id) => request("GET", `/control/chats/${chat_id}/messages`),
+  openWebApp: (opening) => request("POST", "/control/web_apps", { user_id: me().id, ...opening }),
+  sendWebAppData: (launch_id, data) =>
+    request("POST", `/control/web_apps/${launch_id}/data`, { user_id: me().id, data }),
+  menuButton: (user_id, bot_id) => request("GET", `/control/private/${user_id}/${bot_id}/menu_button`),
   privateMessages: (user_id, bot_id) => request("GET", `/control/private/${user_id}/${bot_id}/messages`),
 };
 
@@ -287,6 +291,7 @@ function serviceText(message) {
   if (message.left_chat_member) return `${displayName(message.left_chat_member)} left the group`;
   if (message.pinned_message) return `${who} pinned a message`;
   if (message.new_chat_title) return `${who} renamed the group to “${message.new_chat_title}”`;
+  if (message.web_app_data) return `Data from “${message.web_app_data.button_text}” sent to the bot`;
   return null;
 }
 
@@ -305,6 +310,8 @@ function renderMessage(message, chat) {
     bubble.append(el("blockquote", { class: "muted", dir: "auto" },
       `${quoted.from ? displayName(quoted.from) : ""}: ${(quoted.text || "").slice(0, 80)}`));
   }
+  const media = renderMedia(message);
+  if (media) bubble.append(media);
   bubble.append(el("div", { class: "text", dir: "auto" },
     renderText(message.text || message.caption || "", message.entities || message.caption_entities)));
   const time = new Date((message.edit_date || message.date) * 1000);
@@ -322,6 +329,20 @@ function renderMessage(message, chat) {
   }, message.from ? avatar(message.from) : null, wrapBox);
 }
 
+/** A file the bot sent (no bytes are kept: a picture sent by URL is shown from there). */
+function renderMedia(message) {
+  if (message.sticker) {
+    return el("div", { class: "media sticker", "data-media": "sticker", title: "sticker" },
+      message.sticker.emoji || "🖼️");
+  }
+  const kind = ["photo", "animation", "document"].find((k) => message[k]);
+  if (!kind) return null;
+  const box = el("div", { class: `media ${kind}`, "data-media": kind });
+  if (message.media_url && kind !== "document") box.append(el("img", { src: message.media_url, alt: kind }));
+  else box.append(`${kind === "document" ? "📄" : "🖼️"} ${(message.document && message.document.file_name) || kind}`);
+  return box;
+}
+
 function renderKeyboard(rows, message, chat) {
   return el("div", { class: "keyboard" }, rows.map((row) => el("div", { class: "row" },
     row.map((button) => el("button", {
@@ -329,6 +350,7 @@ function renderKeyboard(rows, message, chat) {
       dir: "auto",
       title: button.text,
       "data-callback": button.callback_data,
+      "data-web-app": button.web_app ? button.web_app.url : undefined,
       onclick: (event) => pressButton(event.currentTarget, button, message, chat),
     }, button.text)))));
 }
@@ -352,15 +374,24 @@ async function pressButton(node, button, message, chat) {
   } else if (button.switch_inline_query !== undefined) {
     if (chat.private) await switchChat("group");
     startInline(button.switch_inline_query);
+  } else if (button.web_app) {
+    openWebApp({ way: "inline_button", chat_id: chat.id, message_id: message.message_id, button_text: button.text },
+      button.text);
   } else if (button.url) {
-    openLink(button.url);
+    openLink(button.url, chat);
   } else {
     toast("This button does not work in the playground.");
   }
 }
 
-/** A t.me link to the bot's /start opens the private chat and starts it; others open. */
-async function openLink(url) {
+/** A t.me link to a bot's Mini App opens it (a direct link); one to the bot's /start opens
+ * the private chat and starts it; others open in a new tab. */
+async function openLink(url, chat = openChat()) {
+  const app = /^https?:\/\/t\.me\/([A-Za-z0-9_]+)\/([A-Za-z0-9_]+)(\?startapp=[\w-]*)?$/.exec(url);
+  if (app) {
+    openWebApp({ way: "direct_link", link: url, chat_id: chat.id }, app[2]);
+    return;
+  }
   const match = /^https?:\/\/t\.me\/([A-Za-z0-9_]+)(?:\?start=([\w-]+))?/.exec(url);
   if (match && bot && match[1].toLowerCase() === bot.username.toLowerCase()) {
     await switchChat("private");
@@ -457,7 +488,9 @@ function renderInline(answered) {
   if (inline.button) {
     buttonBox.append(el("button", {
       type: "button",
-      onclick: () => openLink(`https://t.me/${bot.username}?start=${inline.button.start_parameter || ""}`),
+      onclick: () => (inline.button.web_app
+        ? openWebApp({ way: "inline_results_button", query_id: inline.queryId }, inline.button.text)
+        : openLink(`https://t.me/${bot.username}?start=${inline.button.start_parameter || ""}`)),
     }, inline.button.text));
   }
   $("#inline-list").replaceChildren(...inline.results.map((result) => el("button", {
@@ -493,6 +526,168 @@ function closeInline() {
   $("#inline-results").hidden = true;
   $("#inline-list").replaceChildren();
   $("#inline-button").replaceChildren();
+}
+
+// ------------------------------------------------------------------------- reply keyboard, menu button
+
+/** The reply keyboard the bot shows in the open chat: the last one a bot message set, until
+ * a later one removes it (`remove_keyboard`) or it was a one-time keyboard already used. */
+function renderReplyKeyboard(messages, chat) {
+  const box = $("#reply-keyboard");
+  let shown = null;
+  for (const message of messages) {
+    if (message.deleted || !message.from || !message.from.is_bot || !message.reply_markup) continue;
+    if (message.reply_markup.keyboard) shown = message;
+    else if (message.reply_markup.remove_keyboard) shown = null;
+  }
+  box.hidden = !shown;
+  if (!shown) { box.replaceChildren(); return; }
+  box.replaceChildren(...shown.reply_markup.keyboard.map((row) => el("div", { class: "row" },
+    row.map((button) => {
+      const text = typeof button === "string" ? button : button.text;
+      return el("button", {
+        type: "button",
+        dir: "auto",
+        "data-web-app": button.web_app ? button.web_app.url : undefined,
+        onclick: () => (button.web_app
+          ? openWebApp({ way: "keyboard_button", chat_id: chat.id, message_id: shown.message_id, button_text: text }, text)
+          : sendText(text)),
+      }, text);
+    }))));
+}
+
+/** The private chat's menu button: a Mini App's (setChatMenuButton) beside the commands. */
+let menuApp = null;
+async function loadMenuButton() {
+  menuApp = null;
+  if (bot && me()) {
+    const button = await api.menuButton(me().id, bot.id).catch(() => null);
+    if (button && button.type === "web_app") menuApp = button;
+  }
+  renderMenuButton();
+}
+
+function renderMenuButton() {
+  const node = $("#menu-app");
+  node.hidden = !(menuApp && openChat().private);
+  node.textContent = menuApp ? menuApp.text : "";
+}
+
+// ------------------------------------------------------------------------- Mini Apps
+
+// The page plays a Telegram client's part for a Mini App (Telegram's "Mini Apps on
+// Telegram"): it loads the app in a phone-sized iframe at the URL the local Telegram built
+// (launch parameters in its fragment) and speaks the web clients' postMessage protocol, JSON
+// text `{eventType, eventData}` each way. It answers what Telegram's web client A answers:
+// web_app_ready, web_app_close, the theme and viewport requests (and a viewport_changed
+// unasked once the app loads), iframe_ready (set_custom_style), sendData (from a keyboard
+// button's app only), links, the clipboard (no text) and biometry (unavailable); and, as the
+// other clients do, web_app_expand, the safe-area requests and the switch back to inline
+// mode. The rest (colours, main and back buttons, haptics) changes nothing here.
+let webApp = null; // { launch, expanded, ready, theme }
+
+async function openWebApp(opening, title) {
+  try {
+    const launch = await api.openWebApp(opening);
+    const params = new URLSearchParams(new URL(launch.url).hash.slice(1));
+    let theme = {};
+    try { theme = JSON.parse(params.get("tgWebAppThemeParams") || "{}"); } catch { /* none */ }
+    webApp = { launch, expanded: false, ready: false, theme };
+    closeDrawer();
+    $("#web-app-title").textContent = title || "Mini App";
+    $("#web-app-status").textContent = "loading…";
+    const panel = $("#web-app");
+    panel.classList.remove("expanded");
+    panel.dataset.way = launch.way;
+    panel.hidden = false;
+    $("#web-app-frame").src = launch.url;
+  } catch (error) {
+    toast(error.message);
+  }
+}
+
+function closeWebApp() {
+  webApp = null;
+  const panel = $("#web-app");
+  panel.hidden = true;
+  panel.classList.remove("expanded");
+  $("#web-app-frame").src = "about:blank";
+}
+
+function toApp(eventType, eventData) {
+  const frame = $("#web-app-frame");
+  if (frame.contentWindow) frame.contentWindow.postMessage(JSON.stringify({ eventType, eventData }), "*");
+}
+
+function viewport() {
+  const frame = $("#web-app-frame");
+  return { height: frame.clientHeight, width: frame.clientWidth, is_expanded: webApp.expanded, is_state_stable: true };
+}
+
+const NO_INSETS = { top: 0, bottom: 0, left: 0, right: 0 };
+
+async function onAppEvent(eventType, eventData) {
+  switch (eventType) {
+    case "web_app_ready":
+      webApp.ready = true;
+      $("#web-app-status").textContent = `@${bot.username} · ready`;
+      break;
+    case "web_app_expand":
+      webApp.expanded = true;
+      $("#web-app").classList.add("expanded");
+      requestAnimationFrame(() => webApp && toApp("viewport_changed", viewport()));
+      break;
+    case "web_app_request_viewport": toApp("viewport_changed", viewport()); break;
+    case "web_app_request_theme": toApp("theme_changed", { theme_params: webApp.theme }); break;
+    case "web_app_request_safe_area": toApp("safe_area_changed", NO_INSETS); break;
+    case "web_app_request_content_safe_area": toApp("content_safe_area_changed", NO_INSETS); break;
+    case "web_app_close": closeWebApp(); break;
+    case "iframe_ready": toApp("set_custom_style", ""); break;
+    case "web_app_read_text_from_clipboard":
+      toApp("clipboard_text_received", { req_id: (eventData || {}).req_id, data: null });
+      break;
+    case "web_app_biometry_get_info": toApp("biometry_info_received", { available: false }); break;
+    case "web_app_data_send": {
+      const launch = webApp.launch;
+      if (launch.way !== "keyboard_button") break; // only a keyboard button's app sends data
+      closeWebApp();
+      try { await api.sendWebAppData(launch.launch_id, String((eventData || {}).data || "")); } catch (error) { toast(error.message); }
+      poll();
+      break;
+    }
+    case "web_app_open_link": if (eventData && eventData.url) window.open(eventData.url, "_blank", "noopener"); break;
+    case "web_app_open_tg_link":
+      if (eventData && eventData.path_full) { closeWebApp(); openLink(`https://t.me${eventData.path_full}`); }
+      break;
+    case "web_app_switch_inline_query":
+      closeWebApp();
+      startInline((eventData && eventData.query) || "");
+      break;
+    default: break; // colours, buttons, haptics: nothing to show here
+  }
+}
+
+window.addEventListener("message", (event) => {
+  if (!webApp || event.source !== $("#web-app-frame").contentWindow) return;
+  let message = event.data;
+  if (typeof message === "string") {
+    try { message = JSON.parse(message); } catch { return; }
+  }
+  if (message && typeof message.eventType === "string") onAppEvent(message.eventType, message.eventData);
+});
+
+// ------------------------------------------------------------------------- the drawer
+
+function openDrawer() {
+  $("#app").classList.add("drawer-open");
+  $("#drawer-shade").hidden = false;
+  $("#drawer-toggle").setAttribute("aria-expanded", "true");
+}
+
+function closeDrawer() {
+  $("#app").classList.remove("drawer-open");
+  $("#drawer-shade").hidden = true;
+  $("#drawer-toggle").setAttribute("aria-expanded", "false");
 }
 
 // ------------------------------------------------------------------------- commands
@@ -541,11 +736,14 @@ async function send(event) {
   const text = input.value.trim();
   if (!text) return;
   if (inlineQueryText(text) !== null) { runInline(); return; }
-  const chat = openChat();
   input.value = "";
   $("#commands").hidden = true;
+  await sendText(text);
+}
+
+async function sendText(text) {
   try {
-    await api.sendMessage(me().id, chat.id, text);
+    await api.sendMessage(me().id, openChat().id, text);
   } catch (error) {
     toast(error.message);
   }
@@ -557,6 +755,7 @@ async function switchPerson(id) {
   save();
   closeInline();
   renderPeople();
+  await loadMenuButton();
   await poll();
 }
 
@@ -564,6 +763,7 @@ async function switchChat(key) {
   saved.open = key;
   save();
   closeInline();
+  closeDrawer();
   await poll();
 }
 
@@ -599,6 +799,8 @@ async function poll() {
     $("#chat-title").textContent = chat.title;
     $("#chat-subtitle").textContent = chat.subtitle;
     await renderMessages(chat, chat.private ? direct : group);
+    renderReplyKeyboard(chat.private ? direct : [], chat);
+    renderMenuButton();
     renderChats({ group: previewOf(group, "group"), private: previewOf(direct, "private") });
     save();
     setStatus(`playing as ${me().first_name}`);
@@ -618,6 +820,7 @@ async function boot() {
   if (!world.people.some((p) => p.id === saved.current)) saved.current = world.people.length ? world.people[0].id : null;
   if (!me()) await addPerson("You", "en");
   await loadCommands().catch(() => {});
+  await loadMenuButton();
   rendered.clear();
   renderedChat = null;
   renderPeople();
@@ -633,6 +836,7 @@ function listen() {
     try { change = JSON.parse(event.data); } catch { /* a comment line */ }
     if (change.kind === "reset") { boot().catch(() => {}); return; }
     if (change.kind === "member" || change.kind === "user" || change.kind === "chat") loadWorld().then(renderPeople).catch(() => {});
+    if (change.kind === "menu_button") loadMenuButton().catch(() => {});
     clearTimeout(timer);
     timer = setTimeout(poll, 60);
   };
@@ -652,6 +856,12 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("#inline-close").addEventListener("click", () => { closeInline(); $("#text").value = ""; });
   $("#inline-more").addEventListener("click", () => runInline(inline ? inline.nextOffset : ""));
   $("#add-person").addEventListener("click", askPerson);
+  $("#drawer-toggle").addEventListener("click", () => ($("#app").classList.contains("drawer-open") ? closeDrawer() : openDrawer()));
+  $("#drawer-shade").addEventListener("click", closeDrawer);
+  $("#menu-app").addEventListener("click", () =>
+    openWebApp({ way: "menu_button", chat_id: bot.id }, menuApp ? menuApp.text : "Mini App"));
+  $("#web-app-close").addEventListener("click", closeWebApp);
+  $("#web-app-frame").addEventListener("load", () => webApp && toApp("viewport_changed", viewport()));
   try {
     await boot();
   } catch (error) {
