@@ -8,6 +8,7 @@ again) or unreachable (the user blocked the bot, or the bot left the chat).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from enum import StrEnum
 from typing import Any
@@ -64,13 +65,41 @@ class Outbox:
             return 0.0
         return await limiter.room("editMessageText", {"chat_id": chat_id}, spare=spare)
 
-    async def reserve(self, chat_id: int) -> float:
+    async def reserve(self, chat_id: int, *, most: float = -1) -> float:
         """Take the next slot of ``chat_id``'s budget for a message sent with ``reserved``;
-        the seconds until it may go."""
+        the seconds until it may go (-1, nothing taken: later than ``most`` seconds)."""
         limiter = self._limiter
         if limiter is None:
             return 0.0
-        return await limiter.reserve("editMessageText", {"chat_id": chat_id})
+        return await limiter.reserve("editMessageText", {"chat_id": chat_id}, most=most)
+
+    async def edit_inline(
+        self,
+        chat_id: int,
+        inline_message_id: str,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        *,
+        worth: float,
+    ) -> Outcome:
+        """Edit a message posted through inline mode in ``chat_id``. Telegram meters it in
+        that chat, which the call itself does not name, so the chat's slot is reserved
+        first; not sent (SKIPPED) if the slot is further off than ``worth`` seconds."""
+        wait = await self.reserve(chat_id, most=worth)
+        if wait < 0:
+            return Outcome.SKIPPED
+        await asyncio.sleep(wait)
+        try:
+            await self.bot.edit_message_text(
+                text,
+                inline_message_id=inline_message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                **self._budget(True),
+            )
+        except BadRequest as e:
+            return Outcome.UNCHANGED if "not modified" in e.message.lower() else Outcome.GONE
+        return Outcome.SHOWN
 
     async def send(
         self,

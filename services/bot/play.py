@@ -19,7 +19,6 @@ from telegram import (
     User,
 )
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from services.bot import pressed, render, standings
@@ -37,6 +36,8 @@ from services.bot.context import (
 from services.bot.i18n import gettext, language
 from services.bot.lobby import choose_variant, kicked_out, lobby_button
 from services.bot.locales.glossary import UnknownCard, face_name
+from services.bot.outbox import Outcome
+from services.bot.ratelimit import REPLY_WORTH
 from services.engine.client import (
     Conflict,
     EngineError,
@@ -393,16 +394,20 @@ async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYP
     if chosen.inline_message_id is None:
         return  # posted without its keyboard (an old result): nothing the bot can edit
     # The card is the player's own message in the group: it says it did not count, and why.
+    uno = services(context)
+    game = await uno.memory.game(cb.game_id)
+    if game is None:
+        return
     why = gettext(locale, "Did not count: {why}", why=refused)
-    try:
-        await context.bot.edit_message_text(
-            f"{inline_text(locale, cb)}\n{why}",
-            inline_message_id=chosen.inline_message_id,
-            parse_mode=ParseMode.HTML,
-            reply_markup=render.my_cards_keyboard(locale, cb.game_id),
-        )
-    except BadRequest as e:  # deleted meanwhile: nothing left to mark
-        log.info("a refused inline choice not marked: %s", e, extra={"game_id": cb.game_id})
+    outcome = await uno.outbox.edit_inline(
+        game.chat_id,
+        chosen.inline_message_id,
+        f"{inline_text(locale, cb)}\n{why}",
+        render.my_cards_keyboard(locale, cb.game_id),
+        worth=REPLY_WORTH,
+    )
+    if outcome is not Outcome.SHOWN:  # deleted meanwhile, or no slot soon enough
+        log.info("a refused inline choice not marked: %s", outcome, extra={"game_id": cb.game_id})
 
 
 # -- Minions: a frozen player moving (RULES.md §6) --------------------------------------------

@@ -237,11 +237,12 @@ class RedisRateLimiter(BaseRateLimiter[str]):
             RATE_WAIT.observe(wait)
         return wait
 
-    async def reserve(self, endpoint: str, data: dict[str, Any]) -> float:
+    async def reserve(self, endpoint: str, data: dict[str, Any], *, most: float = -1) -> float:
         """Reserve the chat's next slot for a call sent with ``RESERVED``; the seconds until
-        it may go. (Its slot of the overall budget is taken when it is sent.)"""
+        it may go, or -1 (nothing reserved) when that would be over ``most`` seconds. (Its
+        slot of the overall budget is taken when it is sent.)"""
         chat, overall = self.split(self.buckets(endpoint, data))
-        return await self._take(chat or overall)
+        return await self._take(chat or overall, most=most)
 
     async def room(self, endpoint: str, data: dict[str, Any], *, spare: int = 0) -> float:
         """The seconds until a call could go with ``spare`` more slots still free after it,

@@ -131,3 +131,13 @@ async def test_a_reply_not_worth_its_wait_is_dropped_and_takes_nothing(redis: Re
         replies.reset(token)
     assert sent == 1
     assert await one.reserve(*call) == 0  # the dropped reply took nothing: the move's slot
+
+
+async def test_a_reservation_further_off_than_its_worth_takes_nothing(redis: Redis) -> None:
+    """How an inline message's edit meets its chat's budget (Outbox.edit_inline): the call
+    names no chat, so the chat's slot is reserved first, and only if it comes soon enough."""
+    one = limiter(redis, Bucket(60.0, 1))
+    call = ("editMessageText", {"chat_id": -100})
+    assert await one.reserve(*call, most=10) == 0
+    assert await one.reserve(*call, most=10) == -1  # the next slot is a minute off
+    assert 50 < await one.reserve(*call) <= 60  # the refused reservation took no slot
