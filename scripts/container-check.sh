@@ -112,6 +112,7 @@ start_private_daemon() {
     for _ in $(seq 120); do
         if "$DOCKER" info >/dev/null 2>&1; then
             say "started a private Docker daemon (pid $DOCKERD_PID, $DOCKER_HOST)"
+            remove_interrupted_projects
             return 0
         fi
         kill -0 "$DOCKERD_PID" 2>/dev/null || break
@@ -119,6 +120,19 @@ start_private_daemon() {
     done
     tail -n 20 "$WORK/dockerd.log" >&2
     return 1
+}
+
+# Containers of an earlier check that was killed before its teardown would start again with
+# the daemon (restart: unless-stopped); in the private daemon everything is the check's.
+remove_interrupted_projects() {
+    local containers
+    containers=$("$DOCKER" ps -a -q --filter label=com.docker.compose.project)
+    [ -n "$containers" ] || return 0
+    say "removing what an interrupted check left: $(echo $containers)"
+    # shellcheck disable=SC2086
+    "$DOCKER" rm -f -v $containers >/dev/null
+    "$DOCKER" network prune -f >/dev/null
+    "$DOCKER" volume prune -f >/dev/null
 }
 
 stop_private_daemon() {

@@ -5,8 +5,8 @@
 # debootstraps a minimal root (python3, python3-venv, ca-certificates) from the Debian
 # mirror this machine's apt already uses, adds this machine's CA certificates (HTTPS to the
 # package registries may need them), trims what no container reads (apt's caches and
-# lists, documentation) and imports the root as IMAGE into the engine that $DOCKER names
-# (default: docker). The Dockerfile takes it as its base (--build-arg PYTHON_IMAGE=IMAGE);
+# lists, documentation, the tools' translations) and imports the root as IMAGE into the
+# engine that $DOCKER names (default: docker). The Dockerfile takes it as its base (--build-arg PYTHON_IMAGE=IMAGE);
 # tests/deploy/images/ build Redis and PostgreSQL on it. Needs root (debootstrap).
 set -euo pipefail
 
@@ -46,6 +46,9 @@ fi
 # Packages installed on top (tests/deploy/images/) must not try to start their services.
 printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 chmod 0755 "$root/usr/sbin/policy-rc.d"
+# The system tools' message translations go too (the bot carries its own); glibc's
+# locale.alias stays.
+find "$root/usr/share/locale" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
 rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* \
     "$root"/usr/share/doc/* "$root"/usr/share/man/* "$root"/usr/share/info/* \
     "$root"/var/log/* "$root"/debootstrap

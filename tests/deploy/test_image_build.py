@@ -85,6 +85,24 @@ def test_the_build_context_leaves_out_the_checkouts_clutter() -> None:
     assert sources and sources <= let_in, sources - let_in
 
 
+def image_contents(
+    python: Path, cwd: Path, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """tests/deploy/image_contents.py (what scripts/container-check.sh runs in the image)."""
+    script = REPO / "tests" / "deploy" / "image_contents.py"
+    return subprocess.run(
+        [str(python), str(script)], cwd=cwd, env=env, capture_output=True, text=True
+    )
+
+
+def test_the_contents_check_finds_the_harness_in_the_checkout(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    found = image_contents(Path(sys.executable), tmp_path, env)
+    assert found.returncode == 1
+    for harness in ("services.playground", "services.engine.local_server", "stack.py"):
+        assert harness in found.stdout, found.stdout
+
+
 @pytest.mark.slow
 def test_the_build_steps_give_an_image_that_migrates_and_serves(
     tmp_path: Path, redis_url: str, fresh_database: str
@@ -119,10 +137,10 @@ def test_the_build_steps_give_an_image_that_migrates_and_serves(
     ).stdout
     assert "pytest==" not in installed and "mypy==" not in installed
     # The product alone: the harness stays in the checkout (and the local-telegram target).
-    (package,) = (venv / "lib").glob("python3*/site-packages/services")
-    assert (package / "engine" / "app.py").exists()
-    assert not (package / "playground").exists()
-    assert not (package / "engine" / "local_server.py").exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    contents = image_contents(venv / "bin" / "python", empty, env)
+    assert contents.returncode == 0, contents.stdout + contents.stderr
 
     app = tmp_path / "app"
     app.mkdir()
