@@ -372,6 +372,8 @@ teardown() {
         PROJECT_UP=0
     fi
     if [ -n "$DOCKERD_PID" ]; then
+        # The cache keeps the images of this run; older builds of the same tags go.
+        "$DOCKER" image prune -f >/dev/null 2>&1 || true
         stop_private_daemon
         say "private Docker daemon stopped; nothing of it runs"
     fi
