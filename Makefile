@@ -2,7 +2,8 @@
 #
 #   make play   ARGS='...'        the whole stack and the playground page (Ctrl-C stops it)
 #   make play-terminal ARGS='...' a terminal game between AI players
-#   make test   PYTEST_ARGS='...' setup + services + lint + tests
+#   make test   PYTEST_ARGS='...' setup + services + lint + tests + the container check
+#   make container-check          build the image, play a game through docker compose
 #   make bench                    run every bench/*.py script (installs the bench extra)
 #   make lock                     re-pin requirements*.lock after a change to pyproject.toml
 #   make lock-upgrade             move every pin to the newest release the bounds allow
@@ -36,7 +37,8 @@ BENCH_STAMP := $(BIN)/.installed-bench-$(DEPS_HASH)
 
 PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
 
-.PHONY: help setup setup-bench services tools browser lint test pytest play play-terminal bench lock \
+.PHONY: help setup setup-bench services tools browser lint test pytest container-check play \
+	play-terminal bench lock \
 	lock-upgrade clean \
 	catalogs catalogs-extract catalogs-update catalog-init
 
@@ -48,6 +50,7 @@ help:
 	@echo "make services                   start Redis/PostgreSQL if they are not running"
 	@echo "make browser                    install Debian's chromium for the page's browser test"
 	@echo "make lint                       ruff check + ruff format --check + mypy"
+	@echo "make container-check            build the image, play a game through docker compose"
 	@echo "make bench                      run the benchmarks in bench/"
 	@echo "make lock    LOCK_ARGS='...'    re-pin the lock files from pyproject.toml"
 	@echo "make lock-upgrade               re-pin everything to the newest allowed releases"
@@ -112,7 +115,8 @@ catalog-init: $(DEV_STAMP)
 services:
 	bash scripts/ensure-services.sh $(SERVICES)
 
-# Compose, kustomize/kubectl and pg_dump for tests/deploy (installed with apt-get when root).
+# Compose, kustomize/kubectl and pg_dump for tests/deploy, Docker and debootstrap for the
+# container check (installed with apt-get when root).
 tools:
 	bash scripts/ensure-tools.sh
 
@@ -129,7 +133,12 @@ lint: setup
 pytest: setup
 	UNO_DEV_MODE=1 $(BIN)/pytest $(PYTEST_ARGS)
 
-test: setup services tools browser lint pytest
+# The image built and a game played through docker compose (scripts/container-check.sh);
+# it says SKIPPED where no Docker daemon can run.
+container-check: setup tools
+	bash scripts/container-check.sh
+
+test: setup services tools browser lint pytest container-check
 
 play: setup
 	@$(BIN)/python -m services.playground.stack $(ARGS)

@@ -10,6 +10,7 @@
 #                                            upgrade to the newest), then exits
 #   entrypoint.sh set-webhook                registers (or removes) the bot's webhook, then exits
 #   entrypoint.sh playground                 the local Telegram, to try the bot without a token
+#                                            (the image's local-telegram build target only)
 #   entrypoint.sh CMD [ARGS...]              anything else, e.g. a shell
 set -eu
 

@@ -46,7 +46,8 @@ def compose() -> dict[str, Any]:
     return document
 
 
-def test_the_file_is_valid_against_the_compose_specification() -> None:
+def assert_valid_compose(path: Path) -> None:
+    """``path`` validates against the compose specification's schema."""
     result = subprocess.run(
         [
             sys.executable,
@@ -54,12 +55,16 @@ def test_the_file_is_valid_against_the_compose_specification() -> None:
             "check_jsonschema",
             "--builtin-schema",
             "vendor.compose-spec",
-            str(COMPOSE_FILE),
+            str(path),
         ],
         capture_output=True,
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_file_is_valid_against_the_compose_specification() -> None:
+    assert_valid_compose(COMPOSE_FILE)
 
 
 def test_every_service_is_there(compose: dict[str, Any]) -> None:
@@ -145,7 +150,8 @@ def filled_env(tmp_path: Path, **values: str) -> Path:
     return env_file
 
 
-def render(env_file: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def render(env_file: Path, tmp_path: Path, *overrides: Path) -> subprocess.CompletedProcess[str]:
+    """``compose config`` of docker-compose.yml (and ``overrides``) with ``env_file``."""
     command = compose_command()
     if command is None:
         pytest.skip("no Compose implementation here (docker compose or docker-compose)")
@@ -160,6 +166,7 @@ def render(env_file: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
             str(env_file),
             "-f",
             str(COMPOSE_FILE),
+            *(part for path in overrides for part in ("-f", str(path))),
             "config",
         ],
         capture_output=True,
@@ -184,3 +191,61 @@ def test_compose_refuses_to_start_without_a_token(tmp_path: Path, missing: str) 
     result = render(filled_env(tmp_path, **{missing: ""}), tmp_path)
     assert result.returncode != 0
     assert missing in result.stderr
+
+
+# ------------------------------------------------------------- variables and the local Telegram
+
+OVERRIDE_FILE = REPO / "docker-compose.local-telegram.yml"
+#: Today's defaults of what a shared or registry-less host changes.
+PUBLISHED = {
+    "engine": ("ENGINE_HOST_PORT", "8080", "8080"),
+    "bot": ("BOT_HOST_PORT", "8090", "8090"),
+}
+THIRD_PARTY_IMAGES = {
+    "redis": ("REDIS_IMAGE", "redis:7.4-alpine"),
+    "postgres": ("POSTGRES_IMAGE", "postgres:16-alpine"),
+}
+
+
+def test_published_ports_and_third_party_images_are_variables_with_defaults(
+    compose: dict[str, Any],
+) -> None:
+    services = compose["services"]
+    published = {name: s["ports"] for name, s in services.items() if "ports" in s}
+    assert set(published) == set(PUBLISHED)
+    for name, (variable, default, port) in PUBLISHED.items():
+        assert published[name] == [f"127.0.0.1:${{{variable}:-{default}}}:{port}"], name
+    for name, (variable, default) in THIRD_PARTY_IMAGES.items():
+        assert services[name]["image"] == f"${{{variable}:-{default}}}", name
+
+
+def test_the_local_telegram_override_is_valid_compose_and_never_the_product() -> None:
+    assert_valid_compose(OVERRIDE_FILE)
+    override = yaml.safe_load(OVERRIDE_FILE.read_text())
+    telegram = override["services"]["local-telegram"]
+    assert telegram["build"] == {"context": ".", "target": "local-telegram"}
+    assert telegram["image"] == f"uno-local-telegram:{VERSION}"
+    assert telegram["command"][0] in entrypoint_roles()
+    assert telegram["read_only"] is True
+    text = OVERRIDE_FILE.read_text()
+    for variable in FORBIDDEN_VARIABLES:
+        assert variable not in text
+
+
+def test_compose_merges_the_local_telegram_as_the_bots_telegram(tmp_path: Path) -> None:
+    env_file = filled_env(tmp_path, UNO_TELEGRAM_TOKEN="123456:secret0123")
+    result = render(env_file, tmp_path, OVERRIDE_FILE)
+    assert result.returncode == 0, result.stderr
+    services = yaml.safe_load(result.stdout)["services"]
+    assert set(services) == APP_SERVICES | {"redis", "postgres", "local-telegram"}
+    for name in ("bot", "set-webhook"):
+        environment = services[name]["environment"]
+        assert environment["UNO_BOT_API_URL"] == "http://local-telegram:8081/bot", name
+        # What the base file gives is kept.
+        assert environment["UNO_TELEGRAM_TOKEN"] == "123456:secret0123", name
+        assert services[name]["depends_on"]["local-telegram"]["condition"] == "service_healthy"
+    assert "123456:secret0123" in services["local-telegram"]["command"]
+    # Only the check's timing changes; the healthchecks' commands stay the services' own.
+    base = yaml.safe_load(COMPOSE_FILE.read_text())["services"]
+    for name in ("engine", "worker", "bot", "redis", "postgres"):
+        assert services[name]["healthcheck"]["test"] == base[name]["healthcheck"]["test"], name

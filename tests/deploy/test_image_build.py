@@ -24,23 +24,56 @@ REPO = Path(__file__).resolve().parents[2]
 DOCKERFILE = (REPO / "Dockerfile").read_text()
 
 
-def stages() -> list[str]:
-    """The Dockerfile's stages, each from its FROM line on, continuation lines joined."""
+def stages() -> dict[str, str]:
+    """The Dockerfile's stages by name, each from its FROM line on, continuation lines
+    joined."""
     joined = re.sub(r"\\\n\s*", " ", DOCKERFILE)
-    return re.split(r"(?m)^(?=FROM )", joined)[1:]
+    found = re.split(r"(?m)^(?=FROM )", joined)[1:]
+    return {re.match(r"FROM \S+ AS (\S+)", stage).group(1): stage for stage in found}  # type: ignore[union-attr]
 
 
 def test_the_image_is_multi_stage_and_runs_unprivileged() -> None:
-    build, runtime = stages()
+    named = stages()
+    assert list(named) == ["build", "service", "local-telegram", "runtime"]
+    build, service, runtime = named["build"], named["service"], named["runtime"]
     assert "--require-hashes" in build and "-r requirements.lock" in build
     assert "pip check" in build
-    assert re.search(r"(?m)^COPY --from=build /opt/venv /opt/venv$", runtime)
-    user = re.findall(r"(?m)^USER (\S+)$", runtime)
+    assert re.search(r"(?m)^COPY --from=build /opt/venv /opt/venv$", service)
+    user = re.findall(r"(?m)^USER (\S+)$", service)
     assert user and user[-1].split(":")[0] not in {"0", "root"}
-    assert re.search(r'(?m)^ENTRYPOINT \["uno-entrypoint"\]$', runtime)
+    assert re.search(r'(?m)^ENTRYPOINT \["uno-entrypoint"\]$', service)
+    # The default target (the last stage) is the product, on the service stage; nothing
+    # after it changes the user.
+    assert runtime.startswith("FROM service AS runtime") and "USER" not in runtime
+    assert named["local-telegram"].startswith("FROM service AS local-telegram")
     assert "latest" not in DOCKERFILE
     for forbidden in ("UNO_DEV_MODE", "UNO_ENABLE_TEST_ENDPOINTS"):
         assert forbidden not in DOCKERFILE
+
+
+def test_the_dockerfile_builds_where_no_registry_is_reachable() -> None:
+    """No front end fetched from a registry (a `# syntax=` line); the base is a build
+    argument whose default stays the official image; pip's index and CA bundle come in as
+    build arguments of the build stage alone, never baked into the image."""
+    assert not re.search(r"(?im)^#\s*syntax\s*=", DOCKERFILE)
+    assert re.search(r"(?m)^ARG PYTHON_IMAGE=python:3\.11-slim-bookworm$", DOCKERFILE)
+    named = stages()
+    for argument in ("PIP_INDEX_URL", "PIP_CERT"):
+        assert re.search(rf"(?m)^ARG {argument}$", named["build"]), argument
+        for stage in ("service", "local-telegram", "runtime"):
+            assert argument not in named[stage], (argument, stage)
+
+
+def test_the_product_leaves_out_the_local_telegram_and_the_test_helpers() -> None:
+    build = stages()["build"]
+    removed = re.search(r"rm -r ([^&\n]+)", build)
+    assert removed, "the build stage removes the harness before installing the product"
+    assert set(removed.group(1).split()) == {
+        "services/playground",
+        "services/engine/local_server.py",
+    }
+    install = build.index("pip install --no-deps .")
+    assert removed.start() < install
 
 
 def test_the_build_context_leaves_out_the_checkouts_clutter() -> None:
@@ -52,11 +85,29 @@ def test_the_build_context_leaves_out_the_checkouts_clutter() -> None:
     assert sources and sources <= let_in, sources - let_in
 
 
+def image_contents(
+    python: Path, cwd: Path, env: dict[str, str]
+) -> subprocess.CompletedProcess[str]:
+    """tests/deploy/image_contents.py (what scripts/container-check.sh runs in the image)."""
+    script = REPO / "tests" / "deploy" / "image_contents.py"
+    return subprocess.run(
+        [str(python), str(script)], cwd=cwd, env=env, capture_output=True, text=True
+    )
+
+
+def test_the_contents_check_finds_the_harness_in_the_checkout(tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    found = image_contents(Path(sys.executable), tmp_path, env)
+    assert found.returncode == 1
+    for harness in ("services.playground", "services.engine.local_server", "stack.py"):
+        assert harness in found.stdout, found.stdout
+
+
 @pytest.mark.slow
 def test_the_build_steps_give_an_image_that_migrates_and_serves(
     tmp_path: Path, redis_url: str, fresh_database: str
 ) -> None:
-    build, _ = stages()
+    build = stages()["build"]
     src, venv = tmp_path / "src", tmp_path / "venv"
     src.mkdir()
     for line in re.findall(r"(?m)^COPY (?!--from)(.+)$", build):
@@ -71,7 +122,7 @@ def test_the_build_steps_give_an_image_that_migrates_and_serves(
     env = {k: v for k, v in os.environ.items() if k not in {"VIRTUAL_ENV", "PYTHONPATH"}}
     for command in re.findall(r"(?m)^RUN (.+)$", build):
         command = command.replace("/opt/venv", str(venv)).replace(
-            "python -m venv", f"{sys.executable} -m venv"
+            "python3 -m venv", f"{sys.executable} -m venv"
         )
         result = subprocess.run(
             ["sh", "-c", command], cwd=src, env=env, capture_output=True, text=True, timeout=600
@@ -85,6 +136,11 @@ def test_the_build_steps_give_an_image_that_migrates_and_serves(
         check=True,
     ).stdout
     assert "pytest==" not in installed and "mypy==" not in installed
+    # The product alone: the harness stays in the checkout (and the local-telegram target).
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    contents = image_contents(venv / "bin" / "python", empty, env)
+    assert contents.returncode == 0, contents.stdout + contents.stderr
 
     app = tmp_path / "app"
     app.mkdir()

@@ -352,3 +352,44 @@ def test_only_the_right_pods_reach_the_engine_redis_and_postgres(rendered: list[
         }
         assert may - {target} == sources, target
         assert not allowed(policies, outsider, pods[target], port), target
+
+
+# ------------------------------------------------------------------ the image and the probes
+
+
+def test_the_manifests_run_the_image_the_build_makes(rendered: list[Resource]) -> None:
+    """The name and tag scripts/container-check.sh builds (and docker-compose.yml runs):
+    uno-bot:<version in pyproject.toml>; an overlay may only put a registry before it."""
+    compose = yaml.safe_load((REPO / "docker-compose.yml").read_text())
+    built = f"uno-bot:{VERSION}"
+    assert compose["services"]["engine"]["image"] == built
+    assert '-t "uno-bot:$VERSION"' in (REPO / "scripts" / "container-check.sh").read_text()
+    apps = [
+        container["image"]
+        for workload in workloads(rendered)
+        for container in containers(workload)
+        if "uno-bot" in container["image"]
+    ]
+    assert apps and all(image == built or image.endswith(f"/{built}") for image in apps), apps
+
+
+def test_the_probes_ask_what_the_compose_healthchecks_ask(rendered: list[Resource]) -> None:
+    """scripts/container-check.sh runs every probe of k8s/base against the compose
+    containers (tests/deploy/container_game.py); here each readiness probe is the same
+    question as the healthcheck compose waits on."""
+    compose = yaml.safe_load((REPO / "docker-compose.yml").read_text())["services"]
+    by_name = {**of_kind(rendered, "Deployment"), **of_kind(rendered, "StatefulSet")}
+    for workload, service in (("uno-engine", "engine"), ("uno-bot", "bot")):
+        (container,) = containers(by_name[workload])
+        get = container["readinessProbe"]["httpGet"]
+        port = next(p["containerPort"] for p in container["ports"] if p["name"] == get["port"])
+        test = " ".join(compose[service]["healthcheck"]["test"])
+        assert f"http://127.0.0.1:{port}{get['path']}" in test, (workload, test)
+    for workload, service in (("uno-worker", "worker"), ("uno-redis", "redis")):
+        (container,) = containers(by_name[workload])
+        command = container["readinessProbe"]["exec"]["command"]
+        assert compose[service]["healthcheck"]["test"] == ["CMD", *command], workload
+    (postgres,) = containers(by_name["uno-postgres"])
+    command = postgres["readinessProbe"]["exec"]["command"]
+    test = compose["postgres"]["healthcheck"]["test"]
+    assert test[1] == command[0] == "pg_isready" and " ".join(test[2:]) in " ".join(command)
