@@ -65,18 +65,36 @@ class EngineDown(Exception):
         self.maybe_applied = maybe_applied
 
 
-async def call_engine(call: Callable[[], Awaitable[T]], attempts: int = 3) -> T:
-    """``call`` with retries when the engine is unreachable or answers 5xx. A move is sent
-    again with the same action id, so the engine applies it once however often it arrives."""
-    for attempt in range(attempts):
-        try:
-            return await call()
-        except (Unavailable, httpx.TransportError) as e:
-            log.warning("engine unavailable (%s), attempt %d", e, attempt + 1)
-            if attempt == attempts - 1:
-                reached = not isinstance(e, httpx.ConnectError | httpx.ConnectTimeout)
-                raise EngineDown(maybe_applied=reached) from e
-            await asyncio.sleep(0.25 * 2**attempt)
+#: How long a call and its retries may take in all. Telegram drops the answer to a button
+#: press about 15 s after the press, so a player must hear "try again" well before that
+#: (each try alone may take the engine client's whole timeout).
+ENGINE_DEADLINE = 8.0
+
+
+async def call_engine(
+    call: Callable[[], Awaitable[T]], attempts: int = 3, deadline: float = ENGINE_DEADLINE
+) -> T:
+    """``call`` with retries when the engine is unreachable or answers 5xx, all within
+    ``deadline`` seconds. A move is sent again with the same action id, so the engine
+    applies it once however often it arrives."""
+    reached = False
+    try:
+        async with asyncio.timeout(deadline):
+            for attempt in range(attempts):
+                try:
+                    return await call()
+                except (Unavailable, httpx.TransportError) as e:
+                    log.warning("engine unavailable (%s), attempt %d", e, attempt + 1)
+                    reached = reached or not isinstance(
+                        e, httpx.ConnectError | httpx.ConnectTimeout
+                    )
+                    if attempt == attempts - 1:
+                        raise EngineDown(maybe_applied=reached) from e
+                    await asyncio.sleep(0.25 * 2**attempt)
+    except TimeoutError as e:
+        # Cut off mid-call: the request may have reached the engine.
+        log.warning("engine did not answer within %.0fs", deadline)
+        raise EngineDown(maybe_applied=True) from e
     raise AssertionError("unreachable")
 
 

@@ -48,3 +48,22 @@ async def test_a_move_that_never_reached_the_engine_is_to_be_sent_again() -> Non
     e = await down(f"http://127.0.0.1:{free_port()}")
     assert not e.maybe_applied
     assert move_not_answered("en", e) == "The game server is not answering. Please try again."
+
+
+async def test_the_retries_end_within_the_deadline_a_press_can_be_answered_in(
+    hanging_engine: str,
+) -> None:
+    """Each try alone would take the client's whole timeout: the retries together stop at
+    the deadline, so the player hears of it while Telegram still takes the answer."""
+    tries = 0
+
+    async def move() -> object:
+        nonlocal tries
+        tries += 1
+        return await engine.act("AbCdEf123456", 7, "d", version=3, action_id="tg:7:3:d")
+
+    async with EngineClient(hanging_engine, "token", timeout=5) as engine:
+        with pytest.raises(EngineDown) as raised:
+            await call_engine(move, deadline=0.5)
+    assert raised.value.maybe_applied
+    assert tries == 1  # cut off in its first try, not three tries of the client's timeout
