@@ -31,7 +31,18 @@ TOAST_SECONDS = 10
 #: cooldown's own interval, so no one is held back longer than the bucket says).
 LOCAL_SECONDS = 0.25
 
+#: Until when (monotonic) a person is refused here without asking Redis.
 _refused_until: dict[int, float] = {}
+#: Until when this replica has asked about a person's "Slow down" toast: a flood's presses
+#: refused here ask Redis about it once, not once each.
+_toasted_until: dict[int, float] = {}
+
+
+def _remember(until: dict[int, float], user_id: int, at: float, now: float) -> None:
+    if len(until) > 10_000:  # forget the ones whose time is up
+        for key in [k for k, t in until.items() if t <= now]:
+            del until[key]
+    until[user_id] = at
 
 
 def _limiter(context: ContextTypes.DEFAULT_TYPE) -> RedisRateLimiter | None:
@@ -54,21 +65,20 @@ async def guard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user is None or limiter is None or not _counted(update):
         return
     now = time.monotonic()
-    if _refused_until.get(user.id, 0.0) > now:
-        raise ApplicationHandlerStop
-    settings = services(context).settings
-    bucket = Bucket(
-        interval=1 / settings.bot_user_updates_per_second, burst=settings.bot_user_update_burst
-    )
-    if await limiter.admit(f"user:{user.id}", bucket):
-        return
-    if len(_refused_until) > 10_000:  # forget the ones whose time is up
-        for key in [k for k, until in _refused_until.items() if until <= now]:
-            del _refused_until[key]
-    _refused_until[user.id] = now + min(LOCAL_SECONDS, bucket.interval)
+    if _refused_until.get(user.id, 0.0) <= now:
+        settings = services(context).settings
+        bucket = Bucket(
+            interval=1 / settings.bot_user_updates_per_second,
+            burst=settings.bot_user_update_burst,
+        )
+        if await limiter.admit(f"user:{user.id}", bucket):
+            return
+        _remember(_refused_until, user.id, now + min(LOCAL_SECONDS, bucket.interval), now)
     query = update.callback_query
-    if query is not None and await services(context).memory.first_time(
-        f"slow:{user.id}", ttl=TOAST_SECONDS
-    ):
-        await query.answer(gettext(locale_of(user), "Slow down: too many presses at once."))
+    # The flood's first refused press gets the toast, whether it was refused by the bucket
+    # or here (a flood of commands may have used the bucket up just before).
+    if query is not None and _toasted_until.get(user.id, 0.0) <= now:
+        _remember(_toasted_until, user.id, now + TOAST_SECONDS, now)
+        if await services(context).memory.first_time(f"slow:{user.id}", ttl=TOAST_SECONDS):
+            await query.answer(gettext(locale_of(user), "Slow down: too many presses at once."))
     raise ApplicationHandlerStop

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 import pytest
 import redis
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from stack_process import TEST_REDIS_URL, LauncherProcess, start_launcher
 
 from services.engine.local_server import free_port
@@ -65,8 +66,19 @@ class Page:
         self.page.wait_for_selector(f".person.current:has-text('{name}')")
 
     def open_chat(self, which: str) -> None:
-        self.page.click(f".chat-item[data-chat='{which}']")
-        self.page.wait_for_selector(f".chat-item.open[data-chat='{which}']")
+        """Click the chat until the page shows it open: the chat list is redrawn on every
+        change, so on a loaded machine a click can land between two drawings and be lost.
+        If it never opens, the page's status line says why."""
+        opened = f".chat-item.open[data-chat='{which}']"
+        for _ in range(6):
+            self.page.click(f".chat-item[data-chat='{which}']")
+            try:
+                self.page.wait_for_selector(opened, timeout=10_000)
+                return
+            except PlaywrightTimeout:
+                continue
+        status = self.page.text_content("#status")
+        raise AssertionError(f"the {which} chat never opened; the page says {status!r}")
 
     def say(self, text: str) -> None:
         self.page.fill("#text", text)

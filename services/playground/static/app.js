@@ -11,11 +11,16 @@ const POLL_MS = 2000; // the live feed redraws at once; this only backs it up
 
 // ------------------------------------------------------------------------- control API
 
+// A request the local Telegram never answers must not freeze the page: the redraw waits for
+// the one before it, so a hung one would leave every later change unshown.
+const REQUEST_MS = 15000;
+
 async function request(method, path, body) {
   const response = await fetch(path, {
     method,
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(REQUEST_MS),
   });
   const text = await response.text();
   let data = null;
