@@ -35,14 +35,15 @@ import random
 
 from services.engine.rules import Action, ActionType, Applied, GameState, View, apply
 
-from .rollout import rollout, round_winner
+from .rollout import as_rollout_player, rollout, round_winner
 from .sampling import Memory, sample_world
 from .strong import StrongPolicy, _Recall
 
 ROLLOUTS = 24  # rollouts per decision, spread over the candidates
 MIN_WORLDS = 6  # worlds per candidate at the least
-HORIZON = 16  # actions played on in each rollout
+HORIZON = 8  # actions played on in each rollout
 MAX_CANDIDATES = 6
+ROLLOUT_STRONG = True
 PRIOR = 0.02  # what the strong player's choice is given before the search
 CONFIDENCE = 2.0  # standard errors a candidate must beat it by
 
@@ -65,6 +66,8 @@ class HardPolicy:
         self.remembers = remembers
         self._strong = StrongPolicy(remembers=remembers)
         self._memory: Memory | None = Memory() if remembers else None
+        # Every seat of a rollout plays as the strong player would, from its view.
+        self._player = as_rollout_player(StrongPolicy()) if ROLLOUT_STRONG else None
 
     def for_game(self) -> HardPolicy:
         return HardPolicy(self.rollouts, self.horizon, self.min_worlds, remembers=True)
@@ -81,12 +84,10 @@ class HardPolicy:
                 action = best
         if recall is not None:
             recall.remember(view, action)
-        if (
-            self._memory is not None
-            and action.type is ActionType.SWAP
-            and action.target is not None
-        ):
-            self._memory.swapped(view, action.target)
+        if self._memory is not None:
+            self._memory.played(view, action)
+            if action.type is ActionType.SWAP and action.target is not None:
+                self._memory.swapped(view, action.target)
         return action
 
     def react(self, view: View, rng: random.Random) -> Action | None:
@@ -126,7 +127,9 @@ class HardPolicy:
                 if outcome is None or isinstance(outcome, float):
                     values[i].append(outcome)  # refused there, or the round ended
                 else:
-                    values[i].append(rollout(outcome, me, self.horizon, random.Random(seed)))
+                    values[i].append(
+                        rollout(outcome, me, self.horizon, random.Random(seed), self._player)
+                    )
         best, best_margin = 0, 0.0
         for i in range(1, len(candidates)):
             margin = _paired_margin(values[i], values[0])

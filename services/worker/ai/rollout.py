@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from services.engine.rules import (
     Action,
@@ -33,22 +33,28 @@ from services.engine.rules import (
     PendingKind,
     apply,
     legal_actions,
+    view,
 )
+
+from .policy import Policy
 
 # How much one card more in hand lowers a seat's odds, for the value of an unfinished
 # rollout (fitted by hand on 2-player Classic: a card is worth about 20 % of the odds).
 CARD_WEIGHT = 0.45
 
 
-def rollout(state: GameState, me: int, horizon: int, rng: random.Random) -> float:
-    """``me``'s chance of winning the round, after playing ``state`` on with the greedy
-    player for at most ``horizon`` actions."""
+def rollout(
+    state: GameState, me: int, horizon: int, rng: random.Random, player: Player | None = None
+) -> float:
+    """``me``'s chance of winning the round, after playing ``state`` on for at most
+    ``horizon`` actions with ``player`` at every seat (default: the greedy one)."""
     start_round = state.round
+    decide = player or greedy
     for _ in range(horizon):
         pending = state.pending
         if pending is None or state.round != start_round:
             break
-        action = greedy(state, pending.player, rng)
+        action = decide(state, pending.player, rng)
         result = apply(state, action)
         assert isinstance(result, Applied), (action, result)
         ended = round_winner(result.events)
@@ -56,6 +62,10 @@ def rollout(state: GameState, me: int, horizon: int, rng: random.Random) -> floa
             return 1.0 if ended == me else 0.0
         state = result.state
     return value(state, me)
+
+
+# A rollout player: the action for the decision ``seat`` owes in a (sampled) state.
+Player = Callable[[GameState, int, random.Random], Action]
 
 
 def round_winner(events: Sequence[Event]) -> int | None:
@@ -116,3 +126,13 @@ def greedy(state: GameState, seat: int, rng: random.Random) -> Action:
 
 
 _UNOWED = frozenset({ActionType.CALL_UNO, ActionType.CATCH})
+
+
+def as_rollout_player(policy: Policy) -> Player:
+    """A policy played from each seat's view of the sampled state, as in a real game (the
+    view built by the engine, the decision owed only: nobody reacts out of turn)."""
+
+    def decide(state: GameState, seat: int, rng: random.Random) -> Action:
+        return policy.choose(view(state, seat), rng)
+
+    return decide

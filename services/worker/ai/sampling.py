@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from services.engine.rules import (
+    Action,
     ActionType,
     Card,
     Color,
@@ -72,7 +73,6 @@ class Memory:
             self.round, self.version = view.round, view.version
             self.discard_size, self.top = view.discard_pile, view.top
             self.discards, self.known, self._top_side = [], {}, view.side
-            self.recall = _Recall(view.round, view.version)
             self._reveal(view)
             return
         if view.version == self.version:
@@ -101,6 +101,14 @@ class Memory:
             if code in faces:
                 faces.remove(code)
                 return
+
+    def played(self, view: View, action: Action) -> None:
+        """This seat played a card: it is the new top, the old one under it."""
+        if action.type is not ActionType.PLAY or action.card is None or self.top is None:
+            return
+        self.discards.insert(0, (_side_named(self._top_side), self.top))
+        self.top, self._top_side = action.card.light.code, view.side
+        self.discard_size += 1
 
     def swapped(self, view: View, target: int) -> None:
         """This seat gave its hand to ``target`` (a 7): that hand is theirs now."""
@@ -298,6 +306,7 @@ def _state(
         color=Color(view.color) if view.color else None,
         pending=_pending(view, players, rng),
         uno_window=view.uno_window,
+        set_aside=set_aside,
         round=view.round,
         options=view.options,
         seed=rng.getrandbits(32),
