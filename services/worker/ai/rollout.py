@@ -54,9 +54,12 @@ def rollout(
         pending = state.pending
         if pending is None or state.round != start_round:
             break
-        action = decide(state, pending.player, rng)
-        result = apply(state, action)
-        assert isinstance(result, Applied), (action, result)
+        result = apply(state, decide(state, pending.player, rng))
+        if not isinstance(result, Applied):
+            # A Flip card named by its face alone can resolve to a twin with another back
+            # (the engine picks the first held); the greedy player names whole cards.
+            result = apply(state, greedy(state, pending.player, rng))
+            assert isinstance(result, Applied), result
         ended = round_winner(result.events)
         if ended is not None:
             return 1.0 if ended == me else 0.0

@@ -38,5 +38,5 @@ def quick_policy(name: str) -> Policy:
     what it may do (legal moves, its own view), not how well it plays, on every seat of
     many games."""
     if name == "hard":
-        return HardPolicy(rollouts=4, horizon=4, min_worlds=2)
+        return HardPolicy(rollouts=2, horizon=3, min_worlds=2)
     return get_policy(name)
