@@ -126,7 +126,7 @@ def _side_named(name: str) -> Side:
 
 class _Pool:
     """The deck's cards not yet dealt in a world, in a random order, found by the face
-    they show (an index per face asked for, built on first use)."""
+    they show (an index of faces, built on first use)."""
 
     def __init__(self, deck: tuple[Card, ...], rng: random.Random) -> None:
         cards = list(deck)
@@ -147,20 +147,24 @@ class _Pool:
                 return None
             self.taken[self.next_free] = True
             return self.cards[self.next_free]
-        candidates = self.by_shows.get(shows)
-        if candidates is None:
-            side, code = shows
-            candidates = self.by_shows[shows] = [
-                i
-                for i in range(len(self.cards) - 1, -1, -1)
-                if self.cards[i].face(side).code == code
-            ]
+        if not self.by_shows:
+            self._index()
+        candidates = self.by_shows.get(shows, [])
         while candidates:
             i = candidates.pop()
             if not self.taken[i]:
                 self.taken[i] = True
                 return self.cards[i]
         return None
+
+    def _index(self) -> None:
+        """Every card's index under the face it shows on each side, last index first (so
+        ``pop`` takes them in the shuffled order), built in one pass."""
+        by_shows = self.by_shows
+        for i in range(len(self.cards) - 1, -1, -1):
+            c = self.cards[i]
+            for side in Side:
+                by_shows.setdefault((side, c.face(side).code), []).append(i)
 
     def _scan(self, shows: Shows | None, banned: frozenset[Color]) -> Card | None:
         for i, c in enumerate(self.cards):
