@@ -19,9 +19,10 @@ with 2 and 4 players (``--hard-rounds`` each; with 4 it is one hard seat against
 strong ones, fair share 25%), and 2-player Classic gets ``--classic-rounds`` of its own
 (the issue's 20,000).  Beside each share is the control: strong itself in the hard seat on
 exactly the deals that were played (a deal is not equally kind to every seat).  A run that
-is stopped (Ctrl-C, SIGTERM) still prints the rounds it finished.  Then, in the same run and on this process alone (one core), the
-hard seat's decision time (p50/p99 per decision kind, every variant) and the memory one
-decision allocates at its peak (``tracemalloc``), over ``--timing-rounds`` rounds.
+is stopped (Ctrl-C, SIGTERM) still prints the rounds it finished.  First, in the same run
+and on this process alone (one core), the hard seat's decision time (p50/p99 per decision
+kind, every variant) and the memory one decision allocates at its peak (``tracemalloc``),
+over ``--timing-rounds`` rounds.
 
     .venv/bin/python bench/ai_strength.py [--rounds 2000] [--workers 2] [--variants classic]
     .venv/bin/python bench/ai_strength.py --hard [--skip-baselines] [--hard-rounds 400]
@@ -99,6 +100,11 @@ def run(task: Task) -> tuple[Task, Tally]:
         tally.strong_points += result.points[seat]
         tally.baseline_points += sum(result.points) - result.points[seat]
     return task, tally
+
+
+def print_header(header: str) -> None:
+    print(header)
+    print("-" * len(header))
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -227,8 +233,7 @@ def print_hard(
         f"{'variant':<10} {'players':>7} {'rounds':>6}  {'hard wins':>9}  {'95% CI':<15} "
         f"{'fair':>4}  {'strong there':>12}  {'pts/round hard':>14}  {'pts/round strong':>16}"
     )
-    print(header)
-    print("-" * len(header))
+    print_header(header)
     for variant in variants:
         for players in PLAYER_COUNTS:
             t = results.get((variant, players, STRONG))
@@ -332,8 +337,7 @@ def run_baselines(args: argparse.Namespace, variants: list[str]) -> None:
         f"{'variant':<10} {'players':>7} {'vs':<7} {'rounds':>6}  {'strong wins':>11}  "
         f"{'95% CI':<15} {'fair':>4}  {'pts/round strong':>16}  {'pts/round baseline':>18}"
     )
-    print(header)
-    print("-" * len(header))
+    print_header(header)
     for variant in variants:
         for players in PLAYER_COUNTS:
             for opponent in BASELINES:
