@@ -1,16 +1,16 @@
-"""Playing a sampled world forward: a cheap player for every seat, and a value at the end.
+"""Playing a sampled world forward: a player for every seat, and a value at the end.
 
 The hard player's search (``hard.py``) values a candidate action by applying it to many
-sampled worlds and playing each on for a few dozen actions with the rules engine itself
+sampled worlds and playing each on for a few actions with the rules engine itself
 (``legal_actions`` and ``apply``, nothing re-implemented, so a rollout follows the rules
-exactly).  Inside a world every hand is known, so the rollout player reads the state
-directly: that is the world's own guess, not the real game's.
+exactly).  Nobody calls UNO, catches or jumps in inside a rollout.
 
-The rollout player is greedy and cheap (one ``legal_actions`` and one ``apply`` per step):
-play a card of the colour in play, else one of the same symbol, keeping wilds for when
-nothing else fits; draw only when nothing can be played; play a drawn card; name the
-colour held most; always stack on a draw card when possible; swap with the smallest hand.
-Nobody calls UNO, catches or jumps in inside a rollout.
+Two rollout players: ``as_rollout_player(policy)`` plays a policy (the hard player uses
+strong) from each seat's ``view`` of the world, as in a real game; ``greedy`` reads the
+world's state directly (every hand is known there: it is the world's own guess, not the
+real game's) and is cheap, one ``legal_actions`` per step: play a card of the colour in
+play, else any coloured one, wilds last; draw only when nothing can be played; play a drawn
+card; name the colour held most; always stack on a draw card; swap with the smallest hand.
 
 A rollout stops when the round ends (the winner is known) or after ``horizon`` actions;
 ``value`` then estimates each seat's chance of winning the round from the hand sizes (a
