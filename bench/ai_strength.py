@@ -14,35 +14,56 @@ for 2-player Classic.  How long a decision takes is ``bench/ai_latency.py``'s.
 
 For reference, RLCard's rule agent wins 51% against a random agent in its own 2-player UNO.
 
+The hard policy (``--hard``): it plays ``strong`` instead of a baseline, in every variant
+with 2 and 4 players (``--hard-rounds`` each; with 4 it is one hard seat against three
+strong ones, fair share 25%), and 2-player Classic gets ``--classic-rounds`` of its own
+(the issue's 20,000).  Beside each share is the control: strong itself in the hard seat on
+exactly the deals that were played (a deal is not equally kind to every seat).  A run that
+is stopped (Ctrl-C, SIGTERM) still prints the rounds it finished.  First, in the same run
+and on this process alone (one core), the hard seat's decision time (p50/p99 per decision
+kind, every variant) and the memory one decision allocates at its peak (``tracemalloc``),
+over ``--timing-rounds`` rounds.
+
     .venv/bin/python bench/ai_strength.py [--rounds 2000] [--workers 2] [--variants classic]
+    .venv/bin/python bench/ai_strength.py --hard [--skip-baselines] [--hard-rounds 400]
+        [--classic-rounds 20000] [--timing-rounds 20] [--workers 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
+import signal
 import sys
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+import tracemalloc
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from multiprocessing import Pool
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from services.engine.rules import VARIANTS
-from services.worker.ai import get_policy
+from bench.percentiles import percentile
+from services.engine.rules import VARIANTS, Action, View
+from services.worker.ai import IllegalChoice, Policy, get_policy
 from services.worker.ai.arena import play_one_round
 
 STRONG = "strong"
+HARD = "hard"
 BASELINES = ("random", "first")
 PLAYER_COUNTS = (2, 4)
+_T = TypeVar("_T")
 CHUNK = 250  # rounds per task handed to a worker process
+HARD_CHUNK = 20  # the hard policy's rounds are slow: small tasks, so an interrupted run reports
 Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
 class Task:
+    subject: str  # the policy measured (one seat); the others play ``opponent``
     variant: str
     players: int
     opponent: str
@@ -57,28 +78,44 @@ class Tally:
     wins: int = 0
     strong_points: int = 0
     baseline_points: int = 0  # summed over every baseline seat
+    void: int = 0  # rounds the engine stopped by refusing a legal move
 
     def add(self, other: Tally) -> None:
         self.rounds += other.rounds
         self.wins += other.wins
         self.strong_points += other.strong_points
         self.baseline_points += other.baseline_points
+        self.void += other.void
 
 
 def run(task: Task) -> tuple[Task, Tally]:
-    strong = get_policy(STRONG)
+    strong = get_policy(task.subject)
     baseline = get_policy(task.opponent)
     tally = Tally()
     for index in range(task.first_round, task.first_round + task.rounds):
         seat = index % task.players
         policies = [baseline] * task.players
         policies[seat] = strong
-        result = play_one_round(task.variant, policies, seed=task.seed + index)
+        try:
+            result = play_one_round(task.variant, policies, seed=task.seed + index)
+        except IllegalChoice as refused:
+            # The engine refuses a Flip card just drawn whose face in play is also on a
+            # card held before it (it resolves the face to the held one): the round stops
+            # there and is counted apart, not as anybody's.
+            if "only the card you drew" not in str(refused):
+                raise
+            tally.void += 1
+            continue
         tally.rounds += 1
         tally.wins += result.winner == seat
         tally.strong_points += result.points[seat]
         tally.baseline_points += sum(result.points) - result.points[seat]
     return task, tally
+
+
+def print_header(header: str) -> None:
+    print(header)
+    print("-" * len(header))
 
 
 def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -96,8 +133,191 @@ def tasks(variants: list[str], rounds: int, seed: int) -> Iterator[Task]:
     for variant in variants:
         for players in PLAYER_COUNTS:
             for opponent in BASELINES:
-                for start in range(0, rounds, CHUNK):
-                    yield Task(variant, players, opponent, start, min(CHUNK, rounds - start), seed)
+                yield from chunks(STRONG, variant, players, opponent, rounds, seed)
+
+
+def chunks(
+    subject: str,
+    variant: str,
+    players: int,
+    opponent: str,
+    rounds: int,
+    seed: int,
+    size: int = CHUNK,
+) -> Iterator[Task]:
+    for start in range(0, rounds, size):
+        yield Task(subject, variant, players, opponent, start, min(size, rounds - start), seed)
+
+
+def hard_tasks(variants: list[str], rounds: int, classic_rounds: int, seed: int) -> list[Task]:
+    """Hard against strong, small chunks first so every pairing reports early; the big
+    2-player Classic count last."""
+    out: list[Task] = []
+    for variant in variants:
+        for players in PLAYER_COUNTS:
+            count = classic_rounds if (variant, players) == ("classic", 2) else rounds
+            out += chunks(HARD, variant, players, STRONG, min(count, rounds), seed, HARD_CHUNK)
+    if "classic" in variants and classic_rounds > rounds:
+        out += chunks(
+            HARD, "classic", 2, STRONG, classic_rounds - rounds, seed + rounds, HARD_CHUNK
+        )
+    return out
+
+
+class Timed:
+    """A seated policy whose every decision is timed (and, with ``trace``, its peak memory
+    measured), by decision kind: the owed decision's kind, or ``react`` out of turn."""
+
+    def __init__(self, inner: Policy, trace: bool) -> None:
+        self.inner = inner.for_game()
+        self.name = inner.name
+        self.trace = trace
+        self.seconds: dict[str, list[float]] = {}
+        self.peaks: list[int] = []
+
+    def for_game(self) -> Timed:
+        return self
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        assert view.pending is not None
+        return self._timed(view.pending.kind.value, lambda: self.inner.choose(view, rng))
+
+    def react(self, view: View, rng: random.Random) -> Action | None:
+        return self._timed("react", lambda: self.inner.react(view, rng))
+
+    def _timed(self, kind: str, decide: Callable[[], _T]) -> _T:
+        if self.trace:
+            tracemalloc.start()
+            tracemalloc.reset_peak()
+        started = time.perf_counter()
+        action = decide()
+        elapsed = time.perf_counter() - started
+        if self.trace:
+            self.peaks.append(tracemalloc.get_traced_memory()[1])
+            tracemalloc.stop()
+        else:
+            self.seconds.setdefault(kind, []).append(elapsed)
+        return action
+
+
+def decision_costs(variants: list[str], rounds: int, seed: int) -> None:
+    """The hard seat's decision times per kind and its peak memory per decision, playing
+    strong, on this process alone; ``react`` counts only the moments it was asked about."""
+    print(f"hard decision time on one core (ms), {rounds} rounds per variant, 2 and 4 players")
+    print(f"{'variant':<10} {'decision':<22} {'n':>6} {'p50':>8} {'p99':>8} {'max':>8}")
+    peaks: list[int] = []
+    for variant in variants:
+        timed: dict[str, list[float]] = {}
+        for trace in (False, True):
+            for index in range(rounds if not trace else max(1, rounds // 4)):
+                players = PLAYER_COUNTS[index % len(PLAYER_COUNTS)]
+                seat = index % players
+                hard = Timed(get_policy(HARD), trace)
+                policies: list[Policy] = [get_policy(STRONG)] * players
+                policies[seat] = hard
+                try:
+                    play_one_round(variant, policies, seed=seed + index)
+                except IllegalChoice as refused:
+                    if "only the card you drew" not in str(refused):
+                        raise  # else: the engine's Flip refusal (see ``run``); timed so far
+                for kind, seconds in hard.seconds.items():
+                    timed.setdefault(kind, []).extend(seconds)
+                peaks += hard.peaks
+        for kind, seconds in sorted(timed.items()):
+            ms = [1e3 * percentile(seconds, q) for q in (0.5, 0.99, 1.0)]
+            figures = " ".join(f"{m:>8.1f}" for m in ms)
+            print(f"{variant:<10} {kind:<22} {len(seconds):>6} {figures}")
+    kib = [p / 1024 for p in peaks]
+    print(
+        f"peak memory allocated per decision (KiB, tracemalloc, {len(kib)} decisions): "
+        f"p50 {percentile(kib, 0.5):.0f}, p99 {percentile(kib, 0.99):.0f}, "
+        f"max {percentile(kib, 1.0):.0f}"
+    )
+    print("goal: p99 <= 250 ms per decision kind\n")
+
+
+def print_hard(
+    results: dict[tuple[str, int, str], Tally],
+    control: dict[tuple[str, int, str], Tally],
+    variants: list[str],
+) -> None:
+    """Hard's share of wins beside strong's own on the same deals in the same seat (the
+    control: deals are not equally kind to every seat, so 50% and 25% are only the
+    expected shares)."""
+    header = (
+        f"{'variant':<10} {'players':>7} {'rounds':>6}  {'hard wins':>9}  {'95% CI':<15} "
+        f"{'fair':>4}  {'strong there':>12}  {'pts/round hard':>14}  {'pts/round strong':>16}"
+    )
+    print_header(header)
+    for variant in variants:
+        for players in PLAYER_COUNTS:
+            t = results.get((variant, players, STRONG))
+            if t is None or not t.rounds:
+                print(f"{variant:<10} {players:>7} {0:>6}  (not played)")
+                continue
+            c = control[(variant, players, STRONG)]
+            low, high = wilson(t.wins, t.rounds)
+            fair = 1 / players
+            verdict = "at least as good" if high >= fair else "WORSE than strong"
+            print(
+                f"{variant:<10} {players:>7} {t.rounds:>6}  {t.wins / t.rounds:>9.1%}  "
+                f"[{low:5.1%}, {high:5.1%}]  {fair:>4.0%}  {c.wins / max(1, c.rounds):>12.1%}  "
+                f"{t.strong_points / t.rounds:>14.1f}  "
+                f"{t.baseline_points / (t.rounds * (players - 1)):>16.1f}  {verdict}"
+            )
+    classic = results.get(("classic", 2, STRONG))
+    if classic is not None and classic.rounds:
+        low, high = wilson(classic.wins, classic.rounds)
+        share = classic.wins / classic.rounds
+        met = share >= 0.55 and low > 0.53 and classic.rounds >= 20_000
+        print(
+            f"\ngoal, 2-player Classic hard vs strong: >= 55% over 20,000 rounds, lower bound "
+            f"above 53%: {share:.1%} [{low:.1%}, {high:.1%}] over {classic.rounds} rounds "
+            f"({'met' if met else 'NOT met'})"
+        )
+
+
+def run_hard(args: argparse.Namespace, variants: list[str]) -> None:
+    decision_costs(variants, args.timing_rounds, args.seed)
+    started = time.perf_counter()
+    results: dict[tuple[str, int, str], Tally] = {}
+    todo = hard_tasks(variants, args.hard_rounds, args.classic_rounds, args.seed)
+    finished: list[Task] = []
+    try:
+        with Pool(args.workers) as pool:
+            # Set after the workers started: a stop (SIGTERM) reaches this process only.
+            signal.signal(signal.SIGTERM, _interrupt)
+            for done, (task, tally) in enumerate(pool.imap(run, todo), 1):
+                key = (task.variant, task.players, task.opponent)
+                results.setdefault(key, Tally()).add(tally)
+                finished.append(task)
+                t = results[key]
+                # A line per task, so a run cut short still shows what it finished.
+                print(
+                    f"[{done}/{len(todo)} tasks, {time.perf_counter() - started:.0f} s] "
+                    f"{task.variant} {task.players}p: hard {t.wins}/{t.rounds}",
+                    flush=True,
+                )
+    except KeyboardInterrupt:
+        print("interrupted: the figures below are the rounds that finished")
+    # The control: strong in the hard seat, on exactly the deals that were played.
+    control: dict[tuple[str, int, str], Tally] = {}
+    for task in finished:
+        _, tally = run(replace(task, subject=STRONG))
+        control.setdefault((task.variant, task.players, task.opponent), Tally()).add(tally)
+    print()
+    print_hard(results, control, variants)
+    void = sum(t.void for t in results.values())
+    if void:
+        print(f"rounds stopped by the engine refusing a legal Flip drawn card (left out): {void}")
+    print(
+        f"\n{sum(t.rounds for t in results.values())} hard rounds in "
+        f"{time.perf_counter() - started:.0f} s on {args.workers} processes"
+    )
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def main() -> None:
@@ -106,12 +326,23 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes (this machine: 2)")
     parser.add_argument("--seed", type=int, default=20_000, help="first deal's seed")
     parser.add_argument("--variants", nargs="*", default=None, help="default: every variant")
+    parser.add_argument("--hard", action="store_true", help="also measure hard against strong")
+    parser.add_argument("--skip-baselines", action="store_true", help="only the hard figures")
+    parser.add_argument("--hard-rounds", type=int, default=400, help="per variant and count")
+    parser.add_argument("--classic-rounds", type=int, default=20_000, help="2-player Classic")
+    parser.add_argument("--timing-rounds", type=int, default=20, help="per variant")
     args = parser.parse_args()
     variants = args.variants or list(VARIANTS)
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown:
         parser.error(f"unknown variants {unknown}; known: {sorted(VARIANTS)}")
+    if not args.skip_baselines:
+        run_baselines(args, variants)
+    if args.hard:
+        run_hard(args, variants)
 
+
+def run_baselines(args: argparse.Namespace, variants: list[str]) -> None:
     started = time.perf_counter()
     results: dict[tuple[str, int, str], Tally] = {}
     with Pool(args.workers) as pool:
@@ -124,8 +355,7 @@ def main() -> None:
         f"{'variant':<10} {'players':>7} {'vs':<7} {'rounds':>6}  {'strong wins':>11}  "
         f"{'95% CI':<15} {'fair':>4}  {'pts/round strong':>16}  {'pts/round baseline':>18}"
     )
-    print(header)
-    print("-" * len(header))
+    print_header(header)
     for variant in variants:
         for players in PLAYER_COUNTS:
             for opponent in BASELINES:

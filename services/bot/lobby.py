@@ -41,6 +41,9 @@ from services.engine.client import (
 
 log = logging.getLogger(__name__)
 
+# The lobby's Add AI buttons and the level each seats ("ai.strong" and anything else: strong).
+_AI_LEVELS: dict[str, AiLevel] = {"ai.random": "random", "ai.hard": "hard"}
+
 RULES_SUMMARY = {
     "classic": N_(
         "Match the colour, number or symbol; +2, skip, reverse, wilds; call UNO at two "
@@ -161,7 +164,7 @@ async def lobby_command(
 
     async def as_host_or_admin(admin: bool) -> GameInfo:
         if what.startswith("ai."):
-            level: AiLevel = "random" if what == "ai.random" else "strong"
+            level: AiLevel = _AI_LEVELS.get(what, "strong")
             return await engine.add_ai(game_id, user_id, level=level, admin=admin)
         if what == "start":
             return await engine.start(game_id, user_id, admin=admin)

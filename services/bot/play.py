@@ -89,7 +89,7 @@ NOT_OWED = frozenset({"not_your_turn", "wrong_decision"})
 
 #: The arguments of the lobby's buttons (render.lobby): anything else is data the bot did
 #: not write, answered as out of date (a modified client can send any data).
-LOBBY_BUTTONS = frozenset({"join", "leave", "ai.strong", "ai.random", "start", "rules"})
+LOBBY_BUTTONS = frozenset({"join", "leave", "ai.strong", "ai.random", "ai.hard", "start", "rules"})
 
 
 def left_the_group(locale: str) -> str:

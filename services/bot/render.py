@@ -24,7 +24,7 @@ from services.bot.locales.glossary import HOUSE_RULES, house_rule_name
 from services.engine.client import EngineView, GameInfo, SeatInfo, round_gains
 
 VARIANTS = ("classic", "flip", "no_mercy", "minecraft", "minions")
-AI_LEVELS = ("strong", "random")
+AI_LEVELS = ("strong", "random", "hard")
 RECENT_LINES = 3
 
 
@@ -132,6 +132,9 @@ def lobby(locale: str | None, game: GameInfo) -> Rendered:
                 _button("🤖 " + gettext(locale, "Add AI"), Callback(Kind.LOBBY, g, v, "ai.strong")),
                 _button(
                     "🎲 " + gettext(locale, "Add easy AI"), Callback(Kind.LOBBY, g, v, "ai.random")
+                ),
+                _button(
+                    "🧠 " + gettext(locale, "Add hard AI"), Callback(Kind.LOBBY, g, v, "ai.hard")
                 ),
             ],
             [

@@ -158,6 +158,7 @@ def test_lobby_lists_players_and_buttons() -> None:
         "leave",
         "ai.strong",
         "ai.random",
+        "ai.hard",
         "start",
         "rules",
     }

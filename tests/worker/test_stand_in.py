@@ -24,7 +24,7 @@ from services.engine.rules import (
 )
 from services.worker.stand_in import BadView, choose_action, first_settling_code, view_from_json
 
-POLICY_NAMES = ("strong", "random", "first-legal", "no-such-policy")
+POLICY_NAMES = ("hard", "strong", "random", "first-legal", "no-such-policy")
 
 
 def owed_views(variant: str, seed: int, steps: int = 400) -> Iterator[tuple[GameState, View]]:
@@ -87,12 +87,14 @@ def test_s7_stand_in_does_not_spend_the_deadline_on_a_uno_call() -> None:
     assert found > 0
 
 
-def test_the_same_timer_makes_the_same_choice() -> None:
-    """A redelivered timer that sees the same view sends the same move."""
+@pytest.mark.parametrize("policy_name", ["random", "hard"])
+def test_the_same_timer_makes_the_same_choice(policy_name: str) -> None:
+    """A redelivered timer that sees the same view sends the same move (the hard policy's
+    search included: its budget is a count of rollouts, its randomness the timer's)."""
     for _, v in owed_views("classic", seed=3, steps=60):
         wire = as_wire(v)
-        first = choose_action(wire, policy_name="random", seed_text="timer:g:turn:5")
-        again = choose_action(wire, policy_name="random", seed_text="timer:g:turn:5")
+        first = choose_action(wire, policy_name=policy_name, seed_text="timer:g:turn:5")
+        again = choose_action(wire, policy_name=policy_name, seed_text="timer:g:turn:5")
         assert first == again
 
 

@@ -8,6 +8,7 @@ views and its events in the event log) and from the worker's fire log.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -203,25 +204,21 @@ def test_s7_away_player_comes_back_and_plays_normally(
 def test_s7_ai_seats_play_through_the_same_path(
     table: Table, worker_factory: Callable[..., ServiceProcess]
 ) -> None:
-    """RULES.md §7: AI seats added at the lobby decide through the timer path, after the
-    short pause, as themselves: no missed deadlines, never marked away."""
+    """RULES.md §7: AI seats added at the lobby (every level, the searching hard one
+    included) decide through the timer path, after the short pause, as themselves: no
+    missed deadlines, never marked away."""
     worker_factory()
-    gid = table.lobby_game(humans=1, ais=("strong", "random"), turn_seconds=TURN_SECONDS)
-    ai_moves = 0
+    gid = table.lobby_game(humans=1, ais=("strong", "random", "hard"), turn_seconds=TURN_SECONDS)
 
     def enough_ai_moves() -> bool:
-        nonlocal ai_moves
         owing = table.owing_seat(gid)
         if owing == 0:
             table.act(gid, 1)
-        ai_moves = len(
-            [
-                e
-                for e in table.events(gid)
-                if e.get("type") in ("played", "drew") and e.get("player") in (1, 2)
-            ]
+        movers = Counter(
+            e.get("player") for e in table.events(gid) if e.get("type") in ("played", "drew")
         )
-        return ai_moves >= 6 or table.info(gid)["status"] != "playing"
+        every_ai_moved = all(movers[seat] >= 2 for seat in (1, 2, 3))
+        return every_ai_moved or table.info(gid)["status"] != "playing"
 
     wait_for(enough_ai_moves, 60, "the AI seats to play", poll=0.1)
     info = table.info(gid)

@@ -18,7 +18,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from services.engine.rules import Options
 
 #: The AI players a seat may hold (services/worker/ai).
-AiLevel = Literal["strong", "random", "first-legal"]
+AiLevel = Literal["strong", "random", "first-legal", "hard"]
 
 #: [decision] Action id prefixes kept for the service's own actors (the worker's timers use
 #: ``timer:{game}:{kind}:{version}``). A player's action ids are remembered apart from the

@@ -9,11 +9,12 @@ a clear error.  ``arena`` plays games between them on the pure engine; ``play`` 
 from __future__ import annotations
 
 from .baselines import FirstLegalPolicy, RandomPolicy
+from .hard import HardPolicy
 from .policy import IllegalChoice, Policy
 from .strong import StrongPolicy
 
 POLICIES: dict[str, Policy] = {
-    p.name: p for p in (StrongPolicy(), RandomPolicy(), FirstLegalPolicy())
+    p.name: p for p in (HardPolicy(), StrongPolicy(), RandomPolicy(), FirstLegalPolicy())
 }
 
 
@@ -32,6 +33,7 @@ def get_policy(name: str) -> Policy:
 __all__ = [
     "POLICIES",
     "FirstLegalPolicy",
+    "HardPolicy",
     "IllegalChoice",
     "Policy",
     "RandomPolicy",

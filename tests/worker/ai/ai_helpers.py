@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from services.engine.rules import Action, Applied, GameState, Setup, View, apply, from_setup, view
+from services.worker.ai import HardPolicy, Policy, get_policy
 
 
 def table(hands: Sequence[str], discard: str, draw_pile: str = "", **kw: Any) -> GameState:
@@ -30,3 +31,12 @@ def seen(state: GameState, seat: int) -> View:
 
 def rng(seed: int = 0) -> random.Random:
     return random.Random(seed)
+
+
+def quick_policy(name: str) -> Policy:
+    """The registry's policy, but the hard one with a tiny search budget: the tests check
+    what it may do (legal moves, its own view), not how well it plays, on every seat of
+    many games."""
+    if name == "hard":
+        return HardPolicy(rollouts=2, horizon=3, min_worlds=2)
+    return get_policy(name)

@@ -98,5 +98,6 @@ def test_the_registry_names_every_policy_and_refuses_an_unknown_one() -> None:
     assert get_policy("random").name == "random"
     assert get_policy("first").name == "first"
     assert get_policy("strong").name == "strong"
-    with pytest.raises(UnknownPolicy, match="known: first, random, strong"):
+    assert get_policy("hard").name == "hard"
+    with pytest.raises(UnknownPolicy, match="known: first, hard, random, strong"):
         get_policy("clever")

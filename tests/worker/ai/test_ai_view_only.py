@@ -14,6 +14,7 @@ from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any
 
 import pytest
+from ai_helpers import quick_policy
 
 from services.engine.rules import (
     VARIANTS,
@@ -70,14 +71,16 @@ def reachable(*roots: Any) -> list[Any]:
     return out
 
 
+@pytest.mark.parametrize("policy", ["strong", "hard"])
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_a_policy_gets_exactly_its_seats_view_and_nothing_reaches_the_state(
-    variant: str,
+    variant: str, policy: str
 ) -> None:
     """The view a policy is given equals ``view(state, seat)`` of the state it decides
-    on, for the owed decision and for out-of-turn chances alike."""
+    on, for the owed decision and for out-of-turn chances alike (the hard player, which
+    builds states of its own to search, included: they are guesses made from the view)."""
     options = Options(jump_in="jump_in" in {r.value for r in VARIANTS[variant].house_rules})
-    spies = [Spy() for _ in range(3)]
+    spies = [Spy(inner=quick_policy(policy).for_game()) for _ in range(3)]
     state, _ = new_game(variant, seat_names(spies), options, seed=11)
     arena = Arena(spies, random.Random(11))
     checked = 0

@@ -1,0 +1,188 @@
+"""The hard AI player: determinized Monte-Carlo search over the cards its seat can't see.
+
+For each decision with more than one real choice, it samples full game states consistent
+with its view and memory (``sampling.py``), applies every candidate action to every world
+with the rules engine (``apply``), plays each result on for ``horizon`` actions with every
+seat playing the strong policy from its own view of that world, and values where it stops
+(``rollout.py``: the round's result if it ended, else the odds the hand sizes give).  The
+same worlds and rollout seeds serve every candidate (common random numbers), so the
+comparison is between actions, not between lucky and unlucky deals.
+
+The strong player's choice is the prior: it stands unless another candidate beats it,
+world by world, by more than ``PRIOR`` (in share of rounds won) plus ``CONFIDENCE``
+standard errors of the paired difference; it also settles the moves that need no search
+(calling UNO, catching a player who forgot, a single legal move).  Candidates are capped at
+``MAX_CANDIDATES`` (the strong choice always among them), so a No Mercy hand of thirty
+cards costs what a hand of seven does.
+
+Why determinized rollouts rather than a tree search (MCTS over sampled worlds): a UNO
+decision has few candidates (rarely more than five cards fit) and what decides it is what
+the opponents may hold, so the budget goes further on many worlds than on deep trees, and
+a tree needs an information set per seat.  The engine sets the price: ``apply`` ~30-35 us,
+``legal_actions`` ~10 us, ``view`` ~20-35 us and a strong decision ~100-170 us per action
+on this project's 2-core machine, so a decision's 24 rollouts of 8 actions cost ~30 ms, of
+which rollouts take ~70 % (the strong player 32 %, ``view`` 16 %, ``apply`` 22 %) and
+sampling ~25 % (cProfile).  What the choices rest on (2-player Classic against strong,
+rounds won; bench/ai_strength.py's deals): rollouts with a greedy player read from the
+state, 24 rollouts of 16 actions: 47.5 % of 200 rounds and 35 % of 100, i.e. worse than
+strong, since the greedy continuation misjudges what strong's heuristics know (holding
+wilds, colour following); strong rollouts of 8 actions: 51.7 % of 120, of 16 actions:
+50 % of 120; a second, confirming stage on 32 fresh worlds: 50 % of 120.  None of these
+is told apart from strong at these counts; the cheapest (strong, 8 actions, one stage) is
+the one kept.
+
+The budget is a number of rollouts per decision (``rollouts``), not a time: the same view
+and seed give the same choice on any machine.  The randomness comes only from the ``rng``
+the policy is handed.
+
+Memory: the player seated at one game (``for_game``) remembers its own earlier views of the
+round (``sampling.Memory``: the discards it saw, hands shown to it or given away, colours
+its opponent lacked); the registry's instance decides from the view alone.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from services.engine.rules import Action, ActionType, Applied, GameState, View, apply
+
+from .rollout import as_rollout_player, rollout, round_winner
+from .sampling import Memory, sample_world
+from .strong import StrongPolicy, _Recall
+
+ROLLOUTS = 24  # rollouts per decision, spread over the candidates
+MIN_WORLDS = 6  # worlds per candidate at the least
+HORIZON = 8  # actions played on in each rollout
+MAX_CANDIDATES = 6
+ROLLOUT_STRONG = True
+PRIOR = 0.02  # what the strong player's choice is given before the search
+CONFIDENCE = 2.0  # standard errors a candidate must beat it by
+
+_DOMINANT = frozenset({ActionType.CALL_UNO, ActionType.CATCH})
+
+
+class HardPolicy:
+    name = "hard"
+
+    def __init__(
+        self,
+        rollouts: int = ROLLOUTS,
+        horizon: int = HORIZON,
+        min_worlds: int = MIN_WORLDS,
+        remembers: bool = False,
+    ) -> None:
+        self.rollouts = rollouts
+        self.horizon = horizon
+        self.min_worlds = min_worlds
+        self.remembers = remembers
+        self._strong = StrongPolicy(remembers=remembers)
+        self._memory: Memory | None = Memory() if remembers else None
+        # Every seat of a rollout plays as the strong player would, from its view.
+        self._player = as_rollout_player(StrongPolicy()) if ROLLOUT_STRONG else None
+
+    def for_game(self) -> HardPolicy:
+        return HardPolicy(self.rollouts, self.horizon, self.min_worlds, remembers=True)
+
+    def choose(self, view: View, rng: random.Random) -> Action:
+        recall = self._recall(view)
+        prior = self._strong._choose(view, recall)
+        action = prior
+        if prior.type not in _DOMINANT:
+            candidates = _candidates(view.legal, prior, rng)
+            if len(candidates) > 1:
+                best = self._search(view, candidates, rng)
+                assert best is not None
+                action = best
+        if recall is not None:
+            recall.remember(view, action)
+        if self._memory is not None:
+            self._memory.played(view, action)
+            if action.type is ActionType.SWAP and action.target is not None:
+                self._memory.swapped(view, action.target)
+        return action
+
+    def react(self, view: View, rng: random.Random) -> Action | None:
+        if self._memory is not None:
+            self._memory.observe(view)
+        prior = self._strong.react(view, rng)
+        if prior is None or prior.type in _DOMINANT:
+            return prior
+        # A jump-in: weigh each identical card against letting the moment pass.
+        plays = [a for a in view.legal if a.type is ActionType.PLAY]
+        return self._search(view, [prior, None, *[a for a in plays if a != prior]], rng)
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _recall(self, view: View) -> _Recall | None:
+        if self._memory is None:
+            return None
+        recall = self._strong._recall_for(view)
+        self._memory.observe(view)
+        self._memory.recall = recall
+        return recall
+
+    def _search(
+        self, view: View, candidates: list[Action | None], rng: random.Random
+    ) -> Action | None:
+        """The first candidate (the strong player's) unless another beats it, world by
+        world, by more than ``PRIOR`` plus ``CONFIDENCE`` standard errors."""
+        assert view.viewer is not None
+        me = view.viewer
+        worlds = max(self.min_worlds, self.rollouts // len(candidates))
+        values: list[list[float | None]] = [[] for _ in candidates]
+        for _ in range(worlds):
+            world = sample_world(view, self._memory, rng)
+            seed = rng.getrandbits(32)
+            for i, candidate in enumerate(candidates):
+                outcome = _after(world, candidate, me)
+                if outcome is None or isinstance(outcome, float):
+                    values[i].append(outcome)  # refused there, or the round ended
+                else:
+                    values[i].append(
+                        rollout(outcome, me, self.horizon, random.Random(seed), self._player)
+                    )
+        best, best_margin = 0, 0.0
+        for i in range(1, len(candidates)):
+            margin = _paired_margin(values[i], values[0])
+            if margin > best_margin:
+                best, best_margin = i, margin
+        return candidates[best]
+
+
+def _paired_margin(values: list[float | None], baseline: list[float | None]) -> float:
+    """How far ``values`` beat ``baseline`` on the worlds both were valued in, less
+    ``PRIOR`` and ``CONFIDENCE`` standard errors of the mean difference (<= 0: not shown)."""
+    diffs = [
+        v - b for v, b in zip(values, baseline, strict=True) if v is not None and b is not None
+    ]
+    n = len(diffs)
+    if n < 2:
+        return 0.0
+    mean = sum(diffs) / n
+    spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean - PRIOR - CONFIDENCE * math.sqrt(spread / n)
+
+
+def _after(world: GameState, action: Action | None, me: int) -> GameState | float | None:
+    """The world after ``action``; the round's result for ``me`` (1 or 0) when it ended
+    the round; None when the world does not allow it."""
+    if action is None:
+        return world
+    result = apply(world, action)
+    if not isinstance(result, Applied):
+        return None
+    ended = round_winner(result.events)
+    if ended is not None:
+        return 1.0 if ended == me else 0.0
+    return result.state
+
+
+def _candidates(
+    legal: tuple[Action, ...], prior: Action, rng: random.Random
+) -> list[Action | None]:
+    """The settling actions, the strong choice first, at most ``MAX_CANDIDATES``."""
+    others = [a for a in legal if a != prior and a.type not in _DOMINANT]
+    if len(others) >= MAX_CANDIDATES:
+        others = rng.sample(others, MAX_CANDIDATES - 1)
+    return [prior, *others]
