@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.percentiles import percentile
 from services.engine.rules import VARIANTS, Action, View
-from services.worker.ai import IllegalChoice, Policy, get_policy
+from services.worker.ai import Policy, get_policy
 from services.worker.ai.arena import play_one_round
 
 STRONG = "strong"
@@ -78,14 +78,12 @@ class Tally:
     wins: int = 0
     strong_points: int = 0
     baseline_points: int = 0  # summed over every baseline seat
-    void: int = 0  # rounds the engine stopped by refusing a legal move
 
     def add(self, other: Tally) -> None:
         self.rounds += other.rounds
         self.wins += other.wins
         self.strong_points += other.strong_points
         self.baseline_points += other.baseline_points
-        self.void += other.void
 
 
 def run(task: Task) -> tuple[Task, Tally]:
@@ -96,16 +94,7 @@ def run(task: Task) -> tuple[Task, Tally]:
         seat = index % task.players
         policies = [baseline] * task.players
         policies[seat] = strong
-        try:
-            result = play_one_round(task.variant, policies, seed=task.seed + index)
-        except IllegalChoice as refused:
-            # The engine refuses a Flip card just drawn whose face in play is also on a
-            # card held before it (it resolves the face to the held one): the round stops
-            # there and is counted apart, not as anybody's.
-            if "only the card you drew" not in str(refused):
-                raise
-            tally.void += 1
-            continue
+        result = play_one_round(task.variant, policies, seed=task.seed + index)
         tally.rounds += 1
         tally.wins += result.winner == seat
         tally.strong_points += result.points[seat]
@@ -215,11 +204,7 @@ def decision_costs(variants: list[str], rounds: int, seed: int) -> None:
                 hard = Timed(get_policy(HARD), trace)
                 policies: list[Policy] = [get_policy(STRONG)] * players
                 policies[seat] = hard
-                try:
-                    play_one_round(variant, policies, seed=seed + index)
-                except IllegalChoice as refused:
-                    if "only the card you drew" not in str(refused):
-                        raise  # else: the engine's Flip refusal (see ``run``); timed so far
+                play_one_round(variant, policies, seed=seed + index)
                 for kind, seconds in hard.seconds.items():
                     timed.setdefault(kind, []).extend(seconds)
                 peaks += hard.peaks
@@ -307,9 +292,6 @@ def run_hard(args: argparse.Namespace, variants: list[str]) -> None:
         control.setdefault((task.variant, task.players, task.opponent), Tally()).add(tally)
     print()
     print_hard(results, control, variants)
-    void = sum(t.void for t in results.values())
-    if void:
-        print(f"rounds stopped by the engine refusing a legal Flip drawn card (left out): {void}")
     print(
         f"\n{sum(t.rounds for t in results.values())} hard rounds in "
         f"{time.perf_counter() - started:.0f} s on {args.workers} processes"

@@ -267,12 +267,24 @@ def apply(state: GameState, action: Action) -> Applied | Rejected:
 
 def _resolve_card(state: GameState, action: Action) -> Action:
     """In UNO Flip a player names a card by the face they see; pick the first such card
-    in their hand (they cannot tell such cards apart)."""
+    in their hand (they cannot tell such cards apart). Right after a draw only the card
+    drawn may be played (RULES.md §2 "Turn"), so there the face names that card, even when
+    an older card in the hand shows the same face."""
     c = action.card
     if c is None or c.dark is not None or action.player is None:
         return action
     if not 0 <= action.player < len(state.players):
         return action
+    pending = state.pending
+    if (
+        pending is not None
+        and pending.kind is PendingKind.PLAY_DRAWN
+        and pending.player == action.player
+        and pending.drawn is not None
+        and pending.drawn.dark is not None
+        and pending.drawn.face(state.side) == c.light
+    ):
+        return replace(action, card=pending.drawn)
     for held in state.players[action.player].hand:
         if held.dark is not None and held.face(state.side) == c.light:
             return replace(action, card=held)

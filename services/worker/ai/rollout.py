@@ -55,11 +55,7 @@ def rollout(
         if pending is None or state.round != start_round:
             break
         result = apply(state, decide(state, pending.player, rng))
-        if not isinstance(result, Applied):
-            # A Flip card named by its face alone can resolve to a twin with another back
-            # (the engine picks the first held); the greedy player names whole cards.
-            result = apply(state, greedy(state, pending.player, rng))
-            assert isinstance(result, Applied), result
+        assert isinstance(result, Applied), result
         ended = round_winner(result.events)
         if ended is not None:
             return 1.0 if ended == me else 0.0

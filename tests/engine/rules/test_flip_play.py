@@ -182,6 +182,19 @@ def test_s3_flip_matches_on_colour_or_symbol_only() -> None:
     refused(state, play(0, "YF"), Reason.DOES_NOT_MATCH)
 
 
+def test_s3_play_a_drawn_card_whose_face_another_card_in_the_hand_shows() -> None:
+    """RULES.md §2 "A turn" with §3 "Play": a drawn card that is playable may be played at
+    once, and only it; named by the face its player sees, it is the drawn card that goes,
+    even when an older card in the hand shows the same face (R7/TF held, R7/T1 drawn)."""
+    state = flip_table(["R7/TF Y3/O+5", "G7/V1 B9/P2"], discard="R5/TR", draw_pile="R7/T1")
+    state = ok(state, draw(0)).state
+    assert state.pending is not None and state.pending.kind is PendingKind.PLAY_DRAWN
+    assert played_codes(state, 0) == ["p.R7"]
+    state = ok(state, play(0, "R7")).state
+    assert pile(state.discard)[0] == "R7/T1"
+    assert hand(state, 0) == ["R7/TF", "Y3/O+5"]
+
+
 def test_s3_flip_as_the_last_card_ends_the_round_without_turning_over() -> None:
     """RULES.md §3 "Both sides" and §2 "End of a round": only a draw card still acts after the
     last card, so a final F turns nothing over and the round is scored on the side in play
