@@ -8,8 +8,7 @@ the tests.
 One step of the loop: first every seat that may act out of turn right now (call UNO, catch,
 jump in) is asked, in an order drawn at random (who is quickest in a chat is a race); then
 the seat owing the pending decision is asked.  A frozen Minions player who acts when no
-decision of theirs is owed pays the Dumb Fu penalty, as the bot would report it
-(RULES.md §6).
+decision of theirs is owed pays the Dumb Fu penalty, which the engine charges (RULES.md §6).
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from dataclasses import dataclass, field
 
 from services.engine.rules import (
     Action,
-    ActionType,
     Applied,
     Event,
     EventType,
@@ -33,7 +31,6 @@ from services.engine.rules import (
     new_game,
     view,
 )
-from services.engine.rules.actions import frozen_moved
 
 from .policy import IllegalChoice, Policy
 
@@ -155,13 +152,9 @@ class Arena:
     def _apply(
         self, state: GameState, seat: int, seen: View, action: Action, out_of_turn: bool
     ) -> tuple[GameState, tuple[Event, ...]]:
-        frozen_before = state.players[seat].frozen
+        # A frozen Minions player's out-of-turn move costs its 4 cards inside ``apply``
+        # (RULES.md §6 [decision frozen-call-or-catch]).
         state, events = _apply_or_raise(state, action)
-        unowed = out_of_turn or action.type is ActionType.CATCH
-        if frozen_before and unowed and state.players[seat].frozen and state.pending is not None:
-            # RULES.md §6: anything but the decision they owe costs a frozen player 4 cards.
-            state, penalty = _apply_or_raise(state, frozen_moved(seat))
-            events += penalty
         if self.observer is not None:
             self.observer(Turn(seat, seen, action, out_of_turn, state, events))
         return state, events
