@@ -67,9 +67,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
-from services.bot import render  # noqa: E402
 from services.bot.callbacks import BadCallback, Callback, Kind, preferred_move  # noqa: E402
 from services.bot.memory import PREFIX as BOT_PREFIX  # noqa: E402
+from services.bot.screens.event_lines import event_line  # noqa: E402
 from services.engine.client import EngineClient, GameInfo  # noqa: E402
 from services.playground.control import TelegramControl  # noqa: E402
 from services.playground.processes import (  # noqa: E402
@@ -243,7 +243,7 @@ def move_line(game: GameInfo, seat: int, code: str) -> str | None:
         "u": {"type": "uno_called", "player": seat},
     }
     event = events.get(head)
-    return render.event_line("en", game, event) if event is not None else None
+    return event_line("en", game, event) if event is not None else None
 
 
 # -- the processes ------------------------------------------------------------------------------

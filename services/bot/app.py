@@ -31,7 +31,8 @@ from telegram.ext import (
     filters,
 )
 
-from services.bot import flood, lobby, play, standings
+from services.bot import flood, lobby, play, pressed, standings
+from services.bot.callbacks import Kind
 from services.bot.context import (
     SERVICES_KEY,
     BotServices,
@@ -41,13 +42,13 @@ from services.bot.context import (
 )
 from services.bot.i18n import available_locales, gettext
 from services.bot.locales import handlers as language_handlers
-from services.bot.logreader import LogReader
+from services.bot.logreader import LogEntry, LogReader
 from services.bot.memory import Memory
 from services.bot.metrics import RENDER_LAG, UPDATES
 from services.bot.outbox import Outbox
+from services.bot.publisher import Publisher
 from services.bot.ratelimit import Bucket, NotAfforded, RedisRateLimiter, per_second, within
 from services.bot.records import Records
-from services.bot.rendering import LogEntry, Renderer
 from services.config import Settings
 from services.engine.client import EngineClient, log_keys
 
@@ -80,14 +81,14 @@ def build_application(
         memory = Memory(redis)
         outbox = Outbox(app.bot)
         username = app.bot.username
-        renderer = Renderer(engine, memory, outbox, bot_username=username)
+        publisher = Publisher(engine, memory, outbox)
         records = await asyncio.to_thread(Records.from_url, settings.database_url)
         app.bot_data[SERVICES_KEY] = BotServices(
             settings,
             engine,
             memory,
             outbox,
-            renderer,
+            publisher,
             chat_settings or records,
             username,
             records=records,
@@ -97,7 +98,7 @@ def build_application(
             await app.update_queue.put(entry)
 
         async def rerender_all() -> None:
-            await renderer.rerender_known_games()
+            await publisher.rerender_known_games()
 
         reader = LogReader(
             redis,
@@ -159,7 +160,19 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("top", standings.top, block=later))
     app.add_handler(CommandHandler("forgetme", standings.forgetme, block=later))
     app.add_handler(CommandHandler("settings", standings.settings_command, block=later))
-    app.add_handler(CallbackQueryHandler(play.button, block=later))
+    # One handler per kind of press, each judged first (pressed.press_handler), and one for
+    # data of no kind: every press is answered.
+    for kind, on_press in (
+        (Kind.ACT, play.move_button),
+        (Kind.INERT, play.inert_button),
+        (Kind.HAND, play.hand_button),
+        (Kind.LOBBY, lobby.lobby_button),
+        (Kind.VARIANT, lobby.choose_variant),
+        (Kind.SETTINGS, standings.settings_button),
+        (Kind.FORGET, standings.confirm_forget),
+    ):
+        app.add_handler(pressed.press_handler(kind, on_press, block=later))
+    app.add_handler(CallbackQueryHandler(pressed.unknown_press, block=later))
     app.add_handler(InlineQueryHandler(play.inline_query, block=later))
     app.add_handler(ChosenInlineResultHandler(play.chosen_inline_result, block=later))
     app.add_handler(
@@ -204,7 +217,7 @@ _UPDATE_KINDS = ("message", "callback_query", "inline_query", "chosen_inline_res
 
 async def on_log_entry(update: LogEntry, context: ContextTypes.DEFAULT_TYPE) -> None:
     uno = services(context)
-    if not await uno.renderer.on_entry(update):
+    if not await uno.publisher.on_entry(update):
         return  # left pending: claimed and rendered again if the render under way dies
     reader, _ = context.bot_data[READER_KEY]
     await reader.ack(update)

@@ -16,7 +16,7 @@ from services.bot.i18n import gettext, language, ngettext, number
 from services.bot.locales.bidi import isolate
 from services.bot.locales.glossary import HOUSE_RULES as HOUSE_RULE_NAMES
 from services.bot.locales.glossary import house_rule_name
-from services.bot.render import VARIANTS, listed, variant_name
+from services.bot.screens.names import listed, variant_name
 from services.engine.client import default_target_score, offered_house_rules
 from services.records.queries import (
     BoardEntry,
@@ -26,14 +26,9 @@ from services.records.queries import (
     VariantRecord,
 )
 
-#: What ``/top`` understands after the command: a variant (several spellings), ``global``
-#: and ``wins``.
-VARIANT_WORDS = {
-    **{v: v for v in VARIANTS},
-    "nomercy": "no_mercy",
-    "no-mercy": "no_mercy",
-    "mercy": "no_mercy",
-}
+#: What ``/top`` understands after the command: a variant (its name, or one of these
+#: spellings), ``global`` and ``wins``.
+VARIANT_SPELLINGS = {"nomercy": "no_mercy", "no-mercy": "no_mercy", "mercy": "no_mercy"}
 GLOBAL_WORDS = {"global", "all", "world"}
 WINS_WORDS = {"wins", "win"}
 
@@ -46,13 +41,14 @@ class BadBoardRequest(ValueError):
         self.word = word
 
 
-def parse_top(args: list[str]) -> tuple[str, BoardOrder, bool]:
-    """``/top [variant] [global] [wins]``, in any order: (variant, order, global?)."""
+def parse_top(args: list[str], variants: Sequence[str]) -> tuple[str, BoardOrder, bool]:
+    """``/top [variant] [global] [wins]``, in any order, ``variants`` the engine's:
+    (variant, order, global?)."""
     variant, order, everywhere = "classic", BoardOrder.RATING, False
     for raw in args:
         word = raw.casefold()
-        if word in VARIANT_WORDS:
-            variant = VARIANT_WORDS[word]
+        if word in variants or word in VARIANT_SPELLINGS:
+            variant = VARIANT_SPELLINGS.get(word, word)
         elif word in GLOBAL_WORDS:
             everywhere = True
         elif word in WINS_WORDS:
@@ -183,6 +179,8 @@ class ServiceDefaults:
 
     turn_seconds: int
     uno_window_seconds: int
+    #: The variants the engine plays (``EngineClient.variant_names``).
+    variants: tuple[str, ...]
 
 
 def house_rules(settings: ChatSettings) -> list[str]:
@@ -284,7 +282,7 @@ def settings_message(
     elif panel is Panel.VARIANT:
         variants = [
             _settings_button(_ticked(v == current.variant, variant_name(locale, v)), f"v.{v}")
-            for v in VARIANTS
+            for v in defaults.variants
         ]
         rows = [variants[:3], variants[3:], back]
     elif panel is Panel.HOUSE_RULES:
@@ -337,13 +335,15 @@ class BadSetting(ValueError):
     ``message`` says why, in the presser's language."""
 
 
-def chosen_settings(locale: str | None, current: ChatSettings, arg: str) -> ChatSettings:
+def chosen_settings(
+    locale: str | None, current: ChatSettings, arg: str, variants: Sequence[str]
+) -> ChatSettings:
     """The settings after the choice ``arg`` (``v.flip``, ``h.jump_in``, ``t.30``, ``u.8``,
     ``s.alt``, ``g.500``) made on ``current``; ``BadSetting`` for anything the panel does
     not offer, so nothing is written."""
     what, _, value = arg.partition(".")
     offered = offered_house_rules(current.variant)
-    if what == "v" and value in VARIANTS:
+    if what == "v" and value in variants:
         return replace(current, variant=value)
     if what == "h" and value in offered and value != ALTERNATE_SCORING:
         flipped = not getattr(current.rules, value)

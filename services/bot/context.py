@@ -20,7 +20,7 @@ from services.bot.locales.catalog import negotiate
 from services.bot.locales.preferences import chosen_language
 from services.bot.memory import Memory
 from services.bot.outbox import Outbox
-from services.bot.rendering import Renderer
+from services.bot.publisher import Publisher
 from services.config import Settings
 from services.engine.client import EngineClient, Unavailable
 
@@ -42,7 +42,7 @@ class BotServices:
     engine: EngineClient
     memory: Memory
     outbox: Outbox
-    renderer: Renderer
+    publisher: Publisher
     chat_settings: ChatSettings
     bot_username: str = ""
     #: The SQL records behind /stats, /top and /forgetme (records.py).

@@ -11,7 +11,6 @@ from telegram import ChatMember, ChatMemberUpdated, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from services.bot import render
 from services.bot.callbacks import Callback
 from services.bot.context import (
     EngineDown,
@@ -24,19 +23,28 @@ from services.bot.context import (
     topic_of,
 )
 from services.bot.i18n import N_, gettext, language
+from services.bot.keyboards import markup
 from services.bot.locales.bidi import with_direction
 from services.bot.locales.handlers import reply_language
+from services.bot.locales.numerals import localize_digits
 from services.bot.locales.preferences import LanguagePreferences
-from services.bot.locales.rules_text import rules_messages
+from services.bot.locales.rules_text import is_written, rules_messages
 from services.bot.ratelimit import REPLY_WORTH
+from services.bot.screens.lobby import LOBBY_BUTTONS, variant_keyboard
+from services.bot.screens.refusals import (
+    kicked_out,
+    not_answering,
+    only_host_or_admin,
+    out_of_date,
+    seat_refused,
+)
 from services.engine.client import (
     AiLevel,
     Conflict,
     EngineError,
     Forbidden,
     GameInfo,
-    IllegalAction,
-    NotFound,
+    VariantFacts,
 )
 
 log = logging.getLogger(__name__)
@@ -44,24 +52,24 @@ log = logging.getLogger(__name__)
 # The lobby's Add AI buttons and the level each seats ("ai.strong" and anything else: strong).
 _AI_LEVELS: dict[str, AiLevel] = {"ai.random": "random", "ai.hard": "hard"}
 
+#: Each variant in short, for the lobby's 📖 Rules alert; the target score is the engine's
+#: (``FIRST_TO``).
 RULES_SUMMARY = {
     "classic": N_(
-        "Match the colour, number or symbol; +2, skip, reverse, wilds; call UNO at two "
-        "cards. First to 500."
+        "Match the colour, number or symbol; +2, skip, reverse, wilds; call UNO at two cards."
     ),
     "flip": N_(
         "Classic with a light and a dark side; ⤵ flips every card. Dark side: +5, skip "
-        "everyone, wild draw colour. First to 500."
+        "everyone, wild draw colour."
     ),
-    "no_mercy": N_(
-        "Stack draw cards, 7 swaps hands, 0 passes them on, 25 cards knocks you out. First to 1000."
-    ),
-    "minecraft": N_("Classic plus the Creeper (wild +3). First to 500."),
+    "no_mercy": N_("Stack draw cards, 7 swaps hands, 0 passes them on, 25 cards knocks you out."),
+    "minecraft": N_("Classic plus the Creeper (wild +3)."),
     "minions": N_(
         "Classic plus Dumb Fu: it freezes the next player, and moving out of turn then "
-        "costs them 4 cards. First to 500."
+        "costs them 4 cards."
     ),
 }
+FIRST_TO = N_("First to {n}.")
 
 
 async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -82,7 +90,7 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await uno.outbox.send(
         chat_id,
         gettext(locale, "🎴 Which UNO shall we play?"),
-        render.variant_keyboard(locale, "", defaults.variant),
+        markup(variant_keyboard(locale, await uno.engine.variant_names(), "", defaults.variant)),
         topic_id=topic,
         worth=REPLY_WORTH,  # a reply to /new, as any other (README "Flood limits")
     )
@@ -93,10 +101,14 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
     assert query is not None and user is not None
     message = query.message
     locale = locale_of(user)
-    if message is None or not is_group(message.chat) or cb.arg not in render.VARIANTS:
-        await query.answer(gettext(locale, "This button is out of date."))
-        return
     uno = services(context)
+    if (
+        message is None
+        or not is_group(message.chat)
+        or cb.arg not in await uno.engine.variant_names()
+    ):
+        await query.answer(out_of_date(locale))
+        return
     chat_id, topic = message.chat.id, topic_of(message)  # type: ignore[arg-type]
     defaults = await uno.chat_settings.defaults(chat_id, topic)
     try:
@@ -125,7 +137,7 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
     await uno.memory.remember_game(
         game.game_id, chat_id, topic, title, chat_language, table_message=message.message_id
     )
-    await uno.renderer.render(game.game_id, game.version)
+    await uno.publisher.render(game.game_id, game.version)
     await query.answer()
 
 
@@ -133,13 +145,18 @@ async def lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: C
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None
     locale = locale_of(user)
+    if cb.arg not in LOBBY_BUTTONS:
+        await query.answer(out_of_date(locale))
+        return
     if cb.arg == "rules":
+        engine = services(context).engine
         try:
-            info = await call_engine(lambda: services(context).engine.game(cb.game_id))
+            info = await call_engine(lambda: engine.game(cb.game_id))
+            facts = await call_engine(lambda: engine.variant(info.variant))
         except (EngineError, EngineDown):
             await query.answer(gettext(locale, "This game is over."))
             return
-        await query.answer(_rules_text(locale, info.variant), show_alert=True)
+        await query.answer(rules_summary(locale, facts), show_alert=True)
         return
     answer = await lobby_command(
         context, cb.game_id, cb.arg, user.id, display_name(user), locale=locale
@@ -184,37 +201,20 @@ async def lobby_command(
         except Forbidden:
             game = await call_engine(lambda: engine.game(game_id))
             if not await is_chat_admin(context, game.chat_id, user_id):
-                return gettext(locale, "Only the host or a chat admin can do that.")
+                return only_host_or_admin(locale)
             await call_engine(lambda: as_host_or_admin(True))
         return gettext(locale, "Done.")
     except EngineDown:
-        return gettext(locale, "The game server is not answering. Please try again.")
-    except Forbidden:
-        return gettext(locale, "You are not in this game.")
-    except NotFound:
-        return gettext(locale, "This game is over.")
-    except IllegalAction as e:
-        if e.error == "cannot_start":
-            return gettext(locale, "At least two players are needed to start.")
-        return gettext(locale, "That is not possible now.")
-    except Conflict as e:
-        if e.error == "game_full":
-            return gettext(locale, "Every seat is taken.")
-        if e.error == "already_started":
-            return gettext(locale, "The game has already started.")
-        if e.error in ("game_over", "game_ended"):
-            return gettext(locale, "This game is over.")
-        return gettext(locale, "That is not possible now.")
-    except EngineError:
-        return gettext(locale, "That is not possible now.")
+        return not_answering(locale)
+    except EngineError as e:
+        return seat_refused(locale, e)
 
 
-def kicked_out(locale: str) -> str:
-    return gettext(locale, "You were removed from this game, so you can't take a seat in it again.")
-
-
-def _rules_text(locale: str, variant: str) -> str:
-    return gettext(locale, RULES_SUMMARY.get(variant, RULES_SUMMARY["classic"]))
+def rules_summary(locale: str, facts: VariantFacts) -> str:
+    """The variant in short, and the score that wins it."""
+    summary = gettext(locale, RULES_SUMMARY.get(facts.name, RULES_SUMMARY["classic"]))
+    target = localize_digits(language(locale), str(facts.target_score))
+    return f"{summary} {gettext(locale, FIRST_TO, n=target)}"
 
 
 async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -230,9 +230,7 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         game = await call_engine(lambda: uno.engine.chat_game(message.chat_id, topic_of(message)))
     except EngineDown:
-        await message.reply_text(
-            gettext(locale, "The game server is not answering. Please try again.")
-        )
+        await message.reply_text(not_answering(locale))
         return
     if game is None:
         await message.reply_text(gettext(locale, "No game here. Start one with /new."))
@@ -247,7 +245,7 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         except EngineError:
             answer = gettext(locale, "You are not away in this game.")
         except EngineDown:
-            answer = gettext(locale, "The game server is not answering. Please try again.")
+            answer = not_answering(locale)
         await message.reply_text(answer)
         return
     action = {"join": "join", "leave": "leave", "start": "start", "end": "end"}[what]
@@ -273,7 +271,7 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await message.reply_text(gettext(locale, "No game here. Start one with /new."))
         return
     if game.host != user.id and not await is_chat_admin(context, message.chat_id, user.id):
-        await message.reply_text(gettext(locale, "Only the host or a chat admin can do that."))
+        await message.reply_text(only_host_or_admin(locale))
         return
     try:
         await call_engine(lambda: uno.engine.leave(game.game_id, target.id))
@@ -292,9 +290,9 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     locale = await reply_language(update, context)
     args = context.args or []
     variant = args[0].lower().replace("-", "_") if args else "classic"
-    if variant not in render.VARIANTS:
-        variant = "classic"
     speak = language(locale)
+    if not is_written(speak, variant):
+        variant = "classic"
     for n, text in enumerate(rules_messages(speak, variant)):
         shown = f"📖 {text}" if n == 0 else text
         await message.reply_text(with_direction(speak, shown), parse_mode=ParseMode.HTML)

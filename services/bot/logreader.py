@@ -15,17 +15,28 @@ import asyncio
 import logging
 import zlib
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, cast
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError, ResponseError
 
-from services.bot.rendering import LogEntry
 from services.engine.client import stream_entry_events
 
 log = logging.getLogger(__name__)
 
 GROUP = "bot"
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One write of one game, read from the event log (PTB's update queue carries it)."""
+
+    stream: str
+    entry_id: str
+    game_id: str
+    version: int
+    events: list[dict[str, Any]]
 
 
 def _entry(stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> LogEntry | None:

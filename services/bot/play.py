@@ -1,9 +1,10 @@
-"""Moves: the buttons of the table and of the private hand, the hand in inline mode (its
-query and the chosen result), the private chat's /start, and Minions' frozen players.
+"""Moves: the presses of the table's and the private hand's buttons (a move, a card that
+cannot be played now, ✉️ Private hand: one handler each, app.py), the hand in inline mode
+(its query and the chosen result), the private chat's /start, and Minions' frozen players.
 
 A move is one engine request with the action id ``callbacks.action_id`` (the same for a
 repeat of the same press or choice, and for every retry), so it is applied once; the chat
-changes when the engine's write reaches the event log (rendering.py).
+changes when the engine's write reaches the event log (publisher.py).
 """
 
 from __future__ import annotations
@@ -21,9 +22,7 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from services.bot import pressed, render, standings
 from services.bot.callbacks import BadCallback, Callback, Kind, action_id, is_game_id
-from services.bot.cards import face_label
 from services.bot.context import (
     EngineDown,
     app_language_of,
@@ -33,71 +32,26 @@ from services.bot.context import (
     services,
     topic_of,
 )
-from services.bot.i18n import gettext, language
-from services.bot.lobby import choose_variant, kicked_out, lobby_button
-from services.bot.locales.glossary import UnknownCard, face_name
+from services.bot.i18n import gettext
+from services.bot.keyboards import markup
 from services.bot.outbox import Outcome
 from services.bot.ratelimit import REPLY_WORTH
-from services.engine.client import (
-    Conflict,
-    EngineError,
-    Forbidden,
-    IllegalAction,
-    NotFound,
-    StaleVersion,
+from services.bot.screens.inline_results import did_not_count, inline_page
+from services.bot.screens.refusals import (
+    NOT_OWED,
+    kicked_out,
+    left_the_group,
+    move_refused,
+    not_answering,
 )
+from services.engine.client import EngineError, IllegalAction
 
 log = logging.getLogger(__name__)
-
-INLINE_PAGE = 50
 
 #: A stale press's hand refresh goes only if the private chat's budget has room this soon
 #: (the next change of the game shows the hand anyway), and once in this many seconds.
 REFRESH_WORTH = 1.0
 REFRESH_SECONDS = 2
-
-
-def refusal_text(locale: str, e: EngineError) -> str:
-    if isinstance(e, StaleVersion):
-        return gettext(locale, "This button is out of date.")
-    if isinstance(e, Forbidden):
-        return gettext(locale, "Not your hand: you are not playing in this game.")
-    if isinstance(e, NotFound):
-        return gettext(locale, "This game is over.")
-    if isinstance(e, Conflict):
-        return gettext(locale, "This game is not being played right now.")
-    reason = e.reason if isinstance(e, IllegalAction) else None
-    texts = {
-        "not_your_turn": gettext(locale, "It's not your turn."),
-        "does_not_match": gettext(locale, "That card doesn't match the pile."),
-        "card_not_in_hand": gettext(locale, "You don't hold that card."),
-        "must_play_drawn": gettext(locale, "Only the card you just drew can be played."),
-        "must_play": gettext(locale, "You have a playable card: play it."),
-        "not_stackable": gettext(locale, "That card can't be stacked on this."),
-        "cannot_challenge": gettext(locale, "This can't be challenged."),
-        "cannot_call_uno": gettext(locale, "You can't call UNO now."),
-        "nothing_to_catch": gettext(locale, "There's nobody to catch."),
-        "wrong_decision": gettext(locale, "That is not the decision you owe now."),
-        "knocked_out": gettext(locale, "You are knocked out of this round."),
-        "game_over": gettext(locale, "This game is over."),
-    }
-    return texts.get(reason or "", gettext(locale, "That is not possible now."))
-
-
-#: Refusals that mean the press was not a decision its player owes (RULES.md §6).
-NOT_OWED = frozenset({"not_your_turn", "wrong_decision"})
-
-#: The arguments of the lobby's buttons (render.lobby): anything else is data the bot did
-#: not write, answered as out of date (a modified client can send any data).
-LOBBY_BUTTONS = frozenset({"join", "leave", "ai.strong", "ai.random", "ai.hard", "start", "rules"})
-
-
-def left_the_group(locale: str) -> str:
-    return gettext(
-        locale,
-        "You left the group, so the AI plays your seat. Join the group again and send /back "
-        "to play.",
-    )
 
 
 async def gone(context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int) -> bool:
@@ -115,19 +69,6 @@ async def away_text(
     if await services(context).memory.is_kicked(game_id, user_id):
         return kicked_out(locale)
     return left_the_group(locale)
-
-
-def move_not_answered(locale: str, e: EngineDown) -> str:
-    """What a player is told when the engine did not answer their move: to try again if it
-    never reached it, else that it may have been applied (the engine's store hanging: a
-    write may land after the answer timed out) and the table will show it. A repeat
-    carries the same action id, so it is applied once either way."""
-    if e.maybe_applied:
-        return gettext(
-            locale,
-            "The game server is slow: your move may have been applied, and the table will show it.",
-        )
-    return gettext(locale, "The game server is not answering. Please try again.")
 
 
 async def act(
@@ -155,57 +96,54 @@ async def attempt(
             )
         )
     except EngineDown as e:
-        return move_not_answered(locale, e), False
+        return not_answering(locale, maybe_applied=e.maybe_applied), False
     except EngineError as e:
         not_owed = isinstance(e, IllegalAction) and e.reason in NOT_OWED
-        return refusal_text(locale, e), not_owed
+        return move_refused(locale, e), not_owed
     return None, False
 
 
-async def button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Every button press lands here and is answered exactly once."""
+async def away(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> bool:
+    """Answer a press of a player gone from the game (left its group, or removed) with why,
+    without moving; whether they are."""
     query, user = update.callback_query, update.effective_user
-    if query is None or user is None:
+    assert query is not None and user is not None
+    if not await gone(context, cb.game_id, user.id):
+        return False
+    why = await away_text(context, cb.game_id, user.id, locale_of(user))
+    await query.answer(why, show_alert=True)
+    return True
+
+
+async def hand_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
+    """✉️ Private hand: the hand posted (or refreshed) in the private chat, or the link to it."""
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None
+    if await away(update, context, cb):
         return
-    locale = locale_of(user)
-    try:
-        cb = Callback.decode(query.data)
-    except BadCallback:
-        await query.answer(gettext(locale, "This button is out of date."))
+    if await open_private_hand(context, cb.game_id, user):
+        await query.answer(gettext(locale_of(user), "Your hand is in our private chat."))
+    else:  # the user never started the bot, or blocked it: the link opens the chat
+        bot = services(context).bot_username
+        await query.answer(url=f"https://t.me/{bot}?start={cb.game_id}")
+
+
+async def inert_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
+    """A card that cannot be played now: answered, nothing moves (but a frozen player's
+    press is reported)."""
+    query, user = update.callback_query, update.effective_user
+    assert query is not None and user is not None
+    if await away(update, context, cb):
         return
-    refused = pressed.refusal(query, cb, locale)
-    if refused is not None:
-        await query.answer(refused)
-        return
-    if cb.kind is Kind.VARIANT:
-        await choose_variant(update, context, cb)
-    elif cb.kind is Kind.LOBBY:
-        if cb.arg not in LOBBY_BUTTONS:
-            await query.answer(gettext(locale, "This button is out of date."))
-            return
-        await lobby_button(update, context, cb)
-    elif cb.kind in (Kind.HAND, Kind.INERT, Kind.ACT) and await gone(context, cb.game_id, user.id):
-        await query.answer(await away_text(context, cb.game_id, user.id, locale), show_alert=True)
-    elif cb.kind is Kind.HAND:
-        if await open_private_hand(context, cb.game_id, user):
-            await query.answer(gettext(locale, "Your hand is in our private chat."))
-        else:  # the user never started the bot, or blocked it: the link opens the chat
-            bot = services(context).bot_username
-            await query.answer(url=f"https://t.me/{bot}?start={cb.game_id}")
-    elif cb.kind is Kind.SETTINGS:
-        await standings.settings_button(update, context, cb)
-    elif cb.kind is Kind.FORGET:
-        await standings.confirm_forget(update, context, cb)
-    elif cb.kind is Kind.INERT:
-        await query.answer(gettext(locale, "You can't play this card now."))
-        await report_if_frozen(context, cb.game_id, user.id, f"q{query.id}")
-    else:
-        await move_button(update, context, cb)
+    await query.answer(gettext(locale_of(user), "You can't play this card now."))
+    await report_if_frozen(context, cb.game_id, user.id, f"q{query.id}")
 
 
 async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None
+    if await away(update, context, cb):
+        return
     locale = locale_of(user)
     refused, not_owed = await attempt(context, user.id, cb, locale)
     await query.answer(refused or "")
@@ -225,7 +163,7 @@ async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Ca
         # One refresh at a time: a burst of stale presses makes one edit, not one each.
         and await uno.memory.first_time(f"refresh:{cb.game_id}:{user.id}", ttl=REFRESH_SECONDS)
     ):
-        await uno.renderer.show_hand(
+        await uno.publisher.show_hand(
             mem,
             user.id,
             hand.message_id,
@@ -243,7 +181,7 @@ async def open_private_hand(context: ContextTypes.DEFAULT_TYPE, game_id: str, us
     if mem is None:
         return False
     hand = await uno.memory.hand_message(game_id, user.id)
-    return await uno.renderer.show_hand(
+    return await uno.publisher.show_hand(
         mem,
         user.id,
         hand.message_id if hand is not None else None,
@@ -311,67 +249,19 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             why = gettext(locale, "You left this game's group")
         await _no_cards(query, why)
         return
-    game, view = player.game, player.view
-    choices = render.choices(locale, game, view)
     offset = int(query.offset) if query.offset.isdigit() else 0
-    page = choices[offset : offset + INLINE_PAGE]
-    results = []
-    for n, choice in enumerate(page):
-        kind = Kind.ACT if choice.code is not None else Kind.INERT
-        arg = choice.code if choice.code is not None else f"{choice.card}.{offset + n}"
-        result_id = Callback(kind, game.game_id, view.version, arg or "").encode()
-        text = posted_text(locale, choice)
-        results.append(
-            InlineQueryResultArticle(
-                id=result_id,
-                title=_titled(locale, choice, game.variant, view.side),
-                description=(
-                    gettext(locale, "can't be played now")
-                    if choice.code is None
-                    else render.plain_text(render.why_line(locale, game, view))
-                ),
-                input_message_content=InputTextMessageContent(text, parse_mode=ParseMode.HTML),
-                # A keyboard makes the posted card an inline message the bot can edit
-                # (Telegram gives its inline_message_id only then): a choice refused says so
-                # there. The button opens the hand again, for whoever plays next.
-                reply_markup=render.my_cards_keyboard(locale, game.game_id),
-            )
+    page = inline_page(locale, player.game, player.view, offset)
+    results = [
+        InlineQueryResultArticle(
+            id=result.id,
+            title=result.title,
+            description=result.description,
+            input_message_content=InputTextMessageContent(result.text, parse_mode=ParseMode.HTML),
+            reply_markup=markup(result.keyboard),
         )
-    next_offset = str(offset + INLINE_PAGE) if offset + INLINE_PAGE < len(choices) else ""
-    await query.answer(results, cache_time=0, is_personal=True, next_offset=next_offset)
-
-
-def posted_text(locale: str, choice: render.Choice) -> str:
-    """What an inline choice posts in the group as the player's message: the card as it is
-    played, the action's name, or for a card that cannot be played, nothing harmful."""
-    if choice.code is None:
-        return "🃏"
-    if choice.card is not None:
-        return face_label(locale, choice.card)
-    return choice.label
-
-
-def inline_text(locale: str, cb: Callback) -> str:
-    """The posted text of the inline choice ``cb`` (a card's face for a play, else 🃏)."""
-    head, _, card = cb.arg.partition(".")
-    if head == "p" and card:
-        try:
-            return face_label(locale, card)
-        except (KeyError, ValueError):
-            pass
-    return "🃏"
-
-
-def _titled(locale: str, choice: render.Choice, variant: str, side: str | None) -> str:
-    """An inline result's title: the card's symbols, then its name in the rule sheets' words
-    ("▶ 🟥 ⊘ · پَرش قرمز")."""
-    if choice.card is None:
-        return choice.label
-    try:
-        name = face_name(language(locale), choice.card, variant, side or "light")
-    except UnknownCard:
-        return choice.label
-    return f"{choice.label} · {name}"
+        for result in page.results
+    ]
+    await query.answer(results, cache_time=0, is_personal=True, next_offset=page.next_offset)
 
 
 async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -398,12 +288,12 @@ async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYP
     game = await uno.memory.game(cb.game_id)
     if game is None:
         return
-    why = gettext(locale, "Did not count: {why}", why=refused)
+    shown = did_not_count(locale, cb, refused)
     outcome = await uno.outbox.edit_inline(
         game.chat_id,
         chosen.inline_message_id,
-        f"{inline_text(locale, cb)}\n{why}",
-        render.my_cards_keyboard(locale, cb.game_id),
+        shown.text,
+        markup(shown.keyboard),
         worth=REPLY_WORTH,
     )
     if outcome is not Outcome.SHOWN:  # deleted meanwhile, or no slot soon enough

@@ -17,10 +17,19 @@ game's own chat.
 
 from __future__ import annotations
 
-from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message
+import re
+from collections.abc import Awaitable, Callable
+
+from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
+from telegram.ext import CallbackQueryHandler, ContextTypes
 
 from services.bot.callbacks import BadCallback, Callback, Kind
+from services.bot.context import locale_of
 from services.bot.i18n import gettext
+from services.bot.screens.refusals import out_of_date
+
+#: What handles one kind of press, once it is judged taken: the press and its data.
+OnPress = Callable[[Update, ContextTypes.DEFAULT_TYPE, Callback], Awaitable[None]]
 
 #: What a private hand's buttons are: its moves, its cards that cannot be played now, and
 #: the refresh.
@@ -55,7 +64,7 @@ def refusal(query: CallbackQuery, cb: Callback, locale: str) -> str | None:
     message = query.message
     if not isinstance(message, Message):
         # An inline message (the bot draws no buttons there) or one too old to be shown.
-        return gettext(locale, "This button is out of date.")
+        return out_of_date(locale)
     buttons = shown(message.reply_markup)
     if message.chat.type == Chat.PRIVATE:
         # A private hand: any move of its game, whatever the hand offers now (an old
@@ -69,3 +78,35 @@ def refusal(query: CallbackQuery, cb: Callback, locale: str) -> str | None:
     if not taken:
         return gettext(locale, "This button is not on this message.")
     return None
+
+
+def press_handler(kind: Kind, on_press: OnPress, *, block: bool) -> CallbackQueryHandler:  # type: ignore[type-arg]
+    """The handler of the presses of ``kind`` (PTB's ``pattern``: the data's kind field),
+    each decoded and judged (``refusal``) before ``on_press`` sees it: data the bot never
+    wrote is answered as out of date, a press its message does not offer is refused."""
+
+    async def judged(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query, user = update.callback_query, update.effective_user
+        if query is None or user is None:
+            return
+        locale = locale_of(user)
+        try:
+            cb = Callback.decode(query.data)
+        except BadCallback:
+            await query.answer(out_of_date(locale))
+            return
+        refused = refusal(query, cb, locale)
+        if refused is not None:
+            await query.answer(refused)
+            return
+        await on_press(update, context, cb)
+
+    return CallbackQueryHandler(judged, pattern=f"^{re.escape(kind.value)}\\|", block=block)
+
+
+async def unknown_press(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every press no kind's handler took (data of no kind the bot writes): answered, as
+    every press is."""
+    query, user = update.callback_query, update.effective_user
+    if query is not None and user is not None:
+        await query.answer(out_of_date(locale_of(user)))

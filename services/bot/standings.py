@@ -18,7 +18,7 @@ from services.bot.context import display_name, is_chat_admin, is_group, services
 from services.bot.i18n import gettext
 from services.bot.locales.handlers import reply_language
 from services.bot.records import Records
-from services.bot.render import VARIANTS, variant_name
+from services.bot.screens.names import variant_name
 from services.records.queries import InvalidSetting
 
 log = logging.getLogger(__name__)
@@ -65,9 +65,10 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     locale = await reply_language(update, context)
     try:
-        variant, order, everywhere = boards.parse_top(list(context.args or []))
+        variants = await services(context).engine.variant_names()
+        variant, order, everywhere = boards.parse_top(list(context.args or []), variants)
     except boards.BadBoardRequest as e:
-        known = ", ".join(variant_name(locale, v) + f" ({v})" for v in VARIANTS)
+        known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
         await message.reply_text(
             gettext(
                 locale,
@@ -124,9 +125,13 @@ async def confirm_forget(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
         )
 
 
-def service_defaults(context: ContextTypes.DEFAULT_TYPE) -> boards.ServiceDefaults:
-    settings = services(context).settings
-    return boards.ServiceDefaults(settings.turn_seconds, settings.uno_window_seconds)
+async def service_defaults(context: ContextTypes.DEFAULT_TYPE) -> boards.ServiceDefaults:
+    uno = services(context)
+    return boards.ServiceDefaults(
+        uno.settings.turn_seconds,
+        uno.settings.uno_window_seconds,
+        await uno.engine.variant_names(),
+    )
 
 
 async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -145,7 +150,7 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         log.exception("/settings: the records did not answer")
         await message.reply_text(gettext(locale, "The records are not available right now."))
         return
-    text, markup = boards.settings_message(locale, current, service_defaults(context))
+    text, markup = boards.settings_message(locale, current, await service_defaults(context))
     await message.reply_text(text, reply_markup=markup)
 
 
@@ -173,7 +178,9 @@ async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb
             saved = current
             answer = None
         else:
-            wanted = boards.chosen_settings(locale, current, cb.arg)
+            wanted = boards.chosen_settings(
+                locale, current, cb.arg, await services(context).engine.variant_names()
+            )
             saved = await records.save_chat_settings(chat_id, topic, wanted)
             answer = gettext(locale, "Saved.")
     except (boards.BadSetting, InvalidSetting) as e:
@@ -185,7 +192,7 @@ async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb
         await query.answer(gettext(locale, "The records are not available right now."))
         return
     await query.answer(answer)
-    text, markup = boards.settings_message(locale, saved, service_defaults(context), panel)
+    text, markup = boards.settings_message(locale, saved, await service_defaults(context), panel)
     # The same content again (the same choice twice) is an edit Telegram refuses.
     shown = message if isinstance(message, Message) else None
     if shown is None or text != shown.text or markup != shown.reply_markup:

@@ -32,6 +32,7 @@ from services.config import Settings
 from services.engine.rules import HouseRule, Options, get_variant, round_gains
 from services.engine.wire.event_log import decode_entry, log_key, log_keys, shard_of
 from services.engine.wire.schemas import (
+    FALSE_CATCH_PENALTY,
     RESERVED_ACTION_ID_PREFIXES,
     ActionRequest,
     ActionResult,
@@ -59,6 +60,8 @@ from services.engine.wire.schemas import (
     StreamEventOut,
     TestGame,
     TestSetup,
+    VariantFacts,
+    Variants,
 )
 
 # A client needs no other import of the engine: the client, its errors, the bodies it
@@ -103,6 +106,7 @@ __all__ = [
     "TestSetup",
     "Unauthorized",
     "Unavailable",
+    "VariantFacts",
     "default_target_score",
     "log_key",
     "log_keys",
@@ -111,10 +115,6 @@ __all__ = [
     "shard_of",
     "stream_entry_events",
 ]
-
-#: The house option every variant offers besides its ``HouseRule``s: a catch with nothing to
-#: catch costs the catcher 2 (RULES.md §2 "UNO").
-FALSE_CATCH_PENALTY = "false_catch_penalty"
 
 
 def offered_house_rules(variant: str) -> tuple[str, ...]:
@@ -247,6 +247,7 @@ class EngineClient:
                 max_connections=max_connections, max_keepalive_connections=max_connections
             ),
         )
+        self._variants: dict[str, VariantFacts] | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings, **kwargs: Any) -> EngineClient:
@@ -300,6 +301,27 @@ class EngineClient:
         except httpx.HTTPError:
             return False
         return response.status_code == 200
+
+    # -- the variants -----------------------------------------------------------------------
+
+    async def variants(self) -> dict[str, VariantFacts]:
+        """Every variant the engine plays, by name, in the rule sheet's order: asked once,
+        then kept (the rules do not change while the engine runs; a new engine comes with a
+        new bot process too)."""
+        if self._variants is None:
+            found = await self._call(Variants, "GET", "/v1/variants")
+            self._variants = {v.name: v for v in found.variants}
+        return self._variants
+
+    async def variant_names(self) -> tuple[str, ...]:
+        return tuple(await self.variants())
+
+    async def variant(self, name: str) -> VariantFacts:
+        """The facts of ``name``. Raises ``NotFound`` for a variant the engine does not play."""
+        try:
+            return (await self.variants())[name]
+        except KeyError:
+            raise NotFound(404, "no_variant", f"no variant {name!r}", {}) from None
 
     # -- lobby ----------------------------------------------------------------------------
 

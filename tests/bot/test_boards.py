@@ -11,8 +11,8 @@ import pytest
 from services.bot import boards
 from services.bot.callbacks import Callback, Kind
 from services.bot.chat_defaults import ChatDefaults
-from services.bot.render import VARIANTS
 from services.engine.client import Options
+from services.engine.rules import VARIANTS
 from services.records.queries import (
     BoardEntry,
     BoardOrder,
@@ -87,12 +87,12 @@ def test_an_empty_board_invites_a_game() -> None:
     ],
 )
 def test_top_arguments(args: list[str], wanted: tuple[str, BoardOrder, bool]) -> None:
-    assert boards.parse_top(args) == wanted
+    assert boards.parse_top(args, tuple(VARIANTS)) == wanted
 
 
 def test_top_refuses_an_unknown_word() -> None:
     with pytest.raises(boards.BadBoardRequest) as caught:
-        boards.parse_top(["flip", "banana"])
+        boards.parse_top(["flip", "banana"], tuple(VARIANTS))
     assert caught.value.word == "banana"
 
 
@@ -103,7 +103,7 @@ def test_the_forget_button_names_who_asked() -> None:
     assert Callback.decode(button.callback_data) == Callback(Kind.FORGET, "", 0, "1234")  # type: ignore[arg-type]
 
 
-DEFAULTS = boards.ServiceDefaults(turn_seconds=60, uno_window_seconds=8)
+DEFAULTS = boards.ServiceDefaults(turn_seconds=60, uno_window_seconds=8, variants=tuple(VARIANTS))
 
 
 def args_of(markup: Any) -> list[str]:
@@ -178,7 +178,10 @@ def test_the_house_rules_panel_offers_what_the_variant_offers() -> None:
 
 def test_a_settings_choice_changes_one_setting() -> None:
     current = ChatSettings(variant="classic", rules=Options(target_score=300))
-    choose = boards.chosen_settings
+
+    def choose(locale: str, current: ChatSettings, arg: str) -> ChatSettings:
+        return boards.chosen_settings(locale, current, arg, tuple(VARIANTS))
+
     assert choose("en", current, "v.flip").variant == "flip"
     assert choose("en", current, "h.jump_in").rules.jump_in
     assert not choose("en", choose("en", current, "h.jump_in"), "h.jump_in").rules.jump_in
@@ -215,7 +218,7 @@ def test_a_forged_settings_choice_is_refused(variant: str, arg: str, answer: str
     variant does not offer (RULES.md §2 "House rules in detail": Flip has no Seven-O, No
     Mercy no alternate scoring)."""
     with pytest.raises(boards.BadSetting) as refused:
-        boards.chosen_settings("en", ChatSettings(variant=variant), arg)
+        boards.chosen_settings("en", ChatSettings(variant=variant), arg, tuple(VARIANTS))
     assert str(refused.value) == answer
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from services.bot.context import EngineDown, call_engine
-from services.bot.play import move_not_answered
+from services.bot.screens.refusals import not_answering
 from services.engine.client import EngineClient
 from services.engine.local_server import free_port
 
@@ -39,7 +39,7 @@ async def test_a_move_the_engine_took_and_never_answered_may_have_been_applied(
 ) -> None:
     e = await down(hanging_engine)
     assert e.maybe_applied
-    assert move_not_answered("en", e) == (
+    assert not_answering("en", maybe_applied=e.maybe_applied) == (
         "The game server is slow: your move may have been applied, and the table will show it."
     )
 
@@ -47,7 +47,10 @@ async def test_a_move_the_engine_took_and_never_answered_may_have_been_applied(
 async def test_a_move_that_never_reached_the_engine_is_to_be_sent_again() -> None:
     e = await down(f"http://127.0.0.1:{free_port()}")
     assert not e.maybe_applied
-    assert move_not_answered("en", e) == "The game server is not answering. Please try again."
+    assert (
+        not_answering("en", maybe_applied=e.maybe_applied)
+        == "The game server is not answering. Please try again."
+    )
 
 
 async def test_the_retries_end_within_the_deadline_a_press_can_be_answered_in(

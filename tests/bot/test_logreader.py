@@ -9,8 +9,7 @@ import contextlib
 from redis.asyncio import Redis
 from waiting import async_wait_for
 
-from services.bot.logreader import GROUP, LogReader
-from services.bot.rendering import LogEntry
+from services.bot.logreader import GROUP, LogEntry, LogReader
 from services.config import Settings
 from services.engine.client import EngineClient, log_keys
 

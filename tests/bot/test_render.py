@@ -8,23 +8,37 @@ from typing import Any
 
 import pytest
 from engine_views import engine_view, game_info
-from telegram import InlineKeyboardMarkup
 
-from services.bot import render
 from services.bot.callbacks import Callback, Kind
+from services.bot.screens.event_lines import MOVE_EVENTS, event_line
+from services.bot.screens.hand import choices, private_hand
+from services.bot.screens.keyboard import Keyboard, callbacks
+from services.bot.screens.lobby import lobby as lobby_screen
+from services.bot.screens.names import plain_text
+from services.bot.screens.notices import blocked, frozen_penalty
+from services.bot.screens.scores import game_over, round_end
+from services.bot.screens.table import table as table_screen
 from services.engine.client import GameInfo
-from services.engine.rules import VARIANTS, Action, Applied, apply, legal_actions, new_game
+from services.engine.rules import (
+    VARIANTS,
+    Action,
+    Applied,
+    apply,
+    get_variant,
+    legal_actions,
+    new_game,
+)
 from services.engine.rules.state import GameState, Options
 
 
-def buttons(markup: InlineKeyboardMarkup | None) -> list[Callback]:
-    assert markup is not None
-    return [
-        Callback.decode(b.callback_data)  # type: ignore[arg-type]
-        for row in markup.inline_keyboard
-        for b in row
-        if b.callback_data is not None
-    ]
+def two_sided(info: GameInfo) -> bool:
+    """The variant's cards have two sides, as the rules library says."""
+    return get_variant(info.variant).double_sided
+
+
+def buttons(keyboard: Keyboard | None) -> list[Callback]:
+    assert keyboard is not None
+    return callbacks(keyboard)
 
 
 def random_states(variant: str, seed: int, moves: int = 400) -> list[GameState]:
@@ -53,8 +67,8 @@ def test_every_legal_action_has_its_button_and_nothing_else(variant: str) -> Non
             info = game_info(state)
             for seat in range(3):
                 v = engine_view(state, seat)
-                hand = render.private_hand("en", info, v, "Friday UNO")
-                pressed = buttons(hand.markup) if hand.markup is not None else []
+                hand = private_hand("en", info, v, "Friday UNO")
+                pressed = buttons(hand.keyboard) if hand.keyboard is not None else []
                 acts = {cb.arg for cb in pressed if cb.kind is Kind.ACT}
                 assert acts == set(v.legal)
                 assert all(cb.version == state.version for cb in pressed)
@@ -63,15 +77,15 @@ def test_every_legal_action_has_its_button_and_nothing_else(variant: str) -> Non
                 assert set(inert) == set(v.hand) - playable
                 if v.pending is not None and v.pending.player == seat:
                     seen_kinds.add(v.pending.kind)
-                choices = render.choices("en", info, v)
-                assert [c.code for c in choices if c.code] == [
+                listed = choices("en", info, v)
+                assert [c.code for c in listed if c.code] == [
                     *[c for c in v.legal if c.startswith("p.")],
                     *[c for c in v.legal if not c.startswith("p.")],
                 ]
             spectator = engine_view(state, None)
             if state.pending is not None:
-                table = render.table("en", info, spectator, [], bot_username="uno_bot")
-                assert table.markup is not None
+                table = table_screen("en", info, spectator, [], two_sided=two_sided(info))
+                assert table.keyboard is not None
                 assert "Ana" in table.text
     assert {"turn", "choose_color"} <= seen_kinds
 
@@ -94,8 +108,8 @@ def test_the_colour_picker_follows_a_wild_on_each_side() -> None:
         state = apply(state, Action.from_code(0, "p.W")).state  # type: ignore[union-attr]
         v = engine_view(state, 0)
         assert v.pending is not None and v.pending.kind == "choose_color"
-        hand = render.private_hand("en", game_info(state), v, "g")
-        assert [cb.arg for cb in buttons(hand.markup) if cb.kind is Kind.ACT] == [
+        hand = private_hand("en", game_info(state), v, "g")
+        assert [cb.arg for cb in buttons(hand.keyboard) if cb.kind is Kind.ACT] == [
             f"c.{c}" for c in colours
         ]
 
@@ -112,19 +126,19 @@ def test_table_offers_challenge_and_take_only_while_owed() -> None:
         )
     )
     info = game_info(state)
-    before = render.table("en", info, engine_view(state, None), [], bot_username="b")
-    assert {cb.arg for cb in buttons(before.markup)} == {""}  # "Private hand" only
+    before = table_screen("en", info, engine_view(state, None), [], two_sided=two_sided(info))
+    assert {cb.arg for cb in buttons(before.keyboard)} == {""}  # "Private hand" only
     state = apply(state, Action.from_code(0, "p.W+4")).state  # type: ignore[union-attr]
     state = apply(state, Action.from_code(0, "c.G")).state  # type: ignore[union-attr]
-    after = render.table("en", info, engine_view(state, None), [], bot_username="b")
-    assert {cb.arg for cb in buttons(after.markup) if cb.kind is Kind.ACT} == {"a", "ch"}
+    after = table_screen("en", info, engine_view(state, None), [], two_sided=two_sided(info))
+    assert {cb.arg for cb in buttons(after.keyboard) if cb.kind is Kind.ACT} == {"a", "ch"}
     assert "+4" in after.text
 
 
 def test_names_are_escaped_and_isolated() -> None:
     state, _ = new_game("classic", ["<b>x</b>", "עברית"], seed=1)
     info = game_info(state)
-    table = render.table("en", info, engine_view(state, None), [], bot_username="b")
+    table = table_screen("en", info, engine_view(state, None), [], two_sided=two_sided(info))
     assert "<b>x</b>" not in table.text and "&lt;b&gt;x&lt;/b&gt;" in table.text
     assert "\u2068עברית\u2069" in table.text
 
@@ -132,28 +146,28 @@ def test_names_are_escaped_and_isolated() -> None:
 def test_the_lobby_shows_the_chats_settings_in_force() -> None:
     state, _ = new_game("classic", ["Ana", "Bo"], seed=1)
     plain = game_info(state, "lobby")
-    assert "House rules" not in render.lobby("en", plain).text
+    assert "House rules" not in lobby_screen("en", plain).text
     info = plain.model_copy(
         update={
             "rules": {"jump_in": True, "seven_o": True, "target_score": 200},
             "uno_window_seconds": 4,
         }
     )
-    lines = render.lobby("en", info).text.splitlines()
+    lines = lobby_screen("en", info).text.splitlines()
     assert lines[2:4] == [
         "House rules: Seven-O, Jump-In",
         "Target: 200 points · UNO window: 4 seconds",
     ]
-    persian = render.lobby("fa", info).text
+    persian = lobby_screen("fa", info).text
     assert "House rules" not in persian and "؛ " in persian and "۲۰۰" in persian
 
 
 def test_lobby_lists_players_and_buttons() -> None:
     state, _ = new_game("classic", ["Ana", "Bo"], seed=1)
     info = game_info(state, "lobby")
-    lobby = render.lobby("en", info)
+    lobby = lobby_screen("en", info)
     assert "Ana" in lobby.text and "Bo" in lobby.text
-    assert {cb.arg for cb in buttons(lobby.markup)} == {
+    assert {cb.arg for cb in buttons(lobby.keyboard)} == {
         "join",
         "leave",
         "ai.strong",
@@ -179,7 +193,7 @@ def _round_ended(setup: Any, code: str) -> tuple[GameInfo, dict[str, Any]]:
 
 
 def _scored(text: str) -> list[str]:
-    return [render.plain_text(line).strip() for line in text.splitlines()[1:]]
+    return [plain_text(line).strip() for line in text.splitlines()[1:]]
 
 
 def test_the_round_winner_scores_the_other_hands() -> None:
@@ -194,8 +208,8 @@ def test_the_round_winner_scores_the_other_hands() -> None:
     hands = ["R1", "B5 W+4", "G2 Y7"]  # 5 + 50 and 2 + 7 left: the winner scores 64
     info, event = _round_ended(Setup(hands=hands, discard="R3", current=0, draw_pile=pile), "p.R1")
     assert event["points"] == [0, 55, 9]  # each seat's own hand, as the engine tells it
-    assert _scored(render.round_end("en", info, event)) == ["P0: 64  (+64)", "P1: 0", "P2: 0"]
-    assert "(+۶۴)" in render.round_end("fa", info, event)
+    assert _scored(round_end("en", info, event)) == ["P0: 64  (+64)", "P1: 0", "P2: 0"]
+    assert "(+۶۴)" in round_end("fa", info, event)
 
     # Alternate scoring: every player adds their own hand.
     alternate = Setup(
@@ -206,7 +220,7 @@ def test_the_round_winner_scores_the_other_hands() -> None:
         options=Options(alternate_scoring=True),
     )
     info, event = _round_ended(alternate, "p.R1")
-    assert _scored(render.round_end("en", info, event)) == [
+    assert _scored(round_end("en", info, event)) == [
         "P0: 0  (+0)",
         "P1: 55  (+55)",
         "P2: 9  (+9)",
@@ -223,7 +237,7 @@ def test_the_round_winner_scores_the_other_hands() -> None:
         scores=[250, 0, 0],
     )
     info, event = _round_ended(no_mercy, "p.R1")
-    assert _scored(render.round_end("en", info, event)) == ["P0: 266  (+16)", "P1: 0", "P2: 0"]
+    assert _scored(round_end("en", info, event)) == ["P0: 266  (+16)", "P1: 0", "P2: 0"]
 
     # Flip: the hands count on the side in play (dark: T3 + O9 and V7 + a skip-everyone).
     flip = Setup(
@@ -235,7 +249,7 @@ def test_the_round_winner_scores_the_other_hands() -> None:
         draw_pile="G1/T1 G3/T2 G4/T3 G5/T4",
     )
     info, event = _round_ended(flip, "p.P2")
-    assert _scored(render.round_end("en", info, event)) == ["P0: 39  (+39)", "P1: 0", "P2: 0"]
+    assert _scored(round_end("en", info, event)) == ["P0: 39  (+39)", "P1: 0", "P2: 0"]
 
 
 def _isolated_once(text: str, names: list[str]) -> None:
@@ -246,7 +260,7 @@ def _isolated_once(text: str, names: list[str]) -> None:
 
 
 def test_every_name_is_isolated_once() -> None:
-    """A name is isolated where it is made (``render.person``); a message it fills in, in
+    """A name is isolated where it is made (``person``); a message it fills in, in
     any language, must not isolate it again."""
     from services.engine.rules import Setup, from_setup
 
@@ -265,10 +279,10 @@ def test_every_name_is_isolated_once() -> None:
     for language in ("en", "fa", "gu"):
         lines = [
             line
-            for kind in sorted(render.MOVE_EVENTS)
+            for kind in sorted(MOVE_EVENTS)
             for who in seats
             for line in [
-                render.event_line(
+                event_line(
                     language,
                     info,
                     {"type": kind, **who, "card": "R5", "count": 2, "color": "R", "total": 4},
@@ -276,16 +290,18 @@ def test_every_name_is_isolated_once() -> None:
             ]
             if line
         ]
-        assert len(lines) == 2 * len(render.MOVE_EVENTS)
+        assert len(lines) == 2 * len(MOVE_EVENTS)
         for line in lines:
             _isolated_once(line, names)
-        table = render.table(language, info, engine_view(state, None), lines, bot_username="b")
+        table = table_screen(
+            language, info, engine_view(state, None), lines, two_sided=two_sided(info)
+        )
         _isolated_once(table.text, names)
-        hand = render.private_hand(language, info, engine_view(state, 1), "Friday UNO")
+        hand = private_hand(language, info, engine_view(state, 1), "Friday UNO")
         _isolated_once(hand.text, names)
-        _isolated_once(render.lobby(language, game_info(state, "lobby")).text, names)
-        _isolated_once(render.blocked(language, info.seats[1]), names)
+        _isolated_once(lobby_screen(language, game_info(state, "lobby")).text, names)
+        _isolated_once(blocked(language, info.seats[1]), names)
         event = {"round": 1, "winner": 1, "points": [5, 0, 3], "scores": [0, 8, 0]}
-        _isolated_once(render.round_end(language, info, event), names)
-        _isolated_once(render.game_over(language, info, {"winner": 1, "scores": [0, 8, 0]}), names)
-        _isolated_once(render.frozen_penalty(language, info, {"player": 2}), names)
+        _isolated_once(round_end(language, info, event), names)
+        _isolated_once(game_over(language, info, {"winner": 1, "scores": [0, 8, 0]}), names)
+        _isolated_once(frozen_penalty(language, info, {"player": 2}), names)

@@ -385,3 +385,29 @@ class EventsPage(BaseModel):
 
 class Health(BaseModel):
     status: str
+
+
+#: The house option every variant offers besides its ``HouseRule``s: a catch with nothing to
+#: catch costs the catcher 2 (RULES.md §2 "UNO").
+FALSE_CATCH_PENALTY = "false_catch_penalty"
+
+
+class VariantFacts(BaseModel):
+    """What the rules library says of one variant (RULES.md §3-§6), for the bot's screens:
+    its name (the id games are created with), its title, the score that wins a game of it,
+    its seats, whether its cards have a light and a dark side, and the house rules a chat
+    may switch on for it (``Options`` field names, in the rule sheet's order)."""
+
+    name: str
+    title: str
+    target_score: int
+    min_players: int
+    max_players: int
+    two_sided: bool
+    house_rules: list[str]
+
+
+class Variants(BaseModel):
+    """Every variant the engine plays, in the rule sheet's order."""
+
+    variants: list[VariantFacts]

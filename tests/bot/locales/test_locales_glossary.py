@@ -143,8 +143,8 @@ def test_a_flip_card_is_named_by_the_side_in_play() -> None:
 
 
 def test_inline_results_name_the_card_in_the_players_words() -> None:
-    from services.bot.play import _titled
-    from services.bot.render import Choice
+    from services.bot.screens.hand import Choice
+    from services.bot.screens.inline_results import titled as _titled
 
     skip = Choice("p.RS", "▶ 🟥 ⊘", "RS")
     assert _titled("fa-IR", skip, "classic", "light") == "▶ 🟥 ⊘ · پَرش قرمز"

@@ -12,13 +12,13 @@ from services.bot.locales.catalog import LANGUAGES
 from services.bot.locales.glossary import symbol_name
 from services.bot.locales.rules_text import (
     MESSAGE_LIMIT,
-    VARIANTS,
     render_line,
     rules_messages,
     rules_path,
     split_messages,
     telegram_length,
 )
+from services.engine.rules import VARIANTS
 
 #: The cards each variant's text must name.
 VARIANT_CARDS = {

@@ -24,7 +24,6 @@ import pytest
 from bidi import get_display
 from engine_views import engine_view, game_info
 
-from services.bot import render
 from services.bot.locales.bidi import (
     FIRST_STRONG_ISOLATE,
     POP_DIRECTIONAL_ISOLATE,
@@ -32,8 +31,13 @@ from services.bot.locales.bidi import (
     with_direction,
 )
 from services.bot.locales.catalog import LANGUAGES
+from services.bot.screens.event_lines import event_line
+from services.bot.screens.hand import private_hand
+from services.bot.screens.lobby import lobby as lobby_screen
+from services.bot.screens.scores import game_over, round_end
+from services.bot.screens.table import table as table_screen
 from services.engine.client import GameInfo
-from services.engine.rules import Applied, Options, apply, legal_actions, new_game
+from services.engine.rules import Applied, Options, apply, get_variant, legal_actions, new_game
 from services.engine.rules.state import GameState
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -42,6 +46,11 @@ SEED = 11
 #: Moves between two showings of the table and the first player's hand.
 SHOW_EVERY = 6
 PREFERENCE = ("p", "u", "c", "s", "ch", "a", "d", "k")
+
+
+def two_sided(info: GameInfo) -> bool:
+    """The variant's cards have two sides, as the rules library says."""
+    return get_variant(info.variant).double_sided
 
 
 def _info(state: GameState, status: str) -> GameInfo:
@@ -66,7 +75,7 @@ def chat_transcript(language: str) -> str:
         out.append(f"== {title}")
         out.append(with_direction(language, text))
 
-    message("lobby", render.lobby(language, _info(state, "lobby")).text)
+    message("lobby", lobby_screen(language, _info(state, "lobby")).text)
     recent: list[str] = []
     step = 0
     while state.pending is not None:
@@ -74,27 +83,27 @@ def chat_transcript(language: str) -> str:
             info = _info(state, "playing")
             message(
                 "table",
-                render.table(
-                    language, info, engine_view(state, None), recent, bot_username="uno_bot"
+                table_screen(
+                    language, info, engine_view(state, None), recent, two_sided=two_sided(info)
                 ).text,
             )
             message(
                 "alice's hand",
-                render.private_hand(language, info, engine_view(state, 0), "Friday UNO").text,
+                private_hand(language, info, engine_view(state, 0), "Friday UNO").text,
             )
         result = apply(state, _choice(state))
         assert isinstance(result, Applied)
         state, step = result.state, step + 1
         info = _info(state, "playing" if state.pending is not None else "over")
         for event in (e.to_json() for e in result.events if e.to is None):
-            line = render.event_line(language, info, event)
+            line = event_line(language, info, event)
             if line:
                 recent.append(line)
                 out.append(f"{step}. {with_direction(language, line)}")
             if event["type"] == "round_ended":
-                message("round", render.round_end(language, info, event))
+                message("round", round_end(language, info, event))
             if event["type"] == "game_over":
-                message("game over", render.game_over(language, info, event))
+                message("game over", game_over(language, info, event))
     return "\n".join(out) + "\n"
 
 

@@ -10,8 +10,9 @@ from .minecraft import MINECRAFT
 from .minions import MINIONS
 from .no_mercy import NO_MERCY
 
+#: In the rule sheet's order (RULES.md §3-§6), which the bot's variant keyboards follow.
 VARIANTS: dict[str, Variant[Table]] = {
-    v.name: v for v in (CLASSIC, FLIP, MINECRAFT, MINIONS, NO_MERCY)
+    v.name: v for v in (CLASSIC, FLIP, NO_MERCY, MINECRAFT, MINIONS)
 }
 
 

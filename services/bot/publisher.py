@@ -1,4 +1,5 @@
-"""Rendering a game into its chat from the engine's event log.
+"""Publishing a game in its chat from the engine's event log: the table, the private
+hands and the notices, each edited or sent when the game changes.
 
 Every write to a game (a player's move, a stand-in's, a timer's, a lobby change) is one
 entry of the event log (services/engine/README.md "Events"); the log reader hands each
@@ -14,17 +15,28 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from dataclasses import dataclass
 from typing import Any
 
 from telegram.error import TelegramError
 
-from services.bot import render
+from services.bot import keyboards
 from services.bot.locales.bidi import with_direction
 from services.bot.locales.preferences import LanguagePreferences
+from services.bot.logreader import LogEntry
 from services.bot.memory import GameMemory, Memory
 from services.bot.outbox import Outbox, Outcome
-from services.bot.render import Rendered
+from services.bot.screens.event_lines import (
+    MOVE_EVENTS,
+    NOTICE_EVENTS,
+    QUIET_EVENTS,
+    RECENT_LINES,
+    event_lines,
+)
+from services.bot.screens.hand import owes, private_hand
+from services.bot.screens.keyboard import Screen
+from services.bot.screens.lobby import lobby
+from services.bot.screens.notices import blocked, game_ended, notice
+from services.bot.screens.table import table
 from services.engine.client import EngineClient, Forbidden, GameInfo, NotFound, PlayerView
 
 log = logging.getLogger(__name__)
@@ -34,33 +46,13 @@ LOCK_MS = 10_000
 #: After this many messages from people below it, the table is posted again at the bottom
 #: (BOT-UX.md "The group": a new message only when the old one has scrolled away).
 REPOST_AFTER = 15
-#: Writes whose only news is something going away (the UNO window's buttons): a group's
-#: budget (20 messages a minute) is kept for moves, so such a write is shown at once only
-#: while a slot beyond the next move's is free, else with the next change or once the
-#: budget has that room. A press on a button still shown meanwhile is refused by the engine
-#: as out of date, so nothing is lost by the wait.
-QUIET_EVENTS = frozenset({"uno_window_closed"})
 
 
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """One write of one game, read from the event log (PTB's update queue carries it)."""
-
-    stream: str
-    entry_id: str
-    game_id: str
-    version: int
-    events: list[dict[str, Any]]
-
-
-class Renderer:
-    def __init__(
-        self, engine: EngineClient, memory: Memory, outbox: Outbox, *, bot_username: str
-    ) -> None:
+class Publisher:
+    def __init__(self, engine: EngineClient, memory: Memory, outbox: Outbox) -> None:
         self.engine = engine
         self.memory = memory
         self.outbox = outbox
-        self.bot_username = bot_username
         self._later: set[asyncio.Task[None]] = set()
 
     async def on_entry(self, entry: LogEntry) -> bool:
@@ -71,8 +63,8 @@ class Renderer:
         if mem is None:
             return True  # gone already
         public = [e for e in entry.events if "to" not in e]
-        moves = [e for e in public if e.get("type") in render.MOVE_EVENTS]
-        await self.memory.add_moves(entry.game_id, entry.version, moves, render.RECENT_LINES)
+        moves = [e for e in public if e.get("type") in MOVE_EVENTS]
+        await self.memory.add_moves(entry.game_id, entry.version, moves, RECENT_LINES)
         await self.announce(mem, entry, public)
         if public and all(e.get("type") in QUIET_EVENTS for e in public):
             wait = await self.outbox.room(mem.chat_id, spare=1)
@@ -127,11 +119,7 @@ class Renderer:
     ) -> None:
         """Messages of their own, once each: a round's scores, the game's end, a Dumb Fu
         penalty's reason."""
-        notable = [
-            e
-            for e in public
-            if e.get("type") in ("round_ended", "game_over", "game_ended", "frozen_penalty")
-        ]
+        notable = [e for e in public if e.get("type") in NOTICE_EVENTS]
         if not notable:
             return
         game = await self.engine.game(entry.game_id)
@@ -140,17 +128,8 @@ class Renderer:
         for n, event in enumerate(notable):
             if not await self.memory.first_time(f"{entry.game_id}:{entry.version}:{n}"):
                 continue
-            kind = event["type"]
-            if kind == "round_ended":
-                text = render.round_end(locale, game, event)
-            elif kind == "game_over":
-                text = render.game_over(locale, game, event)
-            elif kind == "game_ended":
-                text = render.game_ended(locale, event)
-            else:
-                text = render.frozen_penalty(locale, game, event)
-            text = with_direction(locale, text)
-            if kind == "round_ended":
+            text = with_direction(locale, notice(locale, game, event))
+            if event["type"] == "round_ended":
                 # The scores take the table's place (one write, where a post and an edit of
                 # the old table would spend two of the group's budget); the next render
                 # posts the next round's table below them.
@@ -169,9 +148,7 @@ class Renderer:
             return
         seat = next((s for s in game.seats if s.user_id == user_id), None)
         if seat is not None:
-            await self.outbox.send(
-                mem.chat_id, render.blocked(mem.locale, seat), topic_id=mem.topic_id
-            )
+            await self.outbox.send(mem.chat_id, blocked(mem.locale, seat), topic_id=mem.topic_id)
 
     async def rerender_known_games(self) -> None:
         """After missing part of the log: show every game this bot knows as it is now."""
@@ -223,32 +200,31 @@ class Renderer:
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
         return game.version
 
-    def table_of(
+    async def table_of(
         self, mem: GameMemory, spectator: PlayerView, recent: list[dict[str, Any]]
-    ) -> tuple[Rendered, str]:
+    ) -> tuple[Screen, str]:
         """The table's message as ``spectator`` sees the game, and who in it is frozen."""
         game, view = spectator.game, spectator.view
         if view is None:
-            shown = render.lobby(mem.locale, game)
+            shown = lobby(mem.locale, game)
             if game.status == "ended":
-                shown = render.Rendered(render.game_ended(mem.locale, {}), None)
+                shown = Screen(game_ended(mem.locale, {}), None)
         else:
-            lines = [
-                line for line in (render.event_line(mem.locale, game, e) for e in recent) if line
-            ]
-            shown = render.table(mem.locale, game, view, lines, bot_username=self.bot_username)
+            facts = await self.engine.variant(game.variant)
+            lines = event_lines(mem.locale, game, recent)
+            shown = table(mem.locale, game, view, lines, two_sided=facts.two_sided)
         frozen = ",".join(
             f"{game.seats[s.seat].user_id}:{s.seat}"
             for s in (view.seats if view is not None else [])
             if s.frozen and game.seats[s.seat].user_id is not None
         )
-        return render.Rendered(with_direction(mem.locale, shown.text), shown.markup), frozen
+        return Screen(with_direction(mem.locale, shown.text), shown.keyboard), frozen
 
     async def show_table(self, mem: GameMemory, spectator: PlayerView) -> None:
-        shown, frozen = self.table_of(mem, spectator, await self.memory.moves(mem.game_id))
-        fingerprint = shown.fingerprint()
+        shown, frozen = await self.table_of(mem, spectator, await self.memory.moves(mem.game_id))
+        digest = keyboards.fingerprint(shown)
         if (
-            fingerprint == mem.table_fingerprint
+            digest == mem.table_fingerprint
             and mem.table_message is not None
             and mem.scrolled < REPOST_AFTER
         ):
@@ -265,28 +241,38 @@ class Renderer:
             except NotFound:
                 return
             mem = await self.memory.game(mem.game_id) or mem
-            shown, frozen = self.table_of(mem, spectator, await self.memory.moves(mem.game_id))
-            fingerprint = shown.fingerprint()
+            shown, frozen = await self.table_of(
+                mem, spectator, await self.memory.moves(mem.game_id)
+            )
+            digest = keyboards.fingerprint(shown)
         if mem.table_message is not None and mem.scrolled >= REPOST_AFTER:
             await self.outbox.delete(mem.chat_id, mem.table_message)
             await self.memory.update_game(mem.game_id, table="", scrolled=0)
         elif mem.table_message is not None:
             outcome = await self.outbox.edit(
-                mem.chat_id, mem.table_message, shown.text, shown.markup, reserved=True
+                mem.chat_id,
+                mem.table_message,
+                shown.text,
+                keyboards.markup(shown.keyboard),
+                reserved=True,
             )
             if outcome in (Outcome.SHOWN, Outcome.UNCHANGED):
-                await self.memory.update_game(mem.game_id, tfp=fingerprint, frozen=frozen)
+                await self.memory.update_game(mem.game_id, tfp=digest, frozen=frozen)
                 return
             if outcome is Outcome.UNREACHABLE:
                 return
             wait = await self.outbox.reserve(mem.chat_id)  # the edit spent the slot
             await asyncio.sleep(wait)
         message = await self.outbox.send(
-            mem.chat_id, shown.text, shown.markup, topic_id=mem.topic_id, reserved=True
+            mem.chat_id,
+            shown.text,
+            keyboards.markup(shown.keyboard),
+            topic_id=mem.topic_id,
+            reserved=True,
         )
         if message is not None:
             await self.memory.update_game(
-                mem.game_id, table=message.message_id, tfp=fingerprint, frozen=frozen, scrolled=0
+                mem.game_id, table=message.message_id, tfp=digest, frozen=frozen, scrolled=0
             )
 
     async def show_hands(self, mem: GameMemory, spectator: PlayerView) -> None:
@@ -340,21 +326,19 @@ class Renderer:
             locale = await LanguagePreferences(self.memory.redis).person(
                 user_id, fallback=app_language or mem.locale
             )
-        shown = render.private_hand(locale, player.game, player.view, mem.chat_title)
-        shown = render.Rendered(with_direction(locale, shown.text), shown.markup)
+        shown = private_hand(locale, player.game, player.view, mem.chat_title)
+        shown = Screen(with_direction(locale, shown.text), shown.keyboard)
         if player.game.status != "playing":
-            shown = render.Rendered(shown.text, None)
+            shown = Screen(shown.text, None)
         # The buttons' versions count only for the player who owes the decision: the game
         # may move on without touching their cards or choices (someone leaves, goes away,
         # a window closes), and a press on a version behind would be refused as out of date.
-        view = player.view
-        owes = view.pending is not None and view.pending.player == view.viewer
-        new_fingerprint = shown.fingerprint(versions=owes)
+        new_fingerprint = keyboards.fingerprint(shown, versions=owes(player.view))
         if message_id is not None:
             if new_fingerprint == fingerprint:
                 return True
             outcome = await self.outbox.edit(
-                user_id, message_id, shown.text, shown.markup, worth=worth
+                user_id, message_id, shown.text, keyboards.markup(shown.keyboard), worth=worth
             )
             if outcome is Outcome.SKIPPED:
                 return True  # shown by the next change, or the next press
@@ -367,7 +351,7 @@ class Renderer:
                 await self.memory.drop_hand_message(mem.game_id, user_id)
                 await self.tell_blocked(mem, player.game, user_id)
                 return False
-        message = await self.outbox.send(user_id, shown.text, shown.markup)
+        message = await self.outbox.send(user_id, shown.text, keyboards.markup(shown.keyboard))
         if message is None:
             await self.memory.drop_hand_message(mem.game_id, user_id)
             return False

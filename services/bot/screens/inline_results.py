@@ -1,0 +1,105 @@
+"""The hand in inline mode: one page of results (playable cards first, then the other
+legal actions, then the cards that cannot be played now), what a chosen result posts in
+the group, and that message once the engine refused the choice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.bot.callbacks import Callback, Kind
+from services.bot.cards import face_label
+from services.bot.i18n import gettext, language
+from services.bot.locales.glossary import UnknownCard, face_name
+from services.bot.screens.hand import Choice, choices, why_line
+from services.bot.screens.keyboard import Keyboard, Screen
+from services.bot.screens.names import plain_text
+from services.bot.screens.table import my_cards_keyboard
+from services.engine.client import EngineView, GameInfo
+
+#: Results per page of the inline answer.
+INLINE_PAGE = 50
+
+
+@dataclass(frozen=True, slots=True)
+class InlineResult:
+    """One result: its id (the move's callback data), its title and description, the text it
+    posts in the group (HTML) and that message's keyboard."""
+
+    id: str
+    title: str
+    description: str
+    text: str
+    keyboard: Keyboard
+
+
+@dataclass(frozen=True, slots=True)
+class InlinePage:
+    results: list[InlineResult]
+    next_offset: str  # "" on the last page
+
+
+def inline_page(locale: str, game: GameInfo, view: EngineView, offset: int) -> InlinePage:
+    """The page of the hand's choices from ``offset`` on."""
+    every = choices(locale, game, view)
+    page = every[offset : offset + INLINE_PAGE]
+    results = []
+    for n, choice in enumerate(page):
+        kind = Kind.ACT if choice.code is not None else Kind.INERT
+        arg = choice.code if choice.code is not None else f"{choice.card}.{offset + n}"
+        results.append(
+            InlineResult(
+                id=Callback(kind, game.game_id, view.version, arg or "").encode(),
+                title=titled(locale, choice, game.variant, view.side),
+                description=(
+                    gettext(locale, "can't be played now")
+                    if choice.code is None
+                    else plain_text(why_line(locale, game, view))
+                ),
+                text=posted_text(locale, choice),
+                # A keyboard makes the posted card an inline message the bot can edit
+                # (Telegram gives its inline_message_id only then): a choice refused says so
+                # there. The button opens the hand again, for whoever plays next.
+                keyboard=my_cards_keyboard(locale, game.game_id),
+            )
+        )
+    more = offset + INLINE_PAGE < len(every)
+    return InlinePage(results, str(offset + INLINE_PAGE) if more else "")
+
+
+def posted_text(locale: str, choice: Choice) -> str:
+    """What an inline choice posts in the group as the player's message: the card as it is
+    played, the action's name, or for a card that cannot be played, nothing harmful."""
+    if choice.code is None:
+        return "🃏"
+    if choice.card is not None:
+        return face_label(locale, choice.card)
+    return choice.label
+
+
+def inline_text(locale: str, cb: Callback) -> str:
+    """The posted text of the inline choice ``cb`` (a card's face for a play, else 🃏)."""
+    head, _, card = cb.arg.partition(".")
+    if head == "p" and card:
+        try:
+            return face_label(locale, card)
+        except (KeyError, ValueError):
+            pass
+    return "🃏"
+
+
+def did_not_count(locale: str, cb: Callback, why: str) -> Screen:
+    """A posted inline choice the engine refused, edited to say so and why."""
+    text = gettext(locale, "Did not count: {why}", why=why)
+    return Screen(f"{inline_text(locale, cb)}\n{text}", my_cards_keyboard(locale, cb.game_id))
+
+
+def titled(locale: str, choice: Choice, variant: str, side: str | None) -> str:
+    """An inline result's title: the card's symbols, then its name in the rule sheets' words
+    ("▶ 🟥 ⊘ · پَرش قرمز")."""
+    if choice.card is None:
+        return choice.label
+    try:
+        name = face_name(language(locale), choice.card, variant, side or "light")
+    except UnknownCard:
+        return choice.label
+    return f"{choice.label} · {name}"

@@ -1,0 +1,113 @@
+"""/new's question and the lobby: the group's message before the deal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from services.bot.callbacks import Callback, Kind
+from services.bot.i18n import gettext, language, ngettext
+from services.bot.locales.glossary import HOUSE_RULES, house_rule_name
+from services.bot.screens.keyboard import Button, Keyboard, Screen, button, rows
+from services.bot.screens.names import listed, person, variant_name
+from services.engine.client import GameInfo, SeatInfo
+
+#: The arguments of the lobby's buttons: anything else is data the bot did not write,
+#: answered as out of date (a modified client can send any data).
+LOBBY_BUTTONS = frozenset({"join", "leave", "ai.strong", "ai.random", "ai.hard", "start", "rules"})
+
+
+def variant_keyboard(
+    locale: str | None, variants: Sequence[str], chat_tag: str, default: str | None = None
+) -> Keyboard:
+    """/new's question: which of ``variants``. No game exists yet, so the game field is
+    empty. The chat's default variant (its settings) comes first, starred."""
+    ordered = sorted(variants, key=lambda v: v != default)
+    buttons = [
+        button(
+            ("⭐ " if v == default else "") + variant_name(locale, v),
+            Callback(Kind.VARIANT, chat_tag, 0, v),
+        )
+        for v in ordered
+    ]
+    return tuple(rows(buttons, 3))
+
+
+def lobby_text(locale: str | None, game: GameInfo) -> str:
+    lines = [
+        "🎴 "
+        + gettext(
+            locale,
+            "UNO {variant} · waiting for players",
+            variant=variant_name(locale, game.variant),
+        ),
+        gettext(locale, "Host: {name}", name=person(host_seat(game))),
+        *settings_lines(locale, game),
+        "",
+    ]
+    for seat in game.seats:
+        mark = "🤖 " if seat.ai else "• "
+        lines.append(mark + person(seat))
+    lines.append("")
+    lines.append(
+        ngettext(locale, "{n} player", "{n} players", len(game.seats))
+        + " · "
+        + gettext(locale, "the host starts the game")
+    )
+    return "\n".join(lines)
+
+
+def lobby_keyboard(locale: str | None, game: GameInfo) -> Keyboard:
+    # Lobby buttons hold no version: joining or starting means the same on any lobby edit.
+    g, v = game.game_id, 0
+
+    def word(text: str, arg: str) -> Button:
+        return button(text, Callback(Kind.LOBBY, g, v, arg))
+
+    return (
+        (
+            word("✋ " + gettext(locale, "Join"), "join"),
+            word("🚪 " + gettext(locale, "Leave"), "leave"),
+        ),
+        (
+            word("🤖 " + gettext(locale, "Add AI"), "ai.strong"),
+            word("🎲 " + gettext(locale, "Add easy AI"), "ai.random"),
+            word("🧠 " + gettext(locale, "Add hard AI"), "ai.hard"),
+        ),
+        (
+            word("▶️ " + gettext(locale, "Start"), "start"),
+            word("📖 " + gettext(locale, "Rules"), "rules"),
+        ),
+    )
+
+
+def lobby(locale: str | None, game: GameInfo) -> Screen:
+    return Screen(lobby_text(locale, game), lobby_keyboard(locale, game))
+
+
+def settings_lines(locale: str | None, game: GameInfo) -> list[str]:
+    """The chat's settings this game plays with, where they differ from the variant's and
+    the service's own: the house rules, the target score, the UNO window."""
+    lines = []
+    rules = [house_rule_name(language(locale), r) for r in HOUSE_RULES if game.rules.get(r)]
+    if rules:
+        lines.append(gettext(locale, "House rules: {rules}", rules=listed(locale, rules)))
+    extras = []
+    target = game.rules.get("target_score")
+    if isinstance(target, int) and target > 0:
+        extras.append(ngettext(locale, "Target: {n} point", "Target: {n} points", target))
+    if game.uno_window_seconds is not None:
+        extras.append(
+            ngettext(
+                locale, "UNO window: {n} second", "UNO window: {n} seconds", game.uno_window_seconds
+            )
+        )
+    if extras:
+        lines.append(" · ".join(extras))
+    return lines
+
+
+def host_seat(game: GameInfo) -> SeatInfo:
+    for seat in game.seats:
+        if seat.user_id == game.host:
+            return seat
+    return SeatInfo(seat=-1, name=str(game.host), user_id=game.host)

@@ -1,0 +1,48 @@
+"""The messages of their own besides the scores: a game ended early, a Dumb Fu penalty's
+reason, a player who blocked the bot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.bot.i18n import gettext
+from services.bot.screens.names import person
+from services.bot.screens.scores import game_over, round_end
+from services.engine.client import GameInfo, SeatInfo
+
+
+def game_ended(locale: str | None, event: dict[str, Any]) -> str:
+    if event.get("reason") == "abandoned":
+        return gettext(locale, "The game ended: every player left.")
+    return gettext(locale, "The game was ended.")
+
+
+def frozen_penalty(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
+    seat = event.get("player")
+    name = person(game.seats[seat]) if isinstance(seat, int) and seat < len(game.seats) else "?"
+    return "🧊 " + gettext(
+        locale,
+        "{name} moved while frozen by Dumb Fu and draws 4 cards.",
+        name=name,
+    )
+
+
+def blocked(locale: str | None, seat: SeatInfo) -> str:
+    return gettext(
+        locale,
+        "{name} has blocked me, so their hand is no longer in our private chat: "
+        "use 🃏 My cards to play.",
+        name=person(seat),
+    )
+
+
+def notice(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
+    """The message of one of ``event_lines.NOTICE_EVENTS``."""
+    kind = event["type"]
+    if kind == "round_ended":
+        return round_end(locale, game, event)
+    if kind == "game_over":
+        return game_over(locale, game, event)
+    if kind == "game_ended":
+        return game_ended(locale, event)
+    return frozen_penalty(locale, game, event)

@@ -1,0 +1,59 @@
+"""A round's scores and the game's end, from the ``round_ended`` and ``game_over`` events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.bot.i18n import gettext, number
+from services.bot.screens.names import seat_name, seat_names
+from services.engine.client import GameInfo, round_gains
+
+
+def shown_gains(game: GameInfo, event: dict[str, Any]) -> list[int | None]:
+    """What each seat's score line shows it gained in the round (None: nothing), from the
+    ``round_ended`` event, whose ``points`` are each seat's own hand: the engine's own
+    ``round_gains`` (RULES.md §2 "Scoring"), every seat's with alternate scoring, else the
+    winner's alone. No Mercy's knock-out points (250) were scored when the knock-out
+    happened and are in ``scores`` already, and a knocked-out hand counts nothing (its
+    points are 0); Flip's hands count on the side in play, as the engine reckoned them."""
+    points = [int(p) for p in event.get("points") or []]
+    winner = event.get("winner")
+    if not (isinstance(winner, int) and 0 <= winner < len(points)):
+        return [None] * len(points)
+    alternate = bool(game.rules.get("alternate_scoring"))
+    gains = round_gains(points, winner, alternate)
+    return [g if alternate or seat == winner else None for seat, g in enumerate(gains)]
+
+
+def round_end(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
+    names = seat_names(game)
+    lines = [
+        "🏁 "
+        + gettext(
+            locale,
+            "Round {n} goes to {name}",
+            n=event.get("round"),
+            name=seat_name(names, event.get("winner")),
+        )
+    ]
+    gains = shown_gains(game, event)
+    scores = event.get("scores") or []
+    for seat, name in enumerate(names):
+        gained = gains[seat] if seat < len(gains) else None
+        total = scores[seat] if seat < len(scores) else 0
+        lines.append(
+            f"   {name}: {number(locale, total)}"
+            + (f"  (+{number(locale, gained)})" if gained is not None else "")
+        )
+    return "\n".join(lines)
+
+
+def game_over(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
+    names = seat_names(game)
+    scores = event.get("scores") or []
+    lines = [
+        "🏆 " + gettext(locale, "{name} wins the game!", name=seat_name(names, event.get("winner")))
+    ]
+    for seat, name in enumerate(names):
+        lines.append(f"   {name}: {number(locale, scores[seat] if seat < len(scores) else 0)}")
+    return "\n".join(lines)

@@ -1,0 +1,152 @@
+"""The group's table: one message, edited in place, and the buttons it offers (UNO!,
+Catch, Take, Challenge, and the ways to one's hand)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from services.bot.callbacks import Callback, Kind
+from services.bot.cards import COLOR_SQUARES, face_label
+from services.bot.i18n import gettext, number
+from services.bot.screens.event_lines import RECENT_LINES
+from services.bot.screens.keyboard import Button, Keyboard, Screen, button, rows
+from services.bot.screens.names import person, variant_name
+from services.engine.client import EngineView, GameInfo
+
+
+def top_line(locale: str | None, view: EngineView) -> str:
+    top = face_label(locale, view.top)
+    colour = COLOR_SQUARES.get(view.color or "", "…")
+    return gettext(locale, "on the pile: {card}   colour: {color}", card=top, color=colour)
+
+
+def seat_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
+    parts = []
+    for seat_view in view.seats:
+        info = game.seats[seat_view.seat] if seat_view.seat < len(game.seats) else None
+        name = person(info) if info else html.escape(seat_view.name)
+        text = f"{'🤖 ' if info and info.ai else ''}{name} {number(locale, seat_view.cards)}"
+        if seat_view.cards == 1 or seat_view.declared_uno:
+            text += " 🔔"
+        if seat_view.knocked_out:
+            text += " ☠"
+        if seat_view.frozen:
+            text += " 🧊"
+        if info and (info.away or info.left):
+            text += " 💤"
+        if game.status != "lobby" and seat_view.score:
+            text += f" ({number(locale, seat_view.score)})"
+        parts.append(text)
+    return "   " + " · ".join(parts)
+
+
+def owing_text(locale: str | None, game: GameInfo, view: EngineView) -> str:
+    pending = view.pending
+    if pending is None:
+        return ""
+    who = person(game.seats[pending.player], mention=True)
+    kinds = {
+        "turn": gettext(locale, "to play"),
+        "play_drawn": gettext(locale, "play or keep the drawn card"),
+        "choose_color": gettext(locale, "to choose a colour"),
+        "respond_to_draw": gettext(locale, "take +{n}, or answer it", n=pending.amount),
+        "choose_swap": gettext(locale, "to choose whom to swap hands with"),
+        "choose_roulette_color": gettext(locale, "to name a colour for the roulette"),
+    }
+    seconds = gettext(locale, "{seconds}s", seconds=game.turn_seconds)
+    return f"▶ {who} · {kinds.get(pending.kind, pending.kind)} · ⏱ {seconds}"
+
+
+def table_text(
+    locale: str | None,
+    game: GameInfo,
+    view: EngineView,
+    recent: Sequence[str],
+    *,
+    two_sided: bool,
+) -> str:
+    """The table's words: ``recent`` are the last moves' lines (``event_lines``);
+    ``two_sided``: the variant's cards have a light and a dark side (its facts)."""
+    direction = "↻ " + (
+        gettext(locale, "clockwise") if view.direction == 1 else gettext(locale, "anticlockwise")
+    )
+    head = [
+        "🎴 " + gettext(locale, "UNO {variant}", variant=variant_name(locale, game.variant)),
+        gettext(locale, "round {n}", n=view.round),
+    ]
+    if two_sided:
+        head.append(
+            "☀ " + gettext(locale, "light side")
+            if view.side == "light"
+            else "🌑 " + gettext(locale, "dark side")
+        )
+    head.append(direction)
+    lines = [" · ".join(head), top_line(locale, view)]
+    owing = owing_text(locale, game, view)
+    if owing:
+        lines.append(owing)
+    lines.append(seat_line(locale, game, view))
+    pile = gettext(locale, "draw pile {n}", n=view.draw_pile)
+    if view.pending is not None and view.pending.kind == "respond_to_draw":
+        pile += " · " + gettext(locale, "to take: +{n}", n=view.pending.amount)
+    back = (view.model_extra or {}).get("draw_pile_back")
+    if back:
+        pile += " · " + gettext(locale, "its back: {card}", card=face_label(locale, str(back)))
+    lines.append(pile)
+    if recent:
+        lines.append("— " + " · ".join(recent[-RECENT_LINES:]))
+    return "\n".join(lines)
+
+
+def table(
+    locale: str | None,
+    game: GameInfo,
+    view: EngineView,
+    recent: Sequence[str],
+    *,
+    two_sided: bool,
+) -> Screen:
+    """The group's one table message (edited in place) and its buttons (none once the
+    round is decided)."""
+    text = table_text(locale, game, view, recent, two_sided=two_sided)
+    if game.status != "playing" or view.pending is None:
+        return Screen(text, None)
+    return Screen(text, table_keyboard(locale, game, view))
+
+
+def my_cards(locale: str | None, game_id: str) -> Button:
+    """Opens the inline-mode hand of ``game_id``."""
+    return Button("🃏 " + gettext(locale, "My cards"), inline_query=game_id)
+
+
+def my_cards_keyboard(locale: str | None, game_id: str) -> Keyboard:
+    return ((my_cards(locale, game_id),),)
+
+
+def table_keyboard(locale: str | None, game: GameInfo, view: EngineView) -> Keyboard:
+    g, v = game.game_id, view.version
+    ways_to_hand = (
+        my_cards(locale, g),
+        button("✉️ " + gettext(locale, "Private hand"), Callback(Kind.HAND, g, 0)),
+    )
+    extra: list[Button] = []
+    current = view.seats[view.current] if view.current < len(view.seats) else None
+    if view.uno_window is not None or (current is not None and current.cards == 2):
+        extra.append(button(gettext(locale, "UNO!"), Callback(Kind.ACT, g, v, "u")))
+    if view.uno_window is not None:
+        caught = game.seats[view.uno_window]
+        extra.append(
+            button(
+                gettext(locale, "Catch {name}!", name=caught.name),
+                Callback(Kind.ACT, g, v, f"x.{view.uno_window}"),
+            )
+        )
+    pending = view.pending
+    if pending is not None and pending.kind == "respond_to_draw":
+        extra.append(
+            button(gettext(locale, "Take +{n}", n=pending.amount), Callback(Kind.ACT, g, v, "a"))
+        )
+        if pending.challengeable:
+            extra.append(button(gettext(locale, "Challenge"), Callback(Kind.ACT, g, v, "ch")))
+    return (ways_to_hand, *rows(extra, 2))
