@@ -36,7 +36,6 @@ from services.bot.callbacks import Kind
 from services.bot.context import (
     SERVICES_KEY,
     BotServices,
-    ChatSettings,
     locale_of,
     services,
 )
@@ -60,7 +59,6 @@ READER_KEY = "uno_reader"
 def build_application(
     settings: Settings,
     *,
-    chat_settings: ChatSettings | None = None,
     replica: str | None = None,
 ) -> Application:  # type: ignore[type-arg]
     token = settings.telegram_token
@@ -89,7 +87,6 @@ def build_application(
             memory,
             outbox,
             publisher,
-            chat_settings or records,
             username,
             records=records,
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
@@ -17,7 +17,7 @@ from services.bot.locales.bidi import isolate
 from services.bot.locales.glossary import HOUSE_RULES as HOUSE_RULE_NAMES
 from services.bot.locales.glossary import house_rule_name
 from services.bot.screens.names import listed, variant_name
-from services.engine.client import default_target_score, offered_house_rules
+from services.engine.client import Options, default_target_score, offered_house_rules
 from services.records.queries import (
     BoardEntry,
     BoardOrder,
@@ -181,6 +181,22 @@ class ServiceDefaults:
     uno_window_seconds: int
     #: The variants the engine plays (``EngineClient.variant_names``).
     variants: tuple[str, ...]
+
+
+def rules_for(settings: ChatSettings, variant: str) -> Options:
+    """The chat's house rules that ``variant`` offers, the target score kept: what /new
+    passes a game of ``variant``.
+
+    [decision] A chat keeps one set of house rules, chosen in /settings for its default
+    variant; a game of another variant takes those of them that variant offers, so picking
+    No Mercy at /new never asks for Seven-O, which the engine would refuse."""
+    offered = set(offered_house_rules(variant))
+    switches = {
+        f.name: False
+        for f in fields(Options)
+        if isinstance(getattr(settings.rules, f.name), bool) and f.name not in offered
+    }
+    return replace(settings.rules, **switches)
 
 
 def house_rules(settings: ChatSettings) -> list[str]:

@@ -15,7 +15,6 @@ from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
-from services.bot.chat_defaults import ChatDefaults, ChatSettings, NoChatSettings
 from services.bot.locales.catalog import negotiate
 from services.bot.locales.preferences import chosen_language
 from services.bot.memory import Memory
@@ -33,8 +32,6 @@ T = TypeVar("T")
 
 SERVICES_KEY = "uno"
 
-__all__ = ["ChatDefaults", "ChatSettings", "NoChatSettings"]
-
 
 @dataclass(slots=True)
 class BotServices:
@@ -43,7 +40,6 @@ class BotServices:
     memory: Memory
     outbox: Outbox
     publisher: Publisher
-    chat_settings: ChatSettings
     bot_username: str = ""
     #: The SQL records behind /stats, /top and /forgetme (records.py).
     records: Records | None = None

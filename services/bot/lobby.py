@@ -11,6 +11,7 @@ from telegram import ChatMember, ChatMemberUpdated, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
+from services.bot.boards import rules_for
 from services.bot.callbacks import Callback
 from services.bot.context import (
     EngineDown,
@@ -46,6 +47,7 @@ from services.engine.client import (
     GameInfo,
     VariantFacts,
 )
+from services.records.queries import ChatSettings
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +74,17 @@ RULES_SUMMARY = {
 FIRST_TO = N_("First to {n}.")
 
 
+async def chat_defaults(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, topic_id: int
+) -> ChatSettings:
+    """What a new game in the chat (forum topic) starts with: its settings in the records,
+    or the variants' and the service's own where there are no records."""
+    records = services(context).records
+    if records is None:
+        return ChatSettings()
+    return await records.chat_settings(chat_id, topic_id)
+
+
 async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, user = update.effective_message, update.effective_user
     if message is None or user is None:
@@ -86,7 +99,7 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if existing is not None:
         await message.reply_text(gettext(locale, "A game is already on here: /join it."))
         return
-    defaults = await uno.chat_settings.defaults(chat_id, topic)
+    defaults = await chat_defaults(context, chat_id, topic)
     await uno.outbox.send(
         chat_id,
         gettext(locale, "🎴 Which UNO shall we play?"),
@@ -110,7 +123,7 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
         await query.answer(out_of_date(locale))
         return
     chat_id, topic = message.chat.id, topic_of(message)  # type: ignore[arg-type]
-    defaults = await uno.chat_settings.defaults(chat_id, topic)
+    defaults = await chat_defaults(context, chat_id, topic)
     try:
         game = await call_engine(
             lambda: uno.engine.create_game(
@@ -121,7 +134,7 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
                 variant=cb.arg,
                 turn_seconds=defaults.turn_seconds,
                 uno_window_seconds=defaults.uno_window_seconds,
-                rules=defaults.rules_for(cb.arg),
+                rules=rules_for(defaults, cb.arg),
             )
         )
     except Conflict:

@@ -12,14 +12,13 @@ from dataclasses import replace
 
 from sqlalchemy import Engine
 
-from services.bot.chat_defaults import ChatDefaults
 from services.records import queries
 from services.records.migrate import prepare_database
 from services.records.queries import BoardEntry, BoardOrder, ChatSettings, Forgotten, UserStats
 
 
 class Records:
-    """One process's records: implements ``context.ChatSettings`` for /new."""
+    """One process's records."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -29,16 +28,6 @@ class Records:
         """The records at ``url``; a SQLite file without tables yet is migrated first, as the
         worker does, so the default ``sqlite:///./uno.db`` works out of the box."""
         return cls(prepare_database(url))
-
-    async def defaults(self, chat_id: int, topic_id: int = 0) -> ChatDefaults:
-        found = await asyncio.to_thread(queries.chat_settings, self.engine, chat_id, topic_id)
-        return ChatDefaults(
-            variant=found.variant,
-            turn_seconds=found.turn_seconds,
-            uno_window_seconds=found.uno_window_seconds,
-            rules=found.rules,
-            language=found.language,
-        )
 
     async def user_stats(self, user_id: int, chat_id: int | None) -> UserStats | None:
         return await asyncio.to_thread(queries.user_stats, self.engine, user_id, chat_id=chat_id)

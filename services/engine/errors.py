@@ -18,7 +18,7 @@ from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import compile_path
 
-from services.engine.lobby import GameError
+from services.engine.game_record import GameError
 from services.engine.metrics import ServiceMetrics
 from services.engine.responses import error_response
 from services.engine.store import CorruptRecord

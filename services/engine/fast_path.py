@@ -26,8 +26,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from services.engine.context import EngineContext
 from services.engine.errors import game_error_response, store_down_response, unhandled_response
+from services.engine.game_record import GameError
 from services.engine.layers import replay_body
-from services.engine.lobby import GameError
 from services.engine.routes import GAME_ID_PATTERN
 from services.engine.routes.play import show_view, take_action
 from services.engine.wire.schemas import USER_ID_MAX, ActionRequest

@@ -1,8 +1,9 @@
 """The service's operations on one game: read, decide, compare-and-set (stateless).
 
-Each operation loads the record, lets the lobby (lobby.py) or the rules engine decide, and
-writes the result with the version it read as the expected version (store.py). Nothing is
-held between requests, so any number of service processes can serve the same games.
+Each operation loads the record, lets the game record (game_record.py: seats, the lobby)
+or the rules engine decide, and writes the result with the version it read as the expected
+version (store.py). Nothing is held between requests, so any number of service processes can
+serve the same games.
 
 - Lobby operations carry no version from the client: on a lost compare-and-set they read
   again and retry, since "join" or "start" means the same whatever happened meanwhile.
@@ -21,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from services.engine import lobby
-from services.engine.lobby import SERVICE_ACTOR, GameError, GameRecord, GameStatus, seat_actor
+from services.engine import game_record
+from services.engine.game_record import SERVICE_ACTOR, GameError, GameRecord, GameStatus, seat_actor
 from services.engine.rules import (
     Action,
     ActionType,
@@ -158,7 +159,7 @@ class Games:
         rules: Options,
         uno_window_seconds: int | None = None,
     ) -> GameRecord:
-        record, events = lobby.new_lobby(
+        record, events = game_record.new_lobby(
             new_game_id(),
             chat_id,
             topic_id,
@@ -176,7 +177,7 @@ class Games:
         self,
         chat_id: int,
         topic_id: int,
-        seats: tuple[lobby.Seat, ...],
+        seats: tuple[game_record.Seat, ...],
         setup: Setup,
         turn_seconds: int,
         uno_window_seconds: int | None = None,
@@ -386,9 +387,9 @@ class Games:
         seats = record.seats
         if seat is not None:
             if stand_in:
-                seats, events = lobby.after_stand_in(record, seat)
+                seats, events = game_record.after_stand_in(record, seat)
             else:
-                seats, events = lobby.after_own_action(record, seat)
+                seats, events = game_record.after_own_action(record, seat)
         events += [e.to_json() for e in engine_events]
         version = record.version + 1
         opened = any(e.type is EventType.UNO_WINDOW_OPENED for e in engine_events)
@@ -401,7 +402,7 @@ class Games:
             seats=seats,
             status=GameStatus.PLAYING if new_state.pending is not None else GameStatus.OVER,
             uno_opened=uno_opened,
-            recent=lobby.remember(record, actor, action_id, version),
+            recent=game_record.remember(record, actor, action_id, version),
         )
         written = await self._write(record, new, events)
         if isinstance(written, Written):

@@ -13,8 +13,8 @@ from typing import Any
 import orjson
 from fastapi.responses import Response
 
+from services.engine.game_record import GameRecord
 from services.engine.games import Outcome
-from services.engine.lobby import GameRecord
 from services.engine.metrics import ServiceMetrics
 from services.engine.rules import options_to_json, view
 

@@ -32,7 +32,7 @@ from typing import Any, cast
 import orjson
 from redis.asyncio import Redis
 
-from services.engine.lobby import GameRecord
+from services.engine.game_record import GameRecord
 from services.engine.record_dictionary import RECORD_DICTIONARY
 from services.engine.wire.event_log import decode_events, encode_events, log_key, shard_of
 

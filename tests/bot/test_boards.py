@@ -10,7 +10,6 @@ import pytest
 
 from services.bot import boards
 from services.bot.callbacks import Callback, Kind
-from services.bot.chat_defaults import ChatDefaults
 from services.engine.client import Options
 from services.engine.rules import VARIANTS
 from services.records.queries import (
@@ -238,8 +237,8 @@ def test_new_games_take_the_house_rules_their_variant_offers() -> None:
     variant, go to a game of another variant only where it offers them (the engine refuses
     the others when dealing)."""
     chosen = Options(seven_o=True, jump_in=True, alternate_scoring=True, target_score=200)
-    defaults = ChatDefaults(rules=chosen)
-    assert defaults.rules_for("classic") == chosen
-    assert defaults.rules_for("flip") == replace(chosen, seven_o=False)
-    assert defaults.rules_for("no_mercy") == Options(jump_in=True, target_score=200)
-    assert ChatDefaults().rules_for("minions") == Options()
+    defaults = ChatSettings(rules=chosen)
+    assert boards.rules_for(defaults, "classic") == chosen
+    assert boards.rules_for(defaults, "flip") == replace(chosen, seven_o=False)
+    assert boards.rules_for(defaults, "no_mercy") == Options(jump_in=True, target_score=200)
+    assert boards.rules_for(ChatSettings(), "minions") == Options()

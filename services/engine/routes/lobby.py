@@ -1,7 +1,7 @@
 """The lobby: create a game in a chat, take and leave seats, AI seats, options, start, end,
 "I'm back" (RULES.md §7); and the public facts of a game (no cards).
 
-Every change is a pure decision of lobby.py, written by ``Games.change`` (read, decide,
+Every change is a pure decision of game_record.py, written by ``Games.change`` (read, decide,
 compare-and-set, retried on a lost race).
 """
 
@@ -14,9 +14,9 @@ from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 from fastapi.types import DecoratedCallable
 
-from services.engine import lobby
+from services.engine import game_record
 from services.engine.context import Context
-from services.engine.lobby import GameRecord
+from services.engine.game_record import GameRecord
 from services.engine.responses import game_info, json_response
 from services.engine.routes import GameId, errors
 from services.engine.rules import Options
@@ -32,7 +32,7 @@ from services.engine.wire.schemas import (
 
 router = APIRouter(tags=["lobby"])
 
-Decision = Callable[[GameRecord], tuple[GameRecord, lobby.Events] | None]
+Decision = Callable[[GameRecord], tuple[GameRecord, game_record.Events] | None]
 
 
 async def _change(context: Context, game_id: str, decide: Decision) -> Response:
@@ -89,12 +89,12 @@ def lobby_change(action: str, summary: str) -> Callable[[DecoratedCallable], Dec
 
 @lobby_change("join", "Take a seat")
 async def join(context: Context, game_id: GameId, body: Join) -> Response:
-    return await _change(context, game_id, lambda r: lobby.join(r, body.user_id, body.name))
+    return await _change(context, game_id, lambda r: game_record.join(r, body.user_id, body.name))
 
 
 @lobby_change("leave", "Leave the lobby, or the game (the stand-in plays on)")
 async def leave(context: Context, game_id: GameId, body: PlayerOnly) -> Response:
-    return await _change(context, game_id, lambda r: lobby.leave(r, body.user_id))
+    return await _change(context, game_id, lambda r: game_record.leave(r, body.user_id))
 
 
 @lobby_change("ai", "Add an AI seat (host or admin, before the start)")
@@ -102,7 +102,7 @@ async def add_ai(context: Context, game_id: GameId, body: AddAi) -> Response:
     return await _change(
         context,
         game_id,
-        lambda r: lobby.add_ai(r, body.user_id, body.admin, body.level, body.name),
+        lambda r: game_record.add_ai(r, body.user_id, body.admin, body.level, body.name),
     )
 
 
@@ -114,7 +114,7 @@ async def set_options(context: Context, game_id: GameId, body: SetOptions) -> Re
     return await _change(
         context,
         game_id,
-        lambda r: lobby.set_options(
+        lambda r: game_record.set_options(
             r, body.user_id, body.admin, body.variant, body.turn_seconds, rules
         ),
     )
@@ -122,14 +122,14 @@ async def set_options(context: Context, game_id: GameId, body: SetOptions) -> Re
 
 @lobby_change("start", "Deal and start (host or admin)")
 async def start(context: Context, game_id: GameId, body: HostCommand) -> Response:
-    return await _change(context, game_id, lambda r: lobby.start(r, body.user_id, body.admin))
+    return await _change(context, game_id, lambda r: game_record.start(r, body.user_id, body.admin))
 
 
 @lobby_change("end", "End the game now (host or admin)")
 async def end(context: Context, game_id: GameId, body: HostCommand) -> Response:
-    return await _change(context, game_id, lambda r: lobby.end(r, body.user_id, body.admin))
+    return await _change(context, game_id, lambda r: game_record.end(r, body.user_id, body.admin))
 
 
 @lobby_change("back", "I'm back: clear away (RULES.md §7)")
 async def come_back(context: Context, game_id: GameId, body: PlayerOnly) -> Response:
-    return await _change(context, game_id, lambda r: lobby.come_back(r, body.user_id))
+    return await _change(context, game_id, lambda r: game_record.come_back(r, body.user_id))

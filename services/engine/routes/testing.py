@@ -7,9 +7,9 @@ from __future__ import annotations
 from fastapi import APIRouter
 from fastapi.responses import Response
 
-from services.engine import lobby
+from services.engine import game_record
 from services.engine.context import Context
-from services.engine.lobby import GameError
+from services.engine.game_record import GameError
 from services.engine.responses import game_info, json_response
 from services.engine.routes import errors
 from services.engine.rules import Options, Setup
@@ -26,7 +26,7 @@ async def create_test_game(context: Context, body: TestGame) -> Response:
     for spec in body.seats:
         if (spec.user_id is None) == (spec.ai is None):
             raise GameError(422, "bad_setup", "each seat is a user_id or an ai level")
-        seats.append(lobby.Seat(name=spec.name, user_id=spec.user_id, ai=spec.ai))
+        seats.append(game_record.Seat(name=spec.name, user_id=spec.user_id, ai=spec.ai))
     users = [s.user_id for s in seats if s.user_id is not None]
     if len(users) != len(set(users)):
         raise GameError(422, "bad_setup", "a user can take only one seat")

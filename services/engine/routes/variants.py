@@ -7,6 +7,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from services.engine.responses import json_response
+from services.engine.routes import errors
 from services.engine.rules import VARIANTS, HouseRule
 from services.engine.wire.schemas import FALSE_CATCH_PENALTY, VariantFacts, Variants
 
@@ -37,7 +38,7 @@ def variant_facts() -> Variants:
 _BODY = variant_facts().model_dump(mode="json")
 
 
-@router.get("/v1/variants", response_model=Variants)
+@router.get("/v1/variants", response_model=Variants, responses=errors())
 async def variants() -> Response:
     """Every variant and its facts."""
     return json_response(_BODY)

@@ -14,7 +14,7 @@ from waiting import wait_for
 
 from services.config import Settings
 from services.engine.client import EngineClient, log_key, shard_of, stream_entry_events
-from services.engine.lobby import GameRecord, GameStatus, Seat
+from services.engine.game_record import GameRecord, GameStatus, Seat
 from services.engine.local_server import answers_ok, free_port, uvicorn_command
 from services.engine.rules import Options, get_variant, new_game
 from services.engine.store import decode, game_key

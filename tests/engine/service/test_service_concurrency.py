@@ -10,8 +10,8 @@ from redis.asyncio import Redis
 from service_helpers import EngineServer, card_count, deadlines, humans, load_record, stream_entries
 
 from services.engine.client import ActionResult, StaleVersion
+from services.engine.game_record import Seat
 from services.engine.games import Games, Timing
-from services.engine.lobby import Seat
 from services.engine.rules import Setup
 from services.engine.store import GameStore
 

@@ -24,7 +24,7 @@ from service_helpers import TOKEN, humans, load_record, owing_user, playing_reco
 from services.config import Settings
 from services.engine.app import create_app
 from services.engine.client import EngineClient, log_key, shard_of, stream_entry_events
-from services.engine.lobby import GameRecord
+from services.engine.game_record import GameRecord
 from services.engine.rules import VARIANTS, apply, legal_actions, new_game
 from services.engine.store import LOG_PAGE_FIRST, ChatOp, GameStore
 from services.engine.wire.event_log import decode_events, encode_events

@@ -13,7 +13,7 @@ import redis
 from redis.asyncio import Redis
 from service_helpers import playing_record
 
-from services.engine.lobby import Seat
+from services.engine.game_record import Seat
 from services.engine.responses import player_view
 from services.engine.rules import VARIANTS, apply, legal_actions, new_game, view
 from services.engine.store import (
