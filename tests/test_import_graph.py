@@ -117,3 +117,68 @@ def test_the_client_loads_nothing_of_the_service() -> None:
     allowed = ("services.engine.client", "services.engine.wire", "services.engine.rules")
     assert [m for m in engine if m != "services.engine" and not m.startswith(allowed)] == []
     assert not {"fastapi", "starlette", "redis", "uvicorn"} & {m.split(".")[0] for m in loaded}
+
+
+SCREENS = "services.bot.screens"
+#: What the screens may reach of the project: the bot's words, cards and callback data, and
+#: the engine's client (for the views' types, the refusals and the scoring it re-exports).
+#: Not Telegram, not Redis, not the records: a page that shows the same screens can use them.
+SCREENS_REACH = (
+    SCREENS,
+    "services.bot.callbacks",
+    "services.bot.cards",
+    "services.bot.i18n",
+    "services.bot.locales.bidi",
+    "services.bot.locales.catalog",
+    "services.bot.locales.glossary",
+    "services.bot.locales.numerals",
+    "services.engine.client",
+)
+#: The other modules they may import: pure parts of the standard library, and Babel's
+#: number formats; the catalogs alone read files (the translations, once).
+SCREENS_OTHERS = {"__future__", "collections", "dataclasses", "enum", "functools", "html", "re"}
+SCREENS_OTHERS |= {"typing", "babel"}
+READS_CATALOGS = {"services.bot.locales.catalog": {"gettext", "pathlib"}}
+
+
+def outside_imports(path: Path) -> set[str]:
+    """The top-level names of every module ``path`` imports, project ones included."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def reached_from(graph: dict[str, set[str]], start: str, stop: str) -> set[str]:
+    """Every project module ``start`` reaches through imports, not walking past ``stop``."""
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        if module != stop:
+            todo.extend(graph.get(module, ()))
+    return seen
+
+
+def test_the_screens_are_pure() -> None:
+    """Screens take views in and give text and plain keyboards out: nothing of Telegram
+    (python-telegram-bot), and nothing that does I/O, anywhere they reach before the
+    engine's client."""
+    graph = import_graph()
+    screens = [m for m in graph if m == SCREENS or m.startswith(f"{SCREENS}.")]
+    assert f"{SCREENS}.table" in screens and f"{SCREENS}.event_lines" in screens
+    for screen in screens:
+        reached = reached_from(graph, screen, "services.engine.client")
+        assert not [m for m in reached if not m.startswith(SCREENS_REACH)], screen
+        for module in reached - {"services.engine.client"}:
+            path = REPO / (module.replace(".", "/") + ".py")
+            if not path.exists():
+                path = REPO / module.replace(".", "/") / "__init__.py"
+            allowed = SCREENS_OTHERS | READS_CATALOGS.get(module, set()) | {"services"}
+            assert outside_imports(path) <= allowed, (module, outside_imports(path) - allowed)
