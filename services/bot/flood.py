@@ -2,7 +2,7 @@
 
 Each update a person sends is handled as a task of its own (the app's handlers do not
 block), so a reply waiting for its chat's budget holds none of PTB's update slots, which
-the renderer needs too. Before that, this guard:
+the publisher needs too. Before that, this guard:
 
 - marks the update's replies as worth ``ratelimit.REPLY_WORTH``: a reply its chat's budget
   cannot afford that soon (with the chat's next slot still free for a move) is dropped;

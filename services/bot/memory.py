@@ -17,7 +17,7 @@ from redis.asyncio import Redis
 PREFIX = "bot:"
 TTL_SECONDS = 86_400
 
-# Render by version (rendering.py): a replica that takes a game's render lock renders the
+# Render by version (publisher.py): a replica that takes a game's render lock renders the
 # game's current state until no newer version has been seen; the others only record that
 # they saw one. Both steps are atomic, so a version seen while the lock is held is never
 # left unrendered.

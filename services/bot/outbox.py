@@ -1,7 +1,7 @@
 """The one path every message the bot sends or edits takes.
 
 Under it sits the rate limiter (``ratelimit.py``) that every Bot API call passes through;
-here the answers Telegram gives an edit are turned into what the renderer needs to know:
+here the answers Telegram gives an edit are turned into what the publisher needs to know:
 shown, unchanged ("message is not modified"), gone ("message to edit not found": post
 again) or unreachable (the user blocked the bot, or the bot left the chat).
 """

@@ -3,7 +3,7 @@ hands and the notices, each edited or sent when the game changes.
 
 Every write to a game (a player's move, a stand-in's, a timer's, a lobby change) is one
 entry of the event log (services/engine/README.md "Events"); the log reader hands each
-entry to ``Renderer.on_entry``. Whoever takes the game's render lock shows the game's
+entry to ``Publisher.on_entry``. Whoever takes the game's render lock shows the game's
 *current* state (the spectator view, and each private hand from its owner's view) and
 keeps doing so until no newer version has been seen, so a burst of moves becomes one edit
 and a game never shows an older state after a newer one, whichever replica renders it.

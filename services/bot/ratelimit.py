@@ -84,12 +84,12 @@ return 1
 """
 
 #: ``rate_limit_args`` of a call whose slot was reserved beforehand (``reserve``): it goes
-#: at once. A renderer reserves first and renders after the wait, so what changed while it
+#: at once. The publisher reserves first and renders after the wait, so what changed while it
 #: waited goes out in that one message instead of queueing a second.
 RESERVED = "reserved"
 
 #: ``rate_limit_args`` of a call that waits for its slot however long it takes (the
-#: renderer's hands and notices: a move's news is always worth showing).
+#: publisher's hands and notices: a move's news is always worth showing).
 WAIT = "wait"
 
 _WORTH = "worth:"
