@@ -46,7 +46,9 @@ def test_s7_a_passed_deadline_makes_the_stand_in_play_a_legal_move(
 
     wait_for(lambda: table.version(gid) > version, TURN_SECONDS + 10, "the stand-in's move")
     events = [e for e in table.events(gid) if e["version"] == version + 1]
-    assert stand_ins(events) == [{"type": "stand_in", "seat": owing, "version": version + 1}]
+    assert stand_ins(events) == [
+        {"type": "stand_in", "seat": owing, "timed_out": True, "version": version + 1}
+    ]
     assert events[0]["type"] == "stand_in"
     assert len(events) > 1  # the rules engine's own events for the move follow
     (fire,) = wait_for(lambda: table.fired(f"{gid}|turn|{version}"), 5, "the fire record")
