@@ -420,7 +420,12 @@ def end(record: GameRecord, user_id: int, admin: bool) -> tuple[GameRecord, Even
         "reason": "admin" if user_id != record.host else "host",
         "by": user_id,
     }
-    return record.bumped(status=GameStatus.ENDED, uno_opened=None), [event]
+    # Nothing is owed in an ended game: its views carry no decision, no turn and no UNO
+    # window, so nothing shown from them looks live (the timers go in the same write).
+    state = record.state
+    if state is not None:
+        state = replace(state, pending=None, uno_window=None)
+    return record.bumped(status=GameStatus.ENDED, state=state, uno_opened=None), [event]
 
 
 def come_back(record: GameRecord, user_id: int) -> tuple[GameRecord, Events] | None:

@@ -443,6 +443,44 @@ async def test_game_over_frees_the_chat_and_leaves_no_turn_deadline(
     assert exc.value.error == "game_over"
 
 
+async def test_a_won_game_leaves_nothing_live_in_its_views(engine: EngineClient) -> None:
+    """An ended game leaves nothing that looks live: once it is won, no view of it owes a
+    decision or offers a move, and it names the winner."""
+    game = await table(engine, ["R5", "B1 B2 B3"], options={"target_score": 1})
+    gid = game.game_id
+    await engine.act(gid, 101, "p.R5", version=1, action_id="win")
+    for seen in (await engine.view(gid, 101), await engine.view(gid, 102)):
+        assert seen.game.status == "over" and seen.view is not None
+        assert seen.view.pending is None and seen.view.legal == [] and seen.view.winner == 0
+        assert seen.view.uno_window is None
+
+
+async def test_an_ended_game_owes_nothing_and_keeps_no_timer(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    """`/end` in the middle of a turn, with a UNO window open: no view of the ended game
+    owes a decision, offers a move or shows the window, and its turn and UNO timers are
+    gone in the same write (the worker has nothing left to fire)."""
+    game = await table(engine, ["R5 R6", "B1 B2 B3"], uno_window_seconds=30)
+    gid = game.game_id
+    await engine.act(gid, 101, "p.R5", version=1, action_id="uncalled")
+    assert {f"{gid}|turn|2", f"{gid}|uno|2"} <= set(deadlines(raw_redis))
+    ended = await engine.end(gid, game.host)
+    assert ended.status == "ended" and ended.uno_opened is None
+    assert not any(m.startswith(f"{gid}|") for m in deadlines(raw_redis))
+    for seen in (
+        await engine.view(gid, 101),
+        await engine.view(gid, 102),
+        await engine.spectator_view(gid),
+    ):
+        assert seen.game.status == "ended" and seen.view is not None
+        assert seen.view.pending is None and seen.view.legal == []
+        assert seen.view.uno_window is None and seen.view.winner is None
+    with pytest.raises(Conflict) as exc:
+        await engine.act(gid, 102, "d", version=ended.version, action_id="late")
+    assert exc.value.error == "game_ended"
+
+
 async def test_the_set_up_endpoint_checks_its_input(engine: EngineClient) -> None:
     with pytest.raises(Exception) as exc:
         await engine.create_test_game(CHAT, humans(2), {"hands": ["R5 ZZ", "B1"], "discard": "R3"})
