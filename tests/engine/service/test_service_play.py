@@ -443,6 +443,23 @@ async def test_game_over_frees_the_chat_and_leaves_no_turn_deadline(
     assert exc.value.error == "game_over"
 
 
+async def test_a_new_round_starts_at_its_round_started_event(engine: EngineClient) -> None:
+    """RULES.md §2 "Scoring": a round won short of the target deals the next round in the
+    same write. Its events keep the rounds apart: the old round's moves and its
+    ``round_ended`` come first; ``round_started`` (with the new round's number) opens the
+    new round, whose deal, first card and turn follow; the views then show that round. A
+    table can start the new round's log empty from that event."""
+    game = await table(engine, ["R5", "B1 B2 B3"])
+    won = await engine.act(game.game_id, 101, "p.R5", version=1, action_id="out")
+    kinds = [e["type"] for e in won.events]
+    ended, started = kinds.index("round_ended"), kinds.index("round_started")
+    assert kinds.index("played") < ended < started < kinds.index("first_card")
+    assert won.events[started]["round"] == 2
+    assert kinds[started:].count("played") == 0  # nothing of the old round after it
+    seen = await engine.spectator_view(game.game_id)
+    assert seen.view is not None and seen.view.round == 2 and seen.view.pending is not None
+
+
 async def test_a_won_game_leaves_nothing_live_in_its_views(engine: EngineClient) -> None:
     """An ended game leaves nothing that looks live: once it is won, no view of it owes a
     decision or offers a move, and it names the winner."""
