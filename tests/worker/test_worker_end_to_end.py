@@ -110,8 +110,13 @@ def test_a_late_or_early_timer_for_an_old_version_changes_nothing(
     owing = table.owing_seat(gid)
     assert owing is not None
     table.act(gid, owing + 1)
+    assert_old_timers_change_nothing(table, gid, version)
+
+
+def assert_old_timers_change_nothing(table: Table, gid: str, version: int) -> None:
+    """Put the timers of ``version`` back on the board, due now, as a late copy would be:
+    both fire as stale, and the game stays as it is."""
     now_version = table.version(gid)
-    # Put the old version's timers back on the board, due now, as a late copy would be.
     now = table.redis_now()
     table.redis.zadd("uno:deadlines", {f"{gid}|turn|{version}": now, f"{gid}|uno|{version}": now})
     wait_for(lambda: len(table.fired()) == 2, 10, "both stale timers to fire")
@@ -134,13 +139,7 @@ def test_timers_of_an_ended_game_do_nothing(
     assert table.deadline(gid, "uno") is not None and table.deadline(gid) is not None
     assert table.http.post(f"/v1/games/{gid}/end", json={"user_id": 1}).status_code == 200
     assert table.deadline(gid, "uno") is None and table.deadline(gid) is None
-    ended_version = table.version(gid)
-    now = table.redis_now()
-    table.redis.zadd("uno:deadlines", {f"{gid}|turn|{opened}": now, f"{gid}|uno|{opened}": now})
-    wait_for(lambda: len(table.fired()) == 2, 10, "both timers of the ended game to fire")
-    assert sorted(f.outcome for f in table.fired()) == ["stale", "stale"]
-    assert table.version(gid) == ended_version
-    assert stand_ins(table.events(gid)) == []
+    assert_old_timers_change_nothing(table, gid, opened)
 
 
 def test_the_same_task_delivered_twice_is_applied_once(
