@@ -355,4 +355,7 @@ def test_two_workers_fire_each_deadline_once(
     assert sorted(f.member for f in fired) == sorted(members)  # one fire each
     assert {f.outcome for f in fired} == {"applied"}
     for gid, (version, _) in games.items():
-        assert [e["version"] for e in stand_ins(table.events(gid))] == [version + 1]
+        # One move for the missed deadline; the rest of that turn (a drawn card to decide)
+        # is the stand-in finishing it, no second miss.
+        misses = [e["version"] for e in stand_ins(table.events(gid)) if e["timed_out"]]
+        assert misses == [version + 1]
