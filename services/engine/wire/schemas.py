@@ -257,6 +257,10 @@ class SeatInfo(BaseModel):
     away: bool = False
     missed: int = 0
     left: bool = False
+    finishing_turn: bool = Field(
+        default=False,
+        description="The stand-in is finishing the turn it took for this player (RULES.md §7)",
+    )
 
 
 class GameInfo(BaseModel):

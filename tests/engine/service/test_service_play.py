@@ -291,6 +291,7 @@ async def test_s7_the_stand_in_finishes_the_turn_it_took_as_one_miss(
     drew = await engine.stand_in_act(gid, version=1, action="d", action_id="t1")
     assert {"type": "stand_in", "seat": 0, "timed_out": True} in drew.events
     assert (await engine.stand_in_turn(gid, 2)).seat == 0  # the drawn R9 is still owed
+    assert (await engine.game(gid)).seats[0].finishing_turn
     now = redis_now(raw_redis)
     assert deadlines(raw_redis)[f"{gid}|turn|2"] < now + settings.away_pause_seconds + 1
     kept = await engine.stand_in_act(gid, version=2, action="k", action_id="t2")
@@ -298,6 +299,7 @@ async def test_s7_the_stand_in_finishes_the_turn_it_took_as_one_miss(
     assert not any(e["type"] == "player_away" for e in kept.events)
     info = await engine.game(gid)
     assert info.seats[0].missed == 1 and not info.seats[0].away
+    assert not info.seats[0].finishing_turn
     assert (await engine.stand_in_turn(gid, 3)).seat == 1
     # The next player's turn gets the whole turn time again.
     assert deadlines(raw_redis)[f"{gid}|turn|3"] > now + 50
