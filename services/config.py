@@ -76,7 +76,11 @@ class Settings(BaseSettings):
     )
     turn_seconds: int = Field(default=60, gt=0, description="Time a player has for a turn.")
     uno_window_seconds: int = Field(
-        default=8, gt=0, description="Time to call UNO, or to catch a player who did not."
+        default=8,
+        gt=0,
+        description="Longest a UNO window stays open when no other player acts: the time to "
+        "catch a player who did not call (RULES.md §2 'The catch window'); a chat's own "
+        "setting wins.",
     )
     away_pause_seconds: float = Field(
         default=2.0, ge=0, description="Pause before acting for a player who timed out."

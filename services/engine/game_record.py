@@ -22,6 +22,7 @@ from services.engine.rules import (
     VARIANTS,
     GameState,
     Options,
+    PendingKind,
     SetupError,
     from_json,
     new_game,
@@ -76,11 +77,15 @@ class Seat:
     away: bool = False
     missed: int = 0
     left: bool = False  # a human who left a game in progress: the stand-in plays for them
+    # The stand-in took this seat's missed turn and finishes it (RULES.md §7): what that
+    # turn still owes (the card just drawn, a colour, a swap target) is decided after the
+    # short pause and counts no second miss.
+    finishing_turn: bool = False
 
     @property
     def stood_in_at_once(self) -> bool:
         """Whether this seat's decisions are made by the stand-in after the short pause."""
-        return self.ai is not None or self.away or self.left
+        return self.ai is not None or self.away or self.left or self.finishing_turn
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name}
@@ -94,6 +99,8 @@ class Seat:
             out["missed"] = self.missed
         if self.left:
             out["left"] = True
+        if self.finishing_turn:
+            out["finishing_turn"] = True
         return out
 
     @staticmethod
@@ -105,6 +112,7 @@ class Seat:
             away=d.get("away", False),
             missed=d.get("missed", 0),
             left=d.get("left", False),
+            finishing_turn=d.get("finishing_turn", False),
         )
 
 
@@ -412,7 +420,12 @@ def end(record: GameRecord, user_id: int, admin: bool) -> tuple[GameRecord, Even
         "reason": "admin" if user_id != record.host else "host",
         "by": user_id,
     }
-    return record.bumped(status=GameStatus.ENDED, uno_opened=None), [event]
+    # Nothing is owed in an ended game: its views carry no decision, no turn and no UNO
+    # window, so nothing shown from them looks live (the timers go in the same write).
+    state = record.state
+    if state is not None:
+        state = replace(state, pending=None, uno_window=None)
+    return record.bumped(status=GameStatus.ENDED, state=state, uno_opened=None), [event]
 
 
 def come_back(record: GameRecord, user_id: int) -> tuple[GameRecord, Events] | None:
@@ -422,11 +435,8 @@ def come_back(record: GameRecord, user_id: int) -> tuple[GameRecord, Events] | N
     current = record.seats[seat]
     if not (current.away or current.left or current.missed):
         return None
-    seats = tuple(
-        replace(s, away=False, left=False, missed=0) if i == seat else s
-        for i, s in enumerate(record.seats)
-    )
-    return record.bumped(seats=seats), [{"type": "player_back", "seat": seat}]
+    events: Events = [{"type": "player_back", "seat": seat}]
+    return record.bumped(seats=_present(record.seats, seat)), events
 
 
 def after_own_action(record: GameRecord, seat: int) -> tuple[tuple[Seat, ...], Events]:
@@ -434,26 +444,49 @@ def after_own_action(record: GameRecord, seat: int) -> tuple[tuple[Seat, ...], E
     current = record.seats[seat]
     if not (current.away or current.missed or current.left):
         return record.seats, []
-    seats = tuple(
-        replace(s, away=False, left=False, missed=0) if i == seat else s
-        for i, s in enumerate(record.seats)
-    )
     events: Events = [{"type": "player_back", "seat": seat}] if current.away else []
-    return seats, events
+    return _present(record.seats, seat), events
+
+
+def _present(seats: tuple[Seat, ...], seat: int) -> tuple[Seat, ...]:
+    """The seats with ``seat``'s player present again: no misses, not away, their own turn."""
+    back = replace(seats[seat], away=False, left=False, missed=0, finishing_turn=False)
+    return tuple(back if i == seat else s for i, s in enumerate(seats))
 
 
 def after_stand_in(record: GameRecord, seat: int) -> tuple[tuple[Seat, ...], Events]:
     """RULES.md §7: a stand-in's move for a human is a missed deadline; two in a row mark
-    them away. An AI seat's move is just its move."""
+    them away. The rest of a turn the stand-in took is no further miss: it finishes the
+    turn. An AI seat's move is just its move.
+
+    The ``stand_in`` event says which it was: ``timed_out`` true when this move is for a
+    deadline the player let pass ("out of time"); false when the stand-in plays for an
+    away player or finishes the turn it took ("AI plays for them")."""
     current = record.seats[seat]
     if current.ai is not None or current.left:
         return record.seats, []
-    events: Events = [{"type": "stand_in", "seat": seat}]
-    missed = current.missed + 1
+    timed_out = not (current.away or current.finishing_turn)
+    events: Events = [{"type": "stand_in", "seat": seat, "timed_out": timed_out}]
+    missed = current.missed + 1 if timed_out else current.missed
     away = current.away or missed >= MISSES_BEFORE_AWAY
     if away and not current.away:
         events.append({"type": "player_away", "seat": seat})
-    seats = tuple(
-        replace(s, missed=missed, away=away) if i == seat else s for i, s in enumerate(record.seats)
-    )
+    stood_in = replace(current, missed=missed, away=away, finishing_turn=True)
+    seats = tuple(stood_in if i == seat else s for i, s in enumerate(record.seats))
     return seats, events
+
+
+def finished_turns(seats: tuple[Seat, ...], state: GameState) -> tuple[Seat, ...]:
+    """The seats once a write has settled: a turn the stand-in took stays its to finish
+    only while that seat still owes the rest of it (a drawn card, a colour, a swap), never
+    into a new turn of theirs (a Skip with two players, a challenge won)."""
+    pending = state.pending
+    if not any(s.finishing_turn for s in seats):
+        return seats
+    return tuple(
+        replace(s, finishing_turn=False)
+        if s.finishing_turn
+        and (pending is None or pending.player != i or pending.kind is PendingKind.TURN)
+        else s
+        for i, s in enumerate(seats)
+    )

@@ -42,6 +42,17 @@ from services.engine.rules import (
 )
 from services.engine.store import ChatOp, ChatTaken, GameStore, Missing, Stale, Written
 
+#: Actions that settle no decision: the one owed before is owed after them, with the time
+#: it had left (a UNO call must not buy its caller a fresh turn time).
+DECISION_UNCHANGED = frozenset(
+    {
+        ActionType.CALL_UNO,
+        ActionType.CATCH,
+        ActionType.CLOSE_UNO_WINDOW,
+        ActionType.FROZEN_MOVED,
+    }
+)
+
 #: A lobby write that loses a compare-and-set this many times in a row gives up (409).
 LOBBY_RETRIES = 8
 
@@ -390,6 +401,7 @@ class Games:
                 seats, events = game_record.after_stand_in(record, seat)
             else:
                 seats, events = game_record.after_own_action(record, seat)
+        seats = game_record.finished_turns(seats, new_state)
         events += [e.to_json() for e in engine_events]
         version = record.version + 1
         opened = any(e.type is EventType.UNO_WINDOW_OPENED for e in engine_events)
@@ -404,7 +416,10 @@ class Games:
             uno_opened=uno_opened,
             recent=game_record.remember(record, actor, action_id, version),
         )
-        written = await self._write(record, new, events)
+        # A UNO call, a catch, a window's close or a frozen player's penalty settles nothing
+        # owed: the decision still owed keeps the time it had left (RULES.md §7).
+        same_decision = action.type in DECISION_UNCHANGED and new_state.pending == state.pending
+        written = await self._write(record, new, events, keep_turn_due=same_decision)
         if isinstance(written, Written):
             return Outcome(new, seat, version, events)
         if isinstance(written, Missing):
@@ -427,13 +442,19 @@ class Games:
     # -- writing -----------------------------------------------------------------------
 
     async def _write(
-        self, old: GameRecord, new: GameRecord, events: list[dict[str, Any]]
+        self,
+        old: GameRecord,
+        new: GameRecord,
+        events: list[dict[str, Any]],
+        *,
+        keep_turn_due: bool = False,
     ) -> Written | Stale | Missing:
         result = await self.store.write(
             new,
             expected_version=old.version,
             events=events,
             chat=ChatOp.KEEP if new.status.live else ChatOp.RELEASE,
+            keep_turn_due=keep_turn_due,
             **self._deadlines(old, new),
         )
         assert not isinstance(result, ChatTaken)  # only a creation claims the chat

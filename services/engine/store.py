@@ -37,6 +37,8 @@ from services.engine.record_dictionary import RECORD_DICTIONARY
 from services.engine.wire.event_log import decode_events, encode_events, log_key, shard_of
 
 DEADLINES_KEY = "uno:deadlines"
+#: Deadlines a worker has claimed to fire (services/worker/timers.py): already due.
+CLAIMED_KEY = "uno:deadlines:claimed"
 
 #: Games whose last decoded record a process keeps (see ``GameStore.load``).
 DECODED_CACHE_SIZE = 4096
@@ -61,12 +63,14 @@ def chat_key(chat_id: int, topic_id: int) -> str:
     return f"uno:chat:{chat_id}:{topic_id}"
 
 
-# KEYS: game, the game's event log shard, deadlines, chat
+# KEYS: game, the game's event log shard, deadlines, chat, claimed deadlines
 # ARGV: 1 expected version (0: the game must not exist yet), 2 new version, 3 value,
 #       4 ttl, 5 game id, 6 turn delay ('' none), 7 uno delay ('' none),
 #       8 version of a UNO member to drop ('' none), 9 chat op (claim|keep|release),
 #       10 the shard's cap (entries), 11 the write's events, encoded ('' none),
-#       12 seconds of writes the shard keeps
+#       12 seconds of writes the shard keeps, 13 '1': the decision owed is the one owed
+#       before, so the turn deadline keeps its due time (due now if a worker has claimed
+#       it already); the turn delay applies only when there was none
 # The shard keeps the writes of the last ARGV[12] seconds (MINID: entry ids are the
 # server's milliseconds), and never more than about ARGV[10] entries (MAXLEN), whichever
 # is less. Both trim by whole nodes ('~'): a node's memory is freed only once all of its
@@ -105,10 +109,21 @@ if ARGV[11] ~= '' then
   end
 end
 redis.call('SET', KEYS[1], ARGV[3], 'EX', ttl)
-if expected > 0 then redis.call('ZREM', KEYS[3], gid .. '|turn|' .. ARGV[1]) end
+local turn_due = nil
+if expected > 0 then
+  local old_turn = gid .. '|turn|' .. ARGV[1]
+  if ARGV[13] == '1' then
+    turn_due = redis.call('ZSCORE', KEYS[3], old_turn)
+    if not turn_due and redis.call('ZSCORE', KEYS[5], old_turn) then
+      turn_due = string.format('%.3f', t)
+    end
+  end
+  redis.call('ZREM', KEYS[3], old_turn)
+end
 if ARGV[8] ~= '' then redis.call('ZREM', KEYS[3], gid .. '|uno|' .. ARGV[8]) end
 if ARGV[6] ~= '' then
-  redis.call('ZADD', KEYS[3], string.format('%.3f', t + tonumber(ARGV[6])), gid .. '|turn|' .. v)
+  if not turn_due then turn_due = string.format('%.3f', t + tonumber(ARGV[6])) end
+  redis.call('ZADD', KEYS[3], turn_due, gid .. '|turn|' .. v)
 end
 if ARGV[7] ~= '' then
   redis.call('ZADD', KEYS[3], string.format('%.3f', t + tonumber(ARGV[7])), gid .. '|uno|' .. v)
@@ -255,15 +270,21 @@ class GameStore:
         turn_delay: float | None = None,
         uno_delay: float | None = None,
         drop_uno_version: int | None = None,
+        keep_turn_due: bool = False,
         chat: ChatOp = ChatOp.KEEP,
     ) -> WriteResult:
-        """Write ``record`` iff the stored version is ``expected_version`` (0: create)."""
+        """Write ``record`` iff the stored version is ``expected_version`` (0: create).
+
+        ``keep_turn_due``: the decision owed is still the one owed before (a UNO call, a
+        catch, the window's close came between), so its deadline moves to the new version
+        with the due time it had; the turn delay only stands in when there was none."""
         gid = record.id
         keys = [
             game_key(gid),
             log_key(shard_of(gid, self.event_shards)),
             DEADLINES_KEY,
             chat_key(record.chat_id, record.topic_id),
+            CLAIMED_KEY,
         ]
         value = encode(record)
         args: list[Any] = [
@@ -279,6 +300,7 @@ class GameStore:
             self.event_log_maxlen,
             encode_events(events) if events else "",
             self.event_log_seconds,
+            "1" if keep_turn_due else "",
         ]
         code, reply = await self._write(keys=keys, args=args)
         if code == 1:

@@ -47,7 +47,7 @@ STOP_GRACE = 10.0
 #: The bot's username in the local Telegram.
 BOT_USERNAME = "uno_playground_bot"
 #: The first person the page plays as, and the group they play in.
-FIRST_PERSON = "You"
+FIRST_PERSON = "Alex"
 GROUP_TITLE = "UNO night"
 #: How the line with the page's address begins, printed once the page is playable.
 PAGE_LINE = "UNO playground: "
@@ -237,7 +237,7 @@ def worker_argv() -> list[str]:
 
 
 def set_up_world(telegram_url: str) -> dict[str, object]:
-    """The playground's bot, a first person ("You") who has started it, and a group where
+    """The playground's bot, a first person ("Alex") who has started it, and a group where
     they play together; the page finds them all through the control API. Returns the bot
     (``{"token", "user"}``). The bot runs with group privacy off, as services/bot/README.md
     tells operators to set it up with @BotFather: it must read every message of the group

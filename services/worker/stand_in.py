@@ -7,8 +7,10 @@ an action code from the view's ``legal`` list.
 
 [decision] A stand-in makes exactly one move per deadline: a move that settles the decision
 owed (a play, a draw, a keep, an accept, a challenge, a colour, a swap target). Calling UNO
-and catching do not settle it, and the engine counts every stand-in move as a missed
-deadline, so a stand-in that called UNO and then played would count one timeout as two.
+and catching do not settle it, and the engine counts a stand-in move on a fresh turn as a
+missed deadline, so a stand-in that called UNO and then played would count one timeout as
+two. (What the turn owes after a settling move, a drawn card or a colour, the engine
+gives the stand-in at once and counts no further miss: RULES.md §7.)
 Those codes are therefore hidden from the policy. A player who was away when they came down
 to one card can be caught like anyone else who forgets to call (RULES.md §2 "UNO"): the rule
 sheet's penalty for not calling, not a second penalty for the timeout.

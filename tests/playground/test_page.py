@@ -159,7 +159,7 @@ class OnThePage(NamedTuple):
 
 @pytest.fixture
 def on_the_page(playground: LauncherProcess, browser: Any) -> Iterator[OnThePage]:
-    """The playground page in a new browser context, open as "You". Telegram's flood limits
+    """The playground page in a new browser context, open as "Alex". Telegram's flood limits
     are off: 20 messages a minute in a group would make a round take minutes, and what the
     page shows does not depend on them. At the end, no script error on the page."""
     control = TelegramControl(playground.page_url.rstrip("/"))
@@ -170,7 +170,7 @@ def on_the_page(playground: LauncherProcess, browser: Any) -> Iterator[OnThePage
         raw = context.new_page()
         raw.on("pageerror", lambda error: errors.append(str(error)))
         raw.goto(playground.page_url)
-        raw.wait_for_selector(".person.current:has-text('You')")
+        raw.wait_for_selector(".person.current:has-text('Alex')")
         yield OnThePage(control, Page(raw))
         assert errors == [], errors
     finally:
@@ -194,7 +194,7 @@ def test_a_person_picks_house_rules_from_the_page_and_the_lobby_shows_them(
     on_the_page: OnThePage,
 ) -> None:
     """Issue #16: on the page, a person picks the variant's house rules (/settings from the
-    bot's own command menu) and the next game's lobby shows them. "You" owns the group, so
+    bot's own command menu) and the next game's lobby shows them. "Alex" owns the group, so
     may change its settings. Put back as it was at the end, for the round below."""
     page = on_the_page.page
     raw = page.page
@@ -233,14 +233,14 @@ def test_two_people_and_an_ai_play_a_full_round_through_the_page(
     page.open_chat("group")
     page.say(GREETING)
 
-    # You start a Classic game; Sara joins; You add an AI player and deal.
-    page.play_as("You")
+    # Alex starts a Classic game; Sara joins; Alex adds an AI player and deals.
+    page.play_as("Alex")
     page.open_chat("group")
     page.say("/new")
     page.press("#messages button[data-callback$='|classic']")
     page.play_as("Sara")
     page.press("#messages button[data-callback$='|join']")
-    page.play_as("You")
+    page.play_as("Alex")
     page.press("#messages button[data-callback$='|ai.strong']")
     page.press("#messages button[data-callback$='|start']")
 
@@ -255,16 +255,16 @@ def test_two_people_and_an_ai_play_a_full_round_through_the_page(
             raw.screenshot(path=str(pictures[0]))
 
     deadline = time.monotonic() + 1200  # a bound, not a goal: a loaded machine plays slowly
-    moves = {"You": 0, "Sara": 0}
+    moves = {"Alex": 0, "Sara": 0}
     while not any(t.startswith("🏁") for t in group_texts(control, group_id)):
         assert time.monotonic() < deadline, "the round did not end:\n" + "\n".join(
             group_texts(control, group_id)[-5:]
         )
         turn = whose_turn(group_texts(control, group_id))
-        if turn == "You":
-            page.play_as("You")
+        if turn == "Alex":
+            page.play_as("Alex")
             if page.move_through_inline_mode(shown=picture):
-                moves["You"] += 1
+                moves["Alex"] += 1
                 continue
         elif turn == "Sara":
             page.play_as("Sara")
@@ -272,10 +272,10 @@ def test_two_people_and_an_ai_play_a_full_round_through_the_page(
                 moves["Sara"] += 1
                 continue
         time.sleep(0.3)  # the AI's turn, a window running out, or the table catching up
-    assert moves["You"] > 0 and moves["Sara"] > 0, moves
+    assert moves["Alex"] > 0 and moves["Sara"] > 0, moves
 
     # The round's end is in the group, as each person sees it.
-    page.play_as("You")
+    page.play_as("Alex")
     page.open_chat("group")
     raw.wait_for_selector("#messages .msg:has-text('🏁')")
     raw.screenshot(path=str(tmp_path / "playground.png"))

@@ -50,7 +50,7 @@ def mini_app() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def telegram() -> Iterator[tuple[LocalTelegram, str, int]]:
-    """A local Telegram with make play's world: the server, the bot's token, You's id."""
+    """A local Telegram with make play's world: the server, the bot's token, Alex's id."""
     server = start_in_thread()
     made = set_up_world(server.url)
     you = next(u for u in server.world.users.values() if not u.is_bot)

@@ -46,12 +46,36 @@ def test_s7_a_passed_deadline_makes_the_stand_in_play_a_legal_move(
 
     wait_for(lambda: table.version(gid) > version, TURN_SECONDS + 10, "the stand-in's move")
     events = [e for e in table.events(gid) if e["version"] == version + 1]
-    assert stand_ins(events) == [{"type": "stand_in", "seat": owing, "version": version + 1}]
+    assert stand_ins(events) == [
+        {"type": "stand_in", "seat": owing, "timed_out": True, "version": version + 1}
+    ]
     assert events[0]["type"] == "stand_in"
     assert len(events) > 1  # the rules engine's own events for the move follow
     (fire,) = wait_for(lambda: table.fired(f"{gid}|turn|{version}"), 5, "the fire record")
     assert fire.outcome == "applied"
     assert table.info(gid)["seats"][owing].get("missed", 0) == 1
+
+
+def test_s7_one_missed_turn_is_finished_by_the_stand_in_as_one_miss(
+    table: Table, worker_factory: Callable[..., ServiceProcess]
+) -> None:
+    """RULES.md §7: one timeout costs one turn time. The stand-in draws for the player with
+    nothing to play, then decides the card drawn itself after the short pause, so the turn
+    passes to the next player; the player counts one missed deadline and is not away."""
+    worker_factory()
+    gid = table.set_up_game(
+        {"hands": ["B5 B6 B7", "G1 G2 G3"], "discard": "R3", "dealer": 1, "draw_pile": "R9 Y1"},
+        users=2,
+        turn_seconds=TURN_SECONDS,
+    )
+    version, _ = table.deadline(gid) or pytest.fail("no turn deadline")
+    wait_for(lambda: table.version(gid) > version, TURN_SECONDS + 10, "the stand-in's draw")
+    wait_for(lambda: table.owing_seat(gid) == 1, 10, "the next player's turn")
+    seat = table.info(gid)["seats"][0]
+    assert seat.get("missed", 0) == 1 and not seat.get("away")
+    moves = stand_ins(table.events(gid))
+    assert [m["timed_out"] for m in moves] == [True, False]  # "out of time", then the AI
+    assert [f.outcome for f in table.fired(f"{gid}|turn|{version}")] == ["applied"]
 
 
 def test_s7_a_move_just_before_the_deadline_leaves_the_timer_nothing_to_do(
@@ -86,14 +110,36 @@ def test_a_late_or_early_timer_for_an_old_version_changes_nothing(
     owing = table.owing_seat(gid)
     assert owing is not None
     table.act(gid, owing + 1)
+    assert_old_timers_change_nothing(table, gid, version)
+
+
+def assert_old_timers_change_nothing(table: Table, gid: str, version: int) -> None:
+    """Put the timers of ``version`` back on the board, due now, as a late copy would be:
+    both fire as stale, and the game stays as it is."""
     now_version = table.version(gid)
-    # Put the old version's timers back on the board, due now, as a late copy would be.
     now = table.redis_now()
     table.redis.zadd("uno:deadlines", {f"{gid}|turn|{version}": now, f"{gid}|uno|{version}": now})
     wait_for(lambda: len(table.fired()) == 2, 10, "both stale timers to fire")
     assert sorted(f.outcome for f in table.fired()) == ["stale", "stale"]
     assert table.version(gid) == now_version
     assert stand_ins(table.events(gid)) == []
+
+
+def test_timers_of_an_ended_game_do_nothing(
+    table: Table, worker_factory: Callable[..., ServiceProcess]
+) -> None:
+    """`/end` takes the game's turn and UNO timers off the board in the same write; a copy
+    of either fired anyway (one already claimed, a redelivery) finds the game over and
+    changes nothing: no stand-in moves in an ended game."""
+    worker_factory()
+    gid = table.set_up_game(
+        {"hands": ["R5 G9", "B1 B2 B3"], "discard": "R1", "dealer": 1}, users=2, turn_seconds=60
+    )
+    opened = int(table.act(gid, 1, "p.R5")["version"])  # uncalled: the window opens
+    assert table.deadline(gid, "uno") is not None and table.deadline(gid) is not None
+    assert table.http.post(f"/v1/games/{gid}/end", json={"user_id": 1}).status_code == 200
+    assert table.deadline(gid, "uno") is None and table.deadline(gid) is None
+    assert_old_timers_change_nothing(table, gid, opened)
 
 
 def test_the_same_task_delivered_twice_is_applied_once(
@@ -309,4 +355,7 @@ def test_two_workers_fire_each_deadline_once(
     assert sorted(f.member for f in fired) == sorted(members)  # one fire each
     assert {f.outcome for f in fired} == {"applied"}
     for gid, (version, _) in games.items():
-        assert [e["version"] for e in stand_ins(table.events(gid))] == [version + 1]
+        # One move for the missed deadline; the rest of that turn (a drawn card to decide)
+        # is the stand-in finishing it, no second miss.
+        misses = [e["version"] for e in stand_ins(table.events(gid)) if e["timed_out"]]
+        assert misses == [version + 1]

@@ -177,7 +177,9 @@ def _legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
                 out = _plays(player, plays)
                 if not (variant.draw_only_when_stuck and plays):
                     out.append(_plain(ActionType.DRAW, player))
-                if len(hand) == 2 and not me.declared_uno:
+                # UNO is called with the next-to-last card, so only by a player who has one
+                # to play now (RULES.md §2 "UNO") [decision uno-call-needs-a-play].
+                if len(hand) == 2 and plays and not me.declared_uno:
                     out.append(_plain(ActionType.CALL_UNO, player))
             case PendingKind.PLAY_DRAWN:
                 assert pending.drawn is not None
@@ -340,7 +342,10 @@ def _diagnose(state: GameState, action: Action, player: int) -> Rejected | None:
             return None
         return Rejected(Reason.NOTHING_TO_CATCH, "there is nobody to catch")
     if t is ActionType.CALL_UNO:
-        return Rejected(Reason.CANNOT_CALL_UNO, "UNO is called with two cards, or with one")
+        return Rejected(
+            Reason.CANNOT_CALL_UNO,
+            "UNO is called on your turn with two cards and one of them to play, or with one",
+        )
     if pending.player != player:
         if t is ActionType.PLAY and state.options.jump_in and pending.kind is PendingKind.TURN:
             if action.card not in hand:
@@ -550,6 +555,8 @@ def _swap(t: Table, a: Action) -> None:
 
 
 def _close(t: Table, a: Action) -> None:
+    # The chat's UNO-window time ran out before another player acted (RULES.md §2 "The
+    # catch window") [decision uno-window-time].
     t.close_uno_window()
 
 

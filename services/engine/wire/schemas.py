@@ -85,8 +85,8 @@ TurnSeconds = Annotated[
     _NotBool,
     Field(ge=TURN_SECONDS_RANGE[0], le=TURN_SECONDS_RANGE[1], description="Time for each decision"),
 ]
-#: The UNO window a game may have, in seconds (RULES.md §2 "UNO"; a chat's settings keep to
-#: it too).
+#: The UNO-window time a game may have, in seconds (RULES.md §2 "The catch window"; a
+#: chat's settings keep to it too).
 UNO_WINDOW_SECONDS_RANGE = (2, 60)
 UnoWindowSeconds = Annotated[
     int,
@@ -94,7 +94,7 @@ UnoWindowSeconds = Annotated[
     Field(
         ge=UNO_WINDOW_SECONDS_RANGE[0],
         le=UNO_WINDOW_SECONDS_RANGE[1],
-        description="Time to call UNO or catch a player who did not",
+        description="Longest a UNO window stays open when no other player acts",
     ),
 ]
 GameStatusName = Literal["lobby", "playing", "over", "ended"]
@@ -257,6 +257,10 @@ class SeatInfo(BaseModel):
     away: bool = False
     missed: int = 0
     left: bool = False
+    finishing_turn: bool = Field(
+        default=False,
+        description="The stand-in is finishing the turn it took for this player (RULES.md §7)",
+    )
 
 
 class GameInfo(BaseModel):

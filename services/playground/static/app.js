@@ -823,7 +823,7 @@ async function boot() {
   load();
   await loadWorld();
   if (!world.people.some((p) => p.id === saved.current)) saved.current = world.people.length ? world.people[0].id : null;
-  if (!me()) await addPerson("You", "en");
+  if (!me()) await addPerson("Alex", "en");
   await loadCommands().catch(() => {});
   await loadMenuButton();
   rendered.clear();

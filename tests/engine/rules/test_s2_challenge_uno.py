@@ -11,6 +11,7 @@ from services.engine.rules import (
     PendingKind,
     Reason,
     events_for,
+    legal_actions,
     view,
 )
 from services.engine.rules.actions import (
@@ -200,8 +201,10 @@ def test_s2_uno_window_stays_open_while_the_player_chooses_a_colour() -> None:
 
 
 def test_s2_uno_window_closed_by_the_system_action() -> None:
-    """RULES.md §2 "UNO" [digital]: the window also closes after the chat's UNO-window time;
-    the service reports it with the system action ``close``."""
+    """RULES.md §2 "The catch window" [decision uno-window-time]: the window closes when
+    another player acts or when the chat's UNO-window time runs out, whichever is first;
+    the service reports the time running out with the system action ``close``, which
+    changes nothing else (the decision owed stays owed)."""
     state = table(["R1 R2", "B1 B2 B3", "G1 G2 G3"], discard="R5", current=0)
     state = after(state, play(0, "R1"))
     refused(state, Action(ActionType.CLOSE_UNO_WINDOW, 1), Reason.SYSTEM_ONLY)
@@ -245,9 +248,34 @@ def test_s2_uno_call_refused_with_three_cards_or_out_of_turn() -> None:
     refused(state, call_uno(1), Reason.CANNOT_CALL_UNO)
 
 
+def test_s2_uno_is_offered_at_two_cards_only_with_a_card_to_play() -> None:
+    """RULES.md §2 "UNO" [decision uno-call-needs-a-play]: UNO is called with the
+    next-to-last card, so a player holding two cards may call only while one of them can
+    be played: with nothing playable there is no call to make (they must draw); once a
+    playable card is drawn the call is theirs again, with three cards no longer."""
+    stuck = table(["R1 R2", "B1 B2 B3"], discard="G5", draw_pile="Y1 G7", current=0)
+    assert call_uno(0) not in legal_actions(stuck, 0)
+    refused(stuck, call_uno(0), Reason.CANNOT_CALL_UNO)
+    drew_unplayable = after(stuck, draw(0))  # Y1: nothing to play, the turn passes
+    assert call_uno(0) not in legal_actions(drew_unplayable, 0)
+    playable = table(["R1 G2", "B1 B2 B3"], discard="G5", current=0)
+    assert call_uno(0) in legal_actions(playable, 0)
+    three_cards = table(["G1 G2 G3", "B1 B2 B3"], discard="G5", current=0)
+    assert call_uno(0) not in legal_actions(three_cards, 0)
+
+
+def test_s2_uno_call_with_a_drawn_card_to_play() -> None:
+    """RULES.md §2 "UNO": a player who drew down to two cards with the drawn card playable
+    may call before playing it."""
+    state = table(["R1", "B1 B2 B3"], discard="G5", draw_pile="G7 Y1", current=0)
+    state = after(state, draw(0))
+    assert state.pending is not None and state.pending.kind is PendingKind.PLAY_DRAWN
+    assert call_uno(0) in legal_actions(state, 0)
+
+
 def test_s2_uno_called_then_drawing_loses_the_call() -> None:
     """A call covers the hand it was made for; drawing makes a new hand."""
-    state = table(["R1 R2", "B1 B2 B3"], discard="G5", draw_pile="Y1 Y2", current=0)
+    state = table(["R1 G2", "B1 B2 B3"], discard="G5", draw_pile="Y1 Y2", current=0)
     state = after(state, call_uno(0), draw(0))
     assert not state.players[0].declared_uno
 

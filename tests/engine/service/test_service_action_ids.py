@@ -37,7 +37,7 @@ async def test_a_players_action_id_does_not_silence_the_timer(engine: EngineClie
     played = await engine.act(gid, 101, "p.R5", version=1, action_id="next-timer")
     timer = await engine.stand_in_act(gid, version=2, action="d", action_id="next-timer")
     assert not timer.duplicate and timer.seat == 1 and timer.version == played.version + 1
-    assert {"type": "stand_in", "seat": 1} in timer.events
+    assert {"type": "stand_in", "seat": 1, "timed_out": True} in timer.events
     assert (await engine.game(gid)).seats[1].missed == 1
 
 

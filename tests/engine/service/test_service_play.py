@@ -201,6 +201,38 @@ async def test_each_write_moves_the_turn_deadline_to_the_new_version(
     assert now + 55 < board[f"{gid}|turn|2"] < now + 65
 
 
+async def test_s7_a_uno_call_or_a_catch_keeps_the_turns_deadline(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    """RULES.md §7: a UNO call and a catch settle no decision, so the decision owed keeps
+    the due time it had: pressing UNO! buys no fresh turn time."""
+    game = await table(engine, ["R5 R6", "R1 B2", "G1 G2 G3"], uno_window_seconds=30)
+    gid = game.game_id
+    due = deadlines(raw_redis)[f"{gid}|turn|1"]
+    await engine.act(gid, 101, "u", version=1, action_id="call")
+    assert deadlines(raw_redis)[f"{gid}|turn|2"] == due
+    await engine.act(gid, 101, "p.R5", version=2, action_id="r5")
+    uncalled = await engine.act(gid, 102, "p.R1", version=3, action_id="r1")
+    assert {"type": "uno_window_opened", "player": 1} in uncalled.events
+    due = deadlines(raw_redis)[f"{gid}|turn|4"]
+    caught = await engine.act(gid, 101, "x.1", version=4, action_id="catch")
+    assert {"type": "caught", "player": 0, "target": 1} in caught.events
+    assert deadlines(raw_redis)[f"{gid}|turn|5"] == due
+
+
+async def test_s7_the_uno_windows_close_keeps_the_turns_deadline(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    """RULES.md §2 "The catch window" and §7: the window's time running out changes no
+    decision owed; the next player's turn keeps its due time."""
+    game = await table(engine, ["R5 R6", "B1 B2 B3"], uno_window_seconds=30)
+    gid = game.game_id
+    await engine.act(gid, 101, "p.R5", version=1, action_id="r5")
+    due = deadlines(raw_redis)[f"{gid}|turn|2"]
+    await engine.close_uno_window(gid, opened_version=2, action_id="w")
+    assert deadlines(raw_redis)[f"{gid}|turn|3"] == due
+
+
 async def test_an_ai_seat_is_due_after_the_short_pause(
     engine: EngineClient, raw_redis: redis.Redis, settings: Settings
 ) -> None:
@@ -229,7 +261,8 @@ async def test_two_missed_deadlines_mark_a_player_away_and_their_own_action_clea
     game = await table(engine, ["R5 R6 G7 G8", "R1 R2 B3 B4"])
     gid = game.game_id
     first = await engine.stand_in_act(gid, version=1, action="p.R5", action_id="t1")
-    assert first.seat == 0 and {"type": "stand_in", "seat": 0} in first.events
+    assert first.seat == 0
+    assert {"type": "stand_in", "seat": 0, "timed_out": True} in first.events
     assert (await engine.game(gid)).seats[0].missed == 1
     await engine.act(gid, 102, "p.R1", version=2, action_id="b1")
     second = await engine.stand_in_act(gid, version=3, action="p.R6", action_id="t2")
@@ -244,6 +277,45 @@ async def test_two_missed_deadlines_mark_a_player_away_and_their_own_action_clea
     assert {"type": "player_back", "seat": 0} in back.events
     info = await engine.game(gid)
     assert not info.seats[0].away and info.seats[0].missed == 0
+
+
+async def test_s7_the_stand_in_finishes_the_turn_it_took_as_one_miss(
+    engine: EngineClient, raw_redis: redis.Redis, settings: Settings
+) -> None:
+    """RULES.md §7 "Timing in a chat": one missed turn is one missed deadline. The stand-in
+    draws for the player with nothing to play, then decides the card drawn itself after the
+    short pause (not a second turn time handed back to the absent player), and the turn
+    passes with the player one miss down, not away."""
+    game = await table(engine, ["B5 B6 B7", "G1 G2 G3"], draw_pile="R9 " + DRAW_PILE)
+    gid = game.game_id
+    drew = await engine.stand_in_act(gid, version=1, action="d", action_id="t1")
+    assert {"type": "stand_in", "seat": 0, "timed_out": True} in drew.events
+    assert (await engine.stand_in_turn(gid, 2)).seat == 0  # the drawn R9 is still owed
+    assert (await engine.game(gid)).seats[0].finishing_turn
+    now = redis_now(raw_redis)
+    assert deadlines(raw_redis)[f"{gid}|turn|2"] < now + settings.away_pause_seconds + 1
+    kept = await engine.stand_in_act(gid, version=2, action="k", action_id="t2")
+    assert {"type": "stand_in", "seat": 0, "timed_out": False} in kept.events
+    assert not any(e["type"] == "player_away" for e in kept.events)
+    info = await engine.game(gid)
+    assert info.seats[0].missed == 1 and not info.seats[0].away
+    assert not info.seats[0].finishing_turn
+    assert (await engine.stand_in_turn(gid, 3)).seat == 1
+    # The next player's turn gets the whole turn time again.
+    assert deadlines(raw_redis)[f"{gid}|turn|3"] > now + 50
+
+
+async def test_s7_a_new_turn_of_the_same_player_is_a_new_deadline(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    """RULES.md §7: the stand-in finishes a turn, not the next one: after its Skip with two
+    players (§2 "Actions": you play again) the player has the whole turn time again."""
+    game = await table(engine, ["RS B6 B7", "G1 G2 G3"])
+    gid = game.game_id
+    now = redis_now(raw_redis)
+    await engine.stand_in_act(gid, version=1, action="p.RS", action_id="t1")
+    assert (await engine.stand_in_turn(gid, 2)).seat == 0
+    assert deadlines(raw_redis)[f"{gid}|turn|2"] > now + 50
 
 
 async def test_an_ai_seats_move_is_not_a_miss(engine: EngineClient) -> None:
@@ -371,6 +443,61 @@ async def test_game_over_frees_the_chat_and_leaves_no_turn_deadline(
     with pytest.raises(Conflict) as exc:
         await engine.act(gid, 102, "d", version=2, action_id="late")
     assert exc.value.error == "game_over"
+
+
+async def test_a_new_round_starts_at_its_round_started_event(engine: EngineClient) -> None:
+    """RULES.md §2 "Scoring": a round won short of the target deals the next round in the
+    same write. Its events keep the rounds apart: the old round's moves and its
+    ``round_ended`` come first; ``round_started`` (with the new round's number) opens the
+    new round, whose deal, first card and turn follow; the views then show that round. A
+    table can start the new round's log empty from that event."""
+    game = await table(engine, ["R5", "B1 B2 B3"])
+    won = await engine.act(game.game_id, 101, "p.R5", version=1, action_id="out")
+    kinds = [e["type"] for e in won.events]
+    ended, started = kinds.index("round_ended"), kinds.index("round_started")
+    assert kinds.index("played") < ended < started < kinds.index("first_card")
+    assert won.events[started]["round"] == 2
+    assert kinds[started:].count("played") == 0  # nothing of the old round after it
+    seen = await engine.spectator_view(game.game_id)
+    assert seen.view is not None and seen.view.round == 2 and seen.view.pending is not None
+
+
+async def test_a_won_game_leaves_nothing_live_in_its_views(engine: EngineClient) -> None:
+    """An ended game leaves nothing that looks live: once it is won, no view of it owes a
+    decision or offers a move, and it names the winner."""
+    game = await table(engine, ["R5", "B1 B2 B3"], options={"target_score": 1})
+    gid = game.game_id
+    await engine.act(gid, 101, "p.R5", version=1, action_id="win")
+    for seen in (await engine.view(gid, 101), await engine.view(gid, 102)):
+        assert seen.game.status == "over" and seen.view is not None
+        assert seen.view.pending is None and seen.view.legal == [] and seen.view.winner == 0
+        assert seen.view.uno_window is None
+
+
+async def test_an_ended_game_owes_nothing_and_keeps_no_timer(
+    engine: EngineClient, raw_redis: redis.Redis
+) -> None:
+    """`/end` in the middle of a turn, with a UNO window open: no view of the ended game
+    owes a decision, offers a move or shows the window, and its turn and UNO timers are
+    gone in the same write (the worker has nothing left to fire)."""
+    game = await table(engine, ["R5 R6", "B1 B2 B3"], uno_window_seconds=30)
+    gid = game.game_id
+    await engine.act(gid, 101, "p.R5", version=1, action_id="uncalled")
+    assert {f"{gid}|turn|2", f"{gid}|uno|2"} <= set(deadlines(raw_redis))
+    ended = await engine.end(gid, game.host)
+    assert ended.status == "ended" and ended.uno_opened is None
+    assert not any(m.startswith(f"{gid}|") for m in deadlines(raw_redis))
+    for seen in (
+        await engine.view(gid, 101),
+        await engine.view(gid, 102),
+        await engine.spectator_view(gid),
+    ):
+        assert seen.game.status == "ended" and seen.view is not None
+        assert seen.view.pending is None and seen.view.legal == []
+        assert seen.view.uno_window is None and seen.view.winner is None
+    with pytest.raises(Conflict) as exc:
+        await engine.act(gid, 102, "d", version=ended.version, action_id="late")
+    assert exc.value.error == "game_ended"
 
 
 async def test_the_set_up_endpoint_checks_its_input(engine: EngineClient) -> None:
