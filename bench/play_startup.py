@@ -33,8 +33,8 @@ import httpx
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from services.config import DEV_ENGINE_TOKEN  # noqa: E402
-from services.engine.local_server import (  # noqa: E402
+from harness.play import page_in  # noqa: E402
+from harness.processes import (  # noqa: E402
     answers_ok,
     free_port,
     service_env,
@@ -42,7 +42,7 @@ from services.engine.local_server import (  # noqa: E402
     stop,
     uvicorn_command,
 )
-from services.playground.stack import page_in  # noqa: E402
+from services.config import DEV_ENGINE_TOKEN  # noqa: E402
 
 
 def timed_play(clone: Path, redis_url: str, log: Path) -> float:

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from playground.server import LocalTelegram
     from services.config import Settings
     from services.engine.app import EngineAPI
     from services.engine.client import EngineClient
-    from services.playground.server import LocalTelegram
 
 # Development mode for everything the tests build from the environment (README
 # "Configuration"); a test of production behaviour sets ``dev_mode=False`` itself.
@@ -100,11 +100,11 @@ async def engine(app: EngineAPI, settings: Settings) -> AsyncIterator[EngineClie
 
 @pytest.fixture(scope="session")
 def local_telegram() -> Iterator[LocalTelegram]:
-    """The local Telegram (services/playground), served in this process on a free port for the
+    """The local Telegram (playground), served in this process on a free port for the
     whole session: ``.url``, ``.bot_api_url`` (python-telegram-bot's ``base_url``) and
     ``.control`` (a ``TelegramControl``). Ids are unique per run, so a test that creates its
     own users, groups and bots needs no reset."""
-    from services.playground.server import start_in_thread
+    from playground.server import start_in_thread
 
     server = start_in_thread()
     yield server

@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 import pytest
-from engine_views import engine_view, game_info
 from telegram import InlineKeyboardMarkup
 
 from services.bot import render
@@ -15,6 +14,7 @@ from services.bot.callbacks import Callback, Kind
 from services.engine.client import GameInfo
 from services.engine.rules import VARIANTS, Action, Applied, apply, legal_actions, new_game
 from services.engine.rules.state import GameState, Options
+from tests.helpers.engine_views import engine_view, game_info
 
 
 def buttons(markup: InlineKeyboardMarkup | None) -> list[Callback]:

@@ -31,9 +31,15 @@ from aiogram.types import (
 )
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
-from conversation_script import LEGACY_FIELDS, STICKER, UNKNOWN_FIELD_UPDATE, cast, play
 
-from services.playground.server import LocalTelegram
+from playground.server import LocalTelegram
+from tests.helpers.conversation_script import (
+    LEGACY_FIELDS,
+    STICKER,
+    UNKNOWN_FIELD_UPDATE,
+    cast,
+    play,
+)
 
 T = TypeVar("T")
 JOIN = InlineKeyboardMarkup(

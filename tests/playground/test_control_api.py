@@ -8,14 +8,15 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from scene_helpers import JOIN, Scene
 
-from services.playground.control import ControlError
-from services.playground.server import LocalTelegramProcess
+from harness.services import start_local_telegram
+from playground.control import ControlError
+from tests.helpers.telegram_scene import JOIN, Scene
 
 
 def snapshot(scene: Scene) -> Any:
@@ -148,7 +149,7 @@ def test_runs_as_a_process() -> None:
         [
             sys.executable,
             "-m",
-            "services.playground",
+            "playground",
             "--host",
             "127.0.0.1",
             "--port",
@@ -173,8 +174,9 @@ def test_runs_as_a_process() -> None:
         process.wait(15)
 
 
-def test_process_helper_for_benchmarks() -> None:
-    server = LocalTelegramProcess(limits=False)
+def test_process_helper_for_benchmarks(tmp_path: Path) -> None:
+    server = start_local_telegram(tmp_path, "--no-limits")
+    process = server.process
     try:
         made = server.control.create_bot("bench_helper_bot")
         me = httpx.post(f"{server.bot_api_url}{made['token']}/getMe").json()["result"]
@@ -183,4 +185,4 @@ def test_process_helper_for_benchmarks() -> None:
         assert server.cpu_seconds() > 0
     finally:
         server.stop()
-    assert server.process.returncode is not None
+    assert process is not None and process.returncode is not None

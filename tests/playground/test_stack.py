@@ -16,9 +16,9 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 import redis
-from stack_process import TEST_REDIS_URL, start_launcher
 
-from services.engine.local_server import REPO, free_port
+from harness.processes import REPO, free_port
+from tests.helpers.launcher import TEST_REDIS_URL, start_launcher
 
 pytestmark = pytest.mark.slow
 
@@ -59,7 +59,7 @@ def test_the_stack_starts_moves_off_a_busy_port_is_found_again_and_stops_on_ctrl
 
             state = str(tmp_path / "play")
             second = subprocess.run(
-                [sys.executable, "-m", "services.playground.stack", "--state-dir", state],
+                [sys.executable, "-m", "harness.play", "--state-dir", state],
                 cwd=REPO,
                 capture_output=True,
                 text=True,

@@ -1,4 +1,4 @@
-"""The launcher's parts (``services/playground/stack.py``): which Redis it uses, which port
+"""The launcher's parts (``harness/play.py``): which Redis it uses, which port
 it moves to when one is busy, and what a second run says while one is up."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from services.engine.local_server import REPO, free_port
-from services.playground.ports import next_free_port
-from services.playground.redis_finder import NoRedis, answers, bundled_server, find_redis
-from services.playground.stack import StackState
+from harness.play import StackState
+from harness.ports import next_free_port
+from harness.processes import REPO, free_port
+from harness.redis_finder import NoRedis, answers, bundled_server, find_redis
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def test_no_redis_anywhere_is_a_clear_error_naming_what_to_install(tmp_path: Pat
 
 def run_launcher(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "services.playground.stack", *args],
+        [sys.executable, "-m", "harness.play", *args],
         cwd=REPO,
         env=env or dict(os.environ),
         capture_output=True,
@@ -129,8 +129,8 @@ def test_the_terminal_game_stays_reachable() -> None:
 def test_the_playgrounds_bot_reads_every_group_message() -> None:
     """Group privacy off, as services/bot/README.md sets the bot up: a plain chat message
     in the group (no command, no reply) reaches it."""
-    from services.playground.server import start_in_thread
-    from services.playground.stack import GROUP_TITLE, set_up_world
+    from harness.play import GROUP_TITLE, set_up_world
+    from playground.server import start_in_thread
 
     server = start_in_thread()
     try:

@@ -15,11 +15,11 @@ from redis.asyncio import Redis
 from telegram import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
 from telegram.ext import Application
 
+from playground.control import TelegramControl
+from playground.server import LocalTelegram
 from services.bot.app import build_application
 from services.bot.locales.preferences import CHAT_KEY, LanguagePreferences
 from services.config import Settings
-from services.playground.control import TelegramControl
-from services.playground.server import LocalTelegram
 
 _runs = itertools.count(1)
 

@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 from bidi import get_display
-from engine_views import engine_view, game_info
 
 from services.bot import render
 from services.bot.locales.bidi import (
@@ -35,6 +34,7 @@ from services.bot.locales.catalog import LANGUAGES
 from services.engine.client import GameInfo
 from services.engine.rules import Applied, Options, apply, legal_actions, new_game
 from services.engine.rules.state import GameState
+from tests.helpers.engine_views import engine_view, game_info
 
 GOLDEN = Path(__file__).parent / "golden"
 PLAYERS = ["alice", "Bob!", "مریم"]

@@ -14,19 +14,20 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from pydantic import SecretStr
 from schemathesis.checks import positive_data_acceptance
-from service_helpers import TOKEN, EngineServer
 
+from harness.services import ENGINE_TOKEN, EngineProcess
 from services.config import Settings
 from services.engine.app import create_app
+from tests.helpers.engine_service import engine_server
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 @pytest.fixture(scope="module")
-def api_server() -> Iterator[EngineServer]:
+def api_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngineProcess]:
     redis.Redis.from_url(TEST_REDIS_URL).flushdb()
-    srv = EngineServer(TEST_REDIS_URL)
-    srv.start()
+    srv = engine_server(TEST_REDIS_URL, tmp_path_factory.mktemp("engine"))
+    srv.serve()
     yield srv
     srv.stop()
 
@@ -34,24 +35,26 @@ def api_server() -> Iterator[EngineServer]:
 # The same document the server publishes at /openapi.json (built here so that collection
 # needs no running server).
 _app = create_app(
-    Settings(redis_url=TEST_REDIS_URL, engine_token=SecretStr(TOKEN), enable_test_endpoints=True)
+    Settings(
+        redis_url=TEST_REDIS_URL, engine_token=SecretStr(ENGINE_TOKEN), enable_test_endpoints=True
+    )
 )
 schema = schemathesis.openapi.from_dict(_app.openapi())
 
 
-def test_the_server_publishes_that_schema(api_server: EngineServer) -> None:
+def test_the_server_publishes_that_schema(api_server: EngineProcess) -> None:
     published = httpx.get(api_server.url + "/openapi.json").json()
     assert published == _app.openapi()
 
 
 @schema.parametrize()
 @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
-def test_no_input_breaks_the_service(case: schemathesis.Case, api_server: EngineServer) -> None:
+def test_no_input_breaks_the_service(case: schemathesis.Case, api_server: EngineProcess) -> None:
     # [decision] Schema-valid but meaningless input (an unknown variant, a card code that
     # names no card, a set-up that deals no hands) is a documented 422, so the check that
     # every schema-valid request succeeds does not apply; every other check does.
     case.call_and_validate(
         base_url=api_server.url,
-        headers={"Authorization": f"Bearer {TOKEN}"},
+        headers={"Authorization": f"Bearer {ENGINE_TOKEN}"},
         excluded_checks=[positive_data_acceptance],
     )

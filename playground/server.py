@@ -1,25 +1,21 @@
-"""Running the local Telegram: in this process on a background thread (the pytest fixture)
-or as its own process (``python -m services.playground``; :class:`LocalTelegramProcess`
-for benchmarks, which can then tell the CPU it used)."""
+"""Serving the local Telegram: in this process on a background thread (the tests' fixture),
+or from ``python -m playground`` (its own process; harness/services.py starts it so for
+the benchmarks)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import uvicorn
 from fastapi import FastAPI
 
-from services.playground.app import create_app
-from services.playground.control import TelegramControl
-from services.playground.world import World
+from playground.app import create_app
+from playground.control import TelegramControl
+from playground.world import World
 
 
 @dataclass
@@ -84,47 +80,3 @@ def start_in_thread(host: str = "127.0.0.1", port: int = 0) -> LocalTelegram:
     bound_port = sock.getsockname()[1]
     url = f"http://{host}:{bound_port}"
     return LocalTelegram(url, world, TelegramControl(url), server, thread)
-
-
-class LocalTelegramProcess:
-    """``python -m services.playground`` as a child process on a free port: ``url``,
-    ``control`` and :meth:`cpu_seconds`, so a benchmark can report the server's CPU share."""
-
-    def __init__(self, *, limits: bool = True, extra_args: tuple[str, ...] = ()) -> None:
-        argv = [sys.executable, "-m", "services.playground", "--port", "0", *extra_args]
-        if not limits:
-            argv.append("--no-limits")
-        self.process = subprocess.Popen(
-            argv,
-            cwd=Path(__file__).resolve().parents[2],
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "UNO_LOG_LEVEL": os.environ.get("UNO_LOG_LEVEL", "WARNING")},
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline().strip()
-        if not line.startswith("local telegram listening on "):
-            self.process.kill()
-            raise RuntimeError(f"the local Telegram did not start: {line!r}")
-        self.url = line.rsplit(" ", 1)[1]
-        self.bot_api_url = self.url + "/bot"
-        self.control = TelegramControl(self.url)
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-    def cpu_seconds(self) -> float:
-        """User plus system CPU time the server has used so far (Linux /proc)."""
-        stat = Path(f"/proc/{self.pid}/stat").read_text()
-        fields = stat.rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def stop(self) -> None:
-        self.control.close()
-        self.process.terminate()
-        try:
-            self.process.wait(15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(5)

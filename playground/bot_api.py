@@ -2,7 +2,7 @@
 
 Each method is an ``async`` function of ``(BotApi, Bot, Params)`` registered under its name;
 names are matched case-insensitively, as Telegram does. A method returns the call's
-``result`` or raises :class:`~services.playground.errors.BotApiError`.
+``result`` or raises :class:`~playground.errors.BotApiError`.
 """
 
 from __future__ import annotations
@@ -14,21 +14,21 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from services.playground import errors
-from services.playground.errors import BotApiError, bad_request, conflict, forbidden
-from services.playground.formatting import format_text
-from services.playground.media import MEDIA_METHODS, media_fields
-from services.playground.params import Params
-from services.playground.people import post_result
-from services.playground.text import (
+from playground import errors
+from playground.errors import BotApiError, bad_request, conflict, forbidden
+from playground.formatting import format_text
+from playground.media import MEDIA_METHODS, media_fields
+from playground.params import Params
+from playground.people import post_result
+from playground.text import (
     MAX_CAPTION_LENGTH,
     MAX_TEXT_LENGTH,
     detected_entities,
     merge_entities,
     utf16_length,
 )
-from services.playground.webhooks import start_webhook, stop_webhook
-from services.playground.world import (
+from playground.webhooks import start_webhook, stop_webhook
+from playground.world import (
     ADMIN_STATUSES,
     ALL_UPDATE_KINDS,
     DEFAULT_UPDATE_KINDS,

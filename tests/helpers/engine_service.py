@@ -1,27 +1,21 @@
-"""Helpers shared by the engine service tests: a real uvicorn server and Redis readers."""
+"""Helpers shared by the engine service tests: the engine as a real uvicorn process, games
+dealt through the service, and readers of what it wrote to Redis."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import redis
-from waiting import wait_for
 
+from harness.services import EngineProcess, engine_process
 from services.config import Settings
 from services.engine.client import EngineClient, log_key, shard_of, stream_entry_events
 from services.engine.lobby import GameRecord, GameStatus, Seat
-from services.engine.local_server import answers_ok, free_port, uvicorn_command
 from services.engine.rules import Options, get_variant, new_game
 from services.engine.store import decode, game_key
 from services.engine.wire.schemas import GameInfo, SeatSpec
-
-TOKEN = "service-test-token"
-REPO = Path(__file__).resolve().parents[3]
 
 
 def playing_record(game_id: str = "g1", *, version: int = 1, chat_id: int = -5) -> GameRecord:
@@ -42,59 +36,18 @@ def playing_record(game_id: str = "g1", *, version: int = 1, chat_id: int = -5) 
     )
 
 
-class EngineServer:
-    """``uvicorn services.engine.app:app`` in a subprocess, startable and killable."""
-
-    def __init__(self, redis_url: str, *, test_endpoints: bool = True) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {
-            **os.environ,
-            "UNO_REDIS_URL": redis_url,
-            "UNO_ENGINE_TOKEN": TOKEN,
-            "UNO_ENABLE_TEST_ENDPOINTS": "1" if test_endpoints else "0",
-            # A loaded machine can stretch a long test past the log's two-minute retention,
-            # which would trim the very entries the test reads back.
-            "UNO_EVENT_LOG_SECONDS": "3600",
-        }
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        self.process = subprocess.Popen(
-            uvicorn_command(
-                "services.engine.app:app",
-                self.port,
-                "--no-access-log",
-                "--log-level",
-                "warning",
-            ),
-            cwd=REPO,
-            env=self.env,
-        )
-        process = self.process
-        wait_for(
-            answers_ok(f"{self.url}/readyz"),
-            30,
-            "the engine server to be ready",
-            alive=lambda: process.poll() is None,
-        )
-
-    def kill(self) -> None:
-        """SIGKILL: no shutdown hooks, requests cut mid-flight."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-            self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-    def client(self, **kwargs: Any) -> EngineClient:
-        return EngineClient(self.url, TOKEN, **kwargs)
+def engine_server(redis_url: str, log_dir: Path) -> EngineProcess:
+    """The engine as a uvicorn process on a free port, not started yet (``serve()``), ready
+    once it reaches Redis (``/readyz``)."""
+    return engine_process(
+        redis_url,
+        log_dir,
+        ready_path="/readyz",
+        options=("--no-access-log",),
+        # A loaded machine can stretch a long test past the log's two-minute retention,
+        # which would trim the very entries the test reads back.
+        UNO_EVENT_LOG_SECONDS="3600",
+    )
 
 
 # -- helpers -----------------------------------------------------------------------------

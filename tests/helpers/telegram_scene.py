@@ -8,8 +8,8 @@ from typing import Any
 
 import httpx
 
-from services.playground.control import TelegramControl
-from services.playground.server import LocalTelegram
+from playground.control import TelegramControl
+from playground.server import LocalTelegram
 
 JOIN = {"inline_keyboard": [[{"text": "Join", "callback_data": "join"}]]}
 

@@ -1,24 +1,57 @@
-"""Playing through the local Telegram as people do: reading the bot's messages (the table
-in the group, the hand in the private chat) and pressing their buttons."""
+"""Scripted people playing through the local Telegram as people do: reading the bot's
+messages (the table in the group, the hand in the private chat), pressing their buttons,
+and choosing a move the way a player who just wants the game to go on does."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from services.bot.callbacks import Callback, Kind
+from services.bot.callbacks import BadCallback, Callback, Kind
+
+#: How the bot's table (in the group) and a hand (in a private chat) begin.
+TABLE_HEAD = "🎴 UNO"
+HAND_HEAD = "UNO "
+#: The order a scripted player prefers moves in: play, then every other decision, then draw.
+MOVE_PREFERENCE = ("p", "c", "s", "a", "d", "k")
 
 
-def callbacks(message: dict[str, Any]) -> list[Callback]:
-    markup = message.get("reply_markup") or {}
+def preferred_move(options: list[Callback]) -> Callback | None:
+    """The move button a scripted player presses among ``options``, by ``MOVE_PREFERENCE``."""
+    acts = [cb for cb in options if cb.kind is Kind.ACT]
+    for head in MOVE_PREFERENCE:
+        for cb in acts:
+            if cb.arg.split(".")[0] == head:
+                return cb
+    return None
+
+
+def markup_callbacks(markup: dict[str, Any] | None) -> list[Callback]:
+    """The callbacks of an inline keyboard's buttons, in order."""
     out = []
-    for row in markup.get("inline_keyboard", []):
+    for row in (markup or {}).get("inline_keyboard", []):
         for button in row:
             data = button.get("callback_data")
             if data:
                 out.append(Callback.decode(data))
     return out
+
+
+def callbacks(message: dict[str, Any]) -> list[Callback]:
+    """The callbacks of a message's buttons."""
+    return markup_callbacks(message.get("reply_markup"))
+
+
+def inline_moves(answer: dict[str, Any]) -> dict[Callback, str]:
+    """The moves an inline query's answer offers, each with its result's id (results that
+    are no move, e.g. the hand's header, are left out)."""
+    options = {}
+    for result in answer["results"]:
+        with contextlib.suppress(BadCallback):
+            options[Callback.decode(result["id"])] = result["id"]
+    return options
 
 
 def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -55,7 +88,9 @@ class Players:
         ]
 
     def table(self, thread_id: int | None = None) -> dict[str, Any] | None:
-        tables = [m for m in self.bot_messages(thread_id) if m.get("text", "").startswith("🎴 UNO")]
+        tables = [
+            m for m in self.bot_messages(thread_id) if m.get("text", "").startswith(TABLE_HEAD)
+        ]
         return tables[-1] if tables else None
 
     # Waits are generous: with Telegram's flood limits on, a group's table may be edited only
@@ -125,7 +160,7 @@ class Players:
         hands = [
             plain(m)
             for m in self.control.private_messages(user_id, self.token)
-            if m.get("from", {}).get("is_bot") and m.get("text", "").startswith("UNO ")
+            if m.get("from", {}).get("is_bot") and m.get("text", "").startswith(HAND_HEAD)
         ]
         return hands[-1] if hands else None
 

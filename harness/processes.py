@@ -1,7 +1,7 @@
-"""Local service processes for the service tests and bench scripts: a free TCP port on the
-loopback interface, the uvicorn command line that serves on it, the environment the engine
-and the worker get, and starting and stopping a process in its own process group
-(``ServiceProcess``: the launcher's, the tests' and the benches' processes are each one)."""
+"""Starting, watching and stopping a service of the product as a local process: a free TCP
+port on the loopback interface, the uvicorn and Celery command lines, the environment a
+service gets, and :class:`ServiceProcess`, one service in its own process group. ``make
+play``'s launcher, the end-to-end tests and the benches start every process through it."""
 
 from __future__ import annotations
 
@@ -12,13 +12,14 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 
 _PR_SET_PDEATHSIG = 1
 
@@ -86,6 +87,29 @@ def service_env(redis_url: str, engine_url: str, token: str, **extra: str) -> di
     return env
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of ``pid`` and every living descendant (Celery's pool children)
+    so far, from Linux's /proc."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = raw[raw.rindex(")") + 2 :].split()
+        parents[int(entry.name)] = int(fields[1])
+        ticks[int(entry.name)] = int(fields[11]) + int(fields[12])
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        total += ticks.get(current, 0)
+        todo.extend(child for child, parent in parents.items() if parent == current)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def die_with_parent() -> None:
     """In the child, before exec: get SIGTERM when the parent dies, even by SIGKILL, so no
     service outlives the command that started it (Linux only; elsewhere nothing happens)."""
@@ -150,20 +174,51 @@ def answers_ok(url: str) -> Callable[[], bool]:
 
 @dataclass
 class ServiceProcess:
-    """One local service subprocess in its own process group, its output in ``log_path``."""
+    """One local service subprocess in its own process group, its output in ``log_path``
+    (appended to across starts). ``dies_with_parent``: no child outlives the command that
+    started it, even one killed outright (``make play``'s children)."""
 
     name: str
     argv: list[str]
     env: Mapping[str, str]
     log_path: Path
+    dies_with_parent: bool = False
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
+    _ready: Callable[[], bool] = field(default=lambda: True, init=False, repr=False)
+    _log_offset: int = field(default=0, init=False, repr=False)
 
     def start(self) -> None:
-        self.process = spawn(self.argv, self.env, self.log_path, preexec_fn=self.preexec())
+        self._log_offset = len(self.log())
+        preexec = die_with_parent if self.dies_with_parent else None
+        self.process = spawn(self.argv, self.env, self.log_path, preexec_fn=preexec)
 
-    def preexec(self) -> Callable[[], object] | None:
-        """What runs in the child before exec (:func:`spawn`); nothing here."""
-        return None
+    def start_ready(self, ready: Callable[[], bool], timeout: float = 60) -> None:
+        """Start and return once ``ready`` holds; a RuntimeError with this start's log when
+        the process exits first or is not ready within ``timeout`` seconds."""
+        self._ready = ready
+        self.start()
+        self.wait_ready(ready, timeout, "ready")
+
+    def wait_ready(self, ready: Callable[[], bool], timeout: float, what: str) -> None:
+        """Poll ``ready`` until it holds; fail with the end of the log if the process dies
+        or is late (saying it was not ``what``)."""
+        end = time.monotonic() + timeout
+        while not ready():
+            if not self.alive:
+                raise RuntimeError(
+                    f"{self.name} exited with code {self.exit_code} while starting; the end "
+                    f"of {self.log_path}:\n{self.log_since_start()[-4000:]}"
+                )
+            if time.monotonic() > end:
+                raise RuntimeError(
+                    f"{self.name} was not {what} within {timeout:.0f} s; the end of "
+                    f"{self.log_path}:\n{self.log_since_start()[-4000:]}"
+                )
+            time.sleep(0.05)
+
+    def start_again(self) -> None:
+        """Start the same process again (same port, name and settings) after a kill."""
+        self.start_ready(self._ready)
 
     @property
     def alive(self) -> bool:
@@ -176,8 +231,40 @@ class ServiceProcess:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
+    def log_since_start(self) -> str:
+        """What the latest start of the process has logged."""
+        return self.log()[self._log_offset :]
+
     def log_tail(self, lines: int = 30) -> str:
         return "\n".join(self.log().splitlines()[-lines:])
+
+    def cpu_seconds(self) -> float:
+        """The CPU the process and its children have used so far (0 when not running)."""
+        return cpu_seconds(self.process.pid) if self.process is not None else 0.0
+
+    def pause(self) -> None:
+        """SIGSTOP: the process stays, its sockets accept, nothing is answered."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGCONT)
+
+    def terminate(self) -> None:
+        """SIGTERM to the process group, without waiting (see :meth:`wait_or_kill`)."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+
+    def wait_or_kill(self, grace: float) -> None:
+        """Wait up to ``grace`` seconds for the process to exit, then SIGKILL its group."""
+        if self.process is None:
+            return
+        try:
+            self.process.wait(grace)
+        except subprocess.TimeoutExpired:
+            kill(self.process)
 
     def kill(self) -> None:
         """SIGKILL the whole process group: no shutdown handler runs."""

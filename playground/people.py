@@ -13,16 +13,16 @@ import secrets
 import time
 from typing import Any
 
-from services.playground.errors import BotApiError, bad_request
-from services.playground.formatting import format_text
-from services.playground.media import media_fields
-from services.playground.text import (
+from playground.errors import BotApiError, bad_request
+from playground.formatting import format_text
+from playground.media import media_fields
+from playground.text import (
     MAX_TEXT_LENGTH,
     detected_entities,
     merge_entities,
     utf16_length,
 )
-from services.playground.world import (
+from playground.world import (
     Bot,
     CallbackQuery,
     Chat,

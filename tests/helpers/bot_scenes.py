@@ -1,5 +1,6 @@
-"""Scripted tables for the end-to-end tests: a game dealt exactly (RULES.md §1 notation)
-in a group the bot is in, its table found, its players' private hands opened."""
+"""Scripted tables for the bot's end-to-end tests: a group of people with the bot, a game
+dealt exactly (RULES.md §1 notation) in it, its table found, its players' private hands
+opened."""
 
 from __future__ import annotations
 
@@ -7,13 +8,28 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot_stack import Group, Stack
-from telegram_play import Players, callbacks, version_of
-
+from harness.players import Players, callbacks, version_of
+from harness.stack import Stack
 from services.bot.callbacks import Callback, Kind
 from services.engine.client import GameInfo, SeatSpec
 
+#: The bot's answer to a press of a button from an older version of the game.
+OUT_OF_DATE = "This button is out of date."
+
 DRAW_PILE = "G1 G2 G3 G4 G5 G6 G7 G8 G9 Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 B1 B2 B3 B4 B5 B6"
+
+
+@dataclass
+class Group:
+    """A supergroup with the bot, its people, and those people as players."""
+
+    chat: dict[str, Any]
+    people: list[dict[str, Any]]
+    players: Players
+
+    @property
+    def id(self) -> int:
+        return int(self.chat["id"])
 
 
 @dataclass
@@ -76,6 +92,16 @@ class Scene:
 
     def act_button(self, message: dict[str, Any], code: str) -> Callback:
         return next(cb for cb in callbacks(message) if cb.kind is Kind.ACT and cb.arg == code)
+
+
+def engine_game(stack: Stack, game_id: str) -> GameInfo:
+    """The game as the engine has it now."""
+
+    async def get() -> GameInfo:
+        async with stack.engine_client() as engine:
+            return await engine.game(game_id)
+
+    return asyncio.run(get())
 
 
 def deal(

@@ -13,15 +13,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from services.engine.local_server import REPO, die_with_parent
-from services.playground.stack import page_in
+from harness.play import page_in
+from harness.processes import REPO, die_with_parent
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 @dataclass
 class LauncherProcess:
-    """A running ``python -m services.playground.stack``."""
+    """A running ``python -m harness.play``."""
 
     process: subprocess.Popen[str]
     state_dir: Path
@@ -84,7 +84,7 @@ def start_launcher(state_dir: Path, *args: str, **extra_env: str) -> LauncherPro
     }
     env.update(UNO_REDIS_URL=TEST_REDIS_URL, PYTHONUNBUFFERED="1", **extra_env)
     process = subprocess.Popen(
-        [sys.executable, "-m", "services.playground.stack", "--state-dir", str(state_dir), *args],
+        [sys.executable, "-m", "harness.play", "--state-dir", str(state_dir), *args],
         cwd=REPO,
         env=env,
         stdin=subprocess.DEVNULL,

@@ -1,4 +1,4 @@
-"""``python -m services.playground [--host H] [--port P]``: the local Telegram as a process.
+"""``python -m playground [--host H] [--port P]``: the local Telegram as a process.
 
 Prints ``local telegram listening on http://HOST:PORT`` once it accepts connections
 (``--port 0`` picks a free port).
@@ -12,15 +12,15 @@ import contextlib
 import logging
 import sys
 
+from playground.app import create_app
+from playground.server import bound_socket, uvicorn_server
 from services.logs import configure_logging
-from services.playground.app import create_app
-from services.playground.server import bound_socket, uvicorn_server
 
-log = logging.getLogger("services.playground")
+log = logging.getLogger("playground")
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m services.playground", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m playground", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8081)
     parser.add_argument("--no-limits", action="store_true", help="start with flood limits off")

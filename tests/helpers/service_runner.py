@@ -11,10 +11,9 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from waiting import wait_for
-
-from services.engine import local_server
-from services.engine.local_server import answers_ok
+from harness import processes
+from harness.processes import answers_ok
+from tests.helpers.waiting import wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 ENTRYPOINT = REPO / "scripts" / "entrypoint.sh"
@@ -54,11 +53,11 @@ def service(role: str, env: Mapping[str, str], log_dir: Path) -> Iterator[Path]:
     """A long-running role in its own process group, stopped (SIGTERM) on the way out;
     yields the path of its log."""
     log = log_dir / f"{role}.log"
-    process = local_server.spawn(["sh", str(ENTRYPOINT), role], env, log)
+    process = processes.spawn(["sh", str(ENTRYPOINT), role], env, log)
     try:
         yield log
     finally:
-        local_server.stop(process)
+        processes.stop(process)
 
 
 def engine_env(redis_url: str, port: int, **extra: str) -> dict[str, str]:

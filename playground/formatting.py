@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from services.playground.errors import BotApiError, bad_request
-from services.playground.text import utf16_length
+from playground.errors import BotApiError, bad_request
+from playground.text import utf16_length
 
 _HTML_TAGS = {
     "b": "bold",

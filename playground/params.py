@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from services.playground.errors import bad_request
+from playground.errors import bad_request
 
 
 class Params:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from services.playground.errors import bad_request
+from playground.errors import bad_request
 
 WRONG_FILE = "wrong file identifier/HTTP URL specified"
 

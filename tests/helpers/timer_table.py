@@ -9,8 +9,8 @@ from typing import Any
 
 import httpx
 import redis
-from service_processes import TEST_ENGINE_TOKEN
 
+from harness.services import ENGINE_TOKEN
 from services.worker.timers import CLAIMED_KEY, DEADLINES_KEY, FIRED_STREAM
 
 
@@ -26,7 +26,7 @@ class Table:
     def __init__(self, engine_url: str, redis_url: str) -> None:
         self.http = httpx.Client(
             base_url=engine_url,
-            headers={"Authorization": f"Bearer {TEST_ENGINE_TOKEN}"},
+            headers={"Authorization": f"Bearer {ENGINE_TOKEN}"},
             timeout=10,
         )
         self.redis = redis.Redis.from_url(redis_url, decode_responses=True)

@@ -28,7 +28,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from services.playground.control import TelegramControl
+from playground.control import TelegramControl
 
 _names = itertools.count(1)
 

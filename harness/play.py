@@ -13,8 +13,8 @@ local Telegram or page. ``--terminal`` plays the AI-only game in the terminal in
 A second run while one is up finds it through a lock in the state folder (``.play/``) and
 prints the running page's address. A busy port moves to the next free one.
 
-    python -m services.playground.stack [--port 8000] [--engine-port 8080] [--state-dir .play]
-    python -m services.playground.stack --terminal [terminal game options, see --help there]
+    python -m harness.play [--port 8000] [--engine-port 8080] [--state-dir .play]
+    python -m harness.play --terminal [terminal game options, see --help there]
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import fcntl
 import json
 import os
 import signal
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -34,16 +33,24 @@ from pathlib import Path
 from types import FrameType
 from typing import IO
 
+from harness.ports import next_free_port
+from harness.processes import (
+    REPO,
+    ServiceProcess,
+    answers_ok,
+    service_env,
+    uvicorn_command,
+    worker_command,
+)
+from harness.redis_finder import NoRedis, RedisChoice, answers, find_redis
 from services.config import DEV_ENGINE_TOKEN, get_settings
-from services.engine import local_server
-from services.engine.local_server import REPO, answers_ok, uvicorn_command, worker_command
-from services.playground.ports import next_free_port
-from services.playground.redis_finder import NoRedis, RedisChoice, answers, find_redis
 
 #: How long a child may take to become ready before the start is called off.
 START_TIMEOUT = 60.0
 #: How long a child has to finish after SIGTERM before it is killed.
 STOP_GRACE = 10.0
+#: The port of the bot's probes (/healthz), or the next free one.
+BOT_PROBE_PORT = 8090
 #: The bot's username in the local Telegram.
 BOT_USERNAME = "uno_playground_bot"
 #: The first person the page plays as, and the group they play in.
@@ -59,29 +66,6 @@ class StackError(RuntimeError):
 
 class Stopped(Exception):
     """Ctrl-C or SIGTERM arrived."""
-
-
-class Child(local_server.ServiceProcess):
-    """One service process of the stack, its output in ``log_path``."""
-
-    def preexec(self) -> Callable[[], object]:
-        # No child outlives the launcher, even one killed outright.
-        return local_server.die_with_parent
-
-    def terminate(self) -> None:
-        """SIGTERM to the child's process group."""
-        if self.process is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.process.pid, signal.SIGTERM)
-
-    def wait_or_kill(self, grace: float) -> None:
-        """Wait up to ``grace`` seconds for the child to exit, then SIGKILL its group."""
-        if self.process is None:
-            return
-        try:
-            self.process.wait(grace)
-        except subprocess.TimeoutExpired:
-            local_server.kill(self.process)
 
 
 @dataclass
@@ -125,7 +109,7 @@ class StackState:
                 self.info_path.unlink(missing_ok=True)
                 fcntl.flock(handle, fcntl.LOCK_UN)
 
-    def write_info(self, children: Sequence[Child], **info: object) -> None:
+    def write_info(self, children: Sequence[ServiceProcess], **info: object) -> None:
         """Record the running stack (its page, its processes) for a second run to find."""
         pids = {c.name: c.process.pid for c in children if c.process is not None}
         temporary = self.info_path.with_suffix(".tmp")
@@ -151,7 +135,7 @@ class Stack:
     def __init__(self, state: StackState, out: IO[str]) -> None:
         self.state = state
         self.out = out
-        self.children: list[Child] = []
+        self.children: list[ServiceProcess] = []
         self.started_at = time.monotonic()
 
     def say(self, text: str) -> None:
@@ -164,27 +148,19 @@ class Stack:
         elapsed = time.monotonic() - self.started_at
         self.say(f"  [{elapsed:5.1f}s] {what:<15} {detail}")
 
-    def spawn(self, name: str, argv: list[str], env: Mapping[str, str]) -> Child:
-        child = Child(name, argv, env, self.state.logs / f"{name}.log")
+    def spawn(self, name: str, argv: list[str], env: Mapping[str, str]) -> ServiceProcess:
+        # No child outlives the launcher, even one killed outright.
+        child = ServiceProcess(name, argv, env, self.state.logs / f"{name}.log", True)
         child.start()
         self.children.append(child)
         return child
 
-    def wait_ready(self, child: Child, ready: Callable[[], bool], what: str) -> None:
+    def wait_ready(self, child: ServiceProcess, ready: Callable[[], bool], what: str) -> None:
         """Poll ``ready`` until it holds; fail with the child's log if it dies or is late."""
-        deadline = time.monotonic() + START_TIMEOUT
-        while not ready():
-            if child.exit_code is not None:
-                raise StackError(
-                    f"{child.name} exited with code {child.exit_code} while starting; the end "
-                    f"of {child.log_path}:\n{child.log_tail()}"
-                )
-            if time.monotonic() > deadline:
-                raise StackError(
-                    f"{child.name} was not {what} within {START_TIMEOUT:.0f} s; the end of "
-                    f"{child.log_path}:\n{child.log_tail()}"
-                )
-            time.sleep(0.05)
+        try:
+            child.wait_ready(ready, START_TIMEOUT, what)
+        except RuntimeError as error:
+            raise StackError(str(error)) from None
 
     def watch(self) -> None:
         """Return when a child exits (the stack is then broken); Ctrl-C raises Stopped."""
@@ -217,10 +193,13 @@ def child_env(redis_url: str, engine_url: str, database_url: str, **extra: str) 
     mode, which accepts the development token."""
     own = {k: v for k, v in os.environ.items() if k.startswith("UNO_")}
     token = own.get("UNO_ENGINE_TOKEN", DEV_ENGINE_TOKEN)
-    service = local_server.service_env(
-        redis_url, engine_url, token, UNO_DATABASE_URL=database_url, **extra
-    )
+    service = service_env(redis_url, engine_url, token, UNO_DATABASE_URL=database_url, **extra)
     return {**own, **service}
+
+
+def moved(wanted: int, port: int) -> str:
+    """What the start-up line adds when a busy port made a service move to the next one."""
+    return "" if port == wanted else f" ({wanted} was taken)"
 
 
 def start_redis(stack: Stack, choice: RedisChoice) -> None:
@@ -242,7 +221,7 @@ def set_up_world(telegram_url: str) -> dict[str, object]:
     (``{"token", "user"}``). The bot runs with group privacy off, as services/bot/README.md
     tells operators to set it up with @BotFather: it must read every message of the group
     (a frozen player's chatter costs them)."""
-    from services.playground.control import TelegramControl
+    from playground.control import TelegramControl
 
     control = TelegramControl(telegram_url)
     made: dict[str, object] = control.create_bot(BOT_USERNAME, "UNO", privacy_mode=False)
@@ -285,7 +264,7 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
                 [
                     sys.executable,
                     "-m",
-                    "services.playground",
+                    "playground",
                     "--host",
                     "127.0.0.1",
                     "--port",
@@ -294,12 +273,12 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
                 env,
             )
         stack.wait_ready(engine, answers_ok(f"{engine_url}/healthz"), "answering")
-        stack.progress("engine", engine_url)
+        stack.progress("engine", engine_url + moved(args.engine_port, engine_port))
         if telegram is not None:
             stack.wait_ready(telegram, answers_ok(f"{telegram_url}/"), "answering")
-            stack.progress("local telegram", telegram_url)
+            stack.progress("local telegram", telegram_url + moved(args.port, page_port))
 
-        bot_port = next_free_port(8090, avoid=taken | {engine_port, page_port})
+        bot_port = next_free_port(BOT_PROBE_PORT, avoid=taken | {engine_port, page_port})
         bot_env = {**env, "UNO_BOT_HTTP_HOST": "127.0.0.1", "UNO_BOT_HTTP_PORT": str(bot_port)}
         if not real_token:
             made = set_up_world(telegram_url)
@@ -310,7 +289,10 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
         stack.progress("worker", "Celery worker ready")
         # The bot answers its probe once it polls (it starts polling, then serves).
         stack.wait_ready(bot, answers_ok(f"http://127.0.0.1:{bot_port}/healthz"), "polling")
-        stack.progress("bot", "polling " + ("Telegram" if real_token else "the local Telegram"))
+        polling = "polling " + ("Telegram" if real_token else "the local Telegram")
+        if bot_port != BOT_PROBE_PORT:
+            polling += f", probe on {bot_port}{moved(BOT_PROBE_PORT, bot_port)}"
+        stack.progress("bot", polling)
 
         elapsed = time.monotonic() - stack.started_at
         if real_token:

@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.playground.limits import FloodLimits
-from services.playground.media import MEDIA_KINDS, Files
-from services.playground.text import command_of, detected_entities
-from services.playground.web_apps import Launch
+from playground.limits import FloodLimits
+from playground.media import MEDIA_KINDS, Files
+from playground.text import command_of, detected_entities
+from playground.web_apps import Launch
 
 #: Update kinds a bot gets when it has not chosen (``allowed_updates`` empty or never set).
 DEFAULT_UPDATE_KINDS = frozenset(

@@ -26,7 +26,7 @@ class ControlError(Exception):
 
 
 class TelegramControl:
-    """Acts as users and reads what they see; see services/playground/README.md."""
+    """Acts as users and reads what they see; see playground/README.md."""
 
     def __init__(self, base_url: str, *, timeout: float = 30.0) -> None:
         self.base_url = base_url.rstrip("/")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import redis
 
-from services.playground.ports import next_free_port
+from harness.ports import next_free_port
 
 #: Where the stack looks for a running Redis when ``UNO_REDIS_URL`` is not set.
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"

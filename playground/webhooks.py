@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from services.playground.world import Bot, World, now
+from playground.world import Bot, World, now
 
 #: Runs a Bot API call the way ``BotApi.call`` does: (token, method, parameters).
 CallRunner = Callable[[str, str, dict[str, Any]], Awaitable[Any]]

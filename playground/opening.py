@@ -26,9 +26,9 @@ from typing import Any
 from pydantic import ConfigDict
 from pydantic.dataclasses import dataclass
 
-from services.playground.people import People, Refused
-from services.playground.web_apps import WAYS, Launch, init_fields, launch_url, sign
-from services.playground.world import Bot, Chat, Message, User
+from playground.people import People, Refused
+from playground.web_apps import WAYS, Launch, init_fields, launch_url, sign
+from playground.world import Bot, Chat, Message, User
 
 #: ``https://t.me/<bot username>/<app short name>?startapp=<param>``
 DIRECT_LINK = re.compile(

@@ -2,7 +2,7 @@
 under ``/control/``, the live feed at ``/control/feed`` (server-sent events) and the
 playground page's static files at ``/``.
 
-:func:`create_app` builds one server around one :class:`~services.playground.world.World`.
+:func:`create_app` builds one server around one :class:`~playground.world.World`.
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.datastructures import UploadFile
 from starlette.staticfiles import StaticFiles
 
-from services.playground.bot_api import BotApi
-from services.playground.media import Upload
-from services.playground.opening import MiniApps, Opening
-from services.playground.people import People, Refused
-from services.playground.world import World
+from playground.bot_api import BotApi
+from playground.media import Upload
+from playground.opening import MiniApps, Opening
+from playground.people import People, Refused
+from playground.world import World
 
 STATIC = Path(__file__).parent / "static"
 
