@@ -21,9 +21,10 @@ import pytest
 import redis
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from harness.launcher import LauncherProcess
 from harness.processes import free_port
 from playground.control import TelegramControl
-from tests.helpers.launcher import TEST_REDIS_URL, LauncherProcess, start_launcher
+from tests.helpers.launcher import TEST_REDIS_URL, start_launcher
 
 pytestmark = pytest.mark.slow
 
