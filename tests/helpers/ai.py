@@ -15,12 +15,11 @@ from services.engine.rules import (
     GameState,
     Options,
     PendingKind,
-    View,
     new_game,
-    view,
 )
 from services.engine.rules.effects import seven
 from services.engine.rules.variant import HouseRule, Stacking, Variant
+from services.engine.rules.view import View, view
 from services.worker.ai import HardPolicy, Policy, get_policy
 from services.worker.ai.arena import Arena, seat_names
 from tests.helpers import rules

@@ -1,5 +1,6 @@
 """aiogram 3 plays the same scripted conversation as python-telegram-bot (see
-conversation_script.py), by long polling and by webhook; every object it gets must parse."""
+tests/helpers/conversation_script.py), by long polling and by webhook; every object it gets
+must parse."""
 
 from __future__ import annotations
 

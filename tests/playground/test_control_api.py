@@ -8,13 +8,11 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from harness.services import start_local_telegram
 from playground.control import ControlError
 from tests.helpers.telegram_scene import JOIN, Scene
 
@@ -172,17 +170,3 @@ def test_runs_as_a_process() -> None:
     finally:
         process.terminate()
         process.wait(15)
-
-
-def test_process_helper_for_benchmarks(tmp_path: Path) -> None:
-    server = start_local_telegram(tmp_path, "--no-limits")
-    process = server.process
-    try:
-        made = server.control.create_bot("bench_helper_bot")
-        me = httpx.post(f"{server.bot_api_url}{made['token']}/getMe").json()["result"]
-        assert me["username"] == "bench_helper_bot"
-        assert server.control.state()["limits"]["enabled"] is False
-        assert server.cpu_seconds() > 0
-    finally:
-        server.stop()
-    assert process is not None and process.returncode is not None

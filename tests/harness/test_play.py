@@ -48,6 +48,8 @@ def test_the_stack_starts_moves_off_a_busy_port_is_found_again_and_stops_on_ctrl
             launcher.wait_for("UNO playground: ")
             page = launcher.page_url
             assert urlsplit(page).port not in (None, busy)  # moved to the next free port
+            moved = f"http://127.0.0.1:{urlsplit(page).port} ({busy} was taken)"
+            assert any("local telegram" in line and moved in line for line in launcher.lines)
             assert "<title>UNO playground</title>" in httpx.get(page).text
             for step in ("redis", "engine", "local telegram", "worker", "bot"):
                 assert any(step in line for line in launcher.lines), step  # progress shown
