@@ -69,10 +69,14 @@ $(BIN)/python:
 # The lock first (exact versions, hashes checked), then the project itself. The last step
 # installs only what pyproject.toml asks for and the lock does not hold yet (a dependency
 # added since the last `make lock`; tests/deploy/test_lock.py fails until it is re-pinned).
-# The runtime lock's versions are the dev lock's, so the dev install adds to it.
+# The runtime lock's versions are the dev lock's, so the dev install adds to it. For a quick
+# first `make play`: no bytecode compiled ahead (Python compiles what it imports, once), and
+# the project built with the lock's own setuptools instead of a fresh build environment;
+# pip check finds a dependency the lock does not hold yet, which is then installed.
 $(RUN_STAMP): | $(BIN)/python
-	$(PIP) install --require-hashes --no-deps -r $(LOCK)
-	$(PIP) install -e .
+	$(PIP) install --no-compile --require-hashes --no-deps -r $(LOCK)
+	$(PIP) install --no-compile --no-build-isolation --no-deps -e .
+	@$(PIP) check >/dev/null || $(PIP) install --no-build-isolation -e .
 	@rm -f $(BIN)/.installed-run-*
 	@touch $@
 
