@@ -1,8 +1,8 @@
 # One image for every service: `docker run IMAGE engine|worker|bot|migrate|set-webhook`
 # (scripts/entrypoint.sh). Built from the lock, with hashes checked; runs as an unprivileged
 # user and needs nothing writable but /tmp, so it runs with a read-only root filesystem.
-# It holds the product alone: the local Telegram (services/playground) and the helpers that
-# start the services as test processes stay out of it.
+# It holds the product alone (services/): the local Telegram (playground/), what starts and
+# drives the product (harness/), the tests and the benches stay out of it.
 #
 #   docker build -t uno-bot:$(grep -m1 '^version' pyproject.toml | cut -d'"' -f2) .
 #
@@ -13,8 +13,9 @@
 # mirror or a TLS-inspecting proxy, pass --build-arg PIP_INDEX_URL=... and/or
 # --build-arg PIP_CERT=/path/in/the/base/ca-bundle.crt; they stay in the build stage.
 #
-# A second target, `--target local-telegram`, is the image plus the local Telegram, for
-# checking a deployment without Telegram (docker-compose.local-telegram.yml). Never deploy it.
+# A second target, `--target local-telegram`, is the image plus the local Telegram (the
+# playground package), for checking a deployment without Telegram
+# (docker-compose.local-telegram.yml). Never deploy it.
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 
 FROM ${PYTHON_IMAGE} AS build
@@ -32,10 +33,6 @@ COPY pyproject.toml README.md ./
 COPY services ./services
 # The bot's translations are compiled here, not committed (services/bot/locales/README.md).
 RUN /opt/venv/bin/pybabel compile --domain=bot --directory=services/bot/locales
-# The whole tree goes aside for the local-telegram target; the product leaves out the local
-# Telegram and the process helpers of the tests.
-RUN mkdir local-telegram && cp -r services local-telegram/ \
-    && rm -r services/playground services/engine/local_server.py
 RUN /opt/venv/bin/pip install --no-deps . \
     && /opt/venv/bin/pip check
 
@@ -57,10 +54,11 @@ USER 10001:10001
 ENTRYPOINT ["uno-entrypoint"]
 
 
-# The product's code and the local Telegram, found before the installed package.
+# The product and, beside it, the local Telegram (which imports nothing of the product but
+# services.logs).
 FROM service AS local-telegram
 
-COPY --from=build /src/local-telegram/services /opt/local-telegram/services
+COPY playground /opt/local-telegram/playground
 ENV PYTHONPATH=/opt/local-telegram
 EXPOSE 8081
 CMD ["playground", "--host", "0.0.0.0", "--port", "8081"]

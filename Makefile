@@ -29,9 +29,12 @@ LOCK_ARGS ?=
 LOCK_FLAGS := --python-version 3.11 --python-platform x86_64-unknown-linux-gnu \
 	--generate-hashes --custom-compile-command 'make lock' --quiet
 
-# The install stamps are keyed on the content of pyproject.toml and the dev lock, so
-# changing either reinstalls and unchanged files cost nothing.
-DEPS_HASH := $(shell cat pyproject.toml $(DEV_LOCK) 2>/dev/null | sha256sum | cut -c1-16)
+# The install stamps are keyed on the content of pyproject.toml and the locks, so changing
+# either reinstalls and unchanged files cost nothing. `make play` needs the runtime lock
+# alone (RUN_STAMP); everything else the dev lock too (DEV_STAMP).
+RUN_HASH := $(shell cat pyproject.toml $(LOCK) 2>/dev/null | sha256sum | cut -c1-16)
+DEPS_HASH := $(shell cat pyproject.toml $(LOCK) $(DEV_LOCK) 2>/dev/null | sha256sum | cut -c1-16)
+RUN_STAMP := $(BIN)/.installed-run-$(RUN_HASH)
 DEV_STAMP := $(BIN)/.installed-dev-$(DEPS_HASH)
 BENCH_STAMP := $(BIN)/.installed-bench-$(DEPS_HASH)
 
@@ -66,9 +69,19 @@ $(BIN)/python:
 # The lock first (exact versions, hashes checked), then the project itself. The last step
 # installs only what pyproject.toml asks for and the lock does not hold yet (a dependency
 # added since the last `make lock`; tests/deploy/test_lock.py fails until it is re-pinned).
-$(DEV_STAMP): | $(BIN)/python
+# The runtime lock's versions are the dev lock's, so the dev install adds to it. For a quick
+# first `make play`: no bytecode compiled ahead (Python compiles what it imports, once), and
+# the project built with the lock's own setuptools instead of a fresh build environment;
+# pip check finds a dependency the lock does not hold yet, which is then installed.
+$(RUN_STAMP): | $(BIN)/python
+	$(PIP) install --no-compile --require-hashes --no-deps -r $(LOCK)
+	$(PIP) install --no-compile --no-build-isolation --no-deps -e .
+	@$(PIP) check >/dev/null || $(PIP) install --no-build-isolation -e .
+	@rm -f $(BIN)/.installed-run-*
+	@touch $@
+
+$(DEV_STAMP): $(RUN_STAMP)
 	$(PIP) install --require-hashes --no-deps -r $(DEV_LOCK)
-	$(PIP) install --no-deps -e .
 	$(PIP) install -e '.[dev]'
 	@rm -f $(BIN)/.installed-dev-*
 	@touch $@
@@ -92,7 +105,7 @@ CATALOG_SOURCES := $(wildcard $(LOCALES)/*/LC_MESSAGES/bot.po)
 
 catalogs: $(CATALOG_SOURCES:.po=.mo)
 
-$(LOCALES)/%/LC_MESSAGES/bot.mo: $(LOCALES)/%/LC_MESSAGES/bot.po | $(DEV_STAMP)
+$(LOCALES)/%/LC_MESSAGES/bot.mo: $(LOCALES)/%/LC_MESSAGES/bot.po | $(RUN_STAMP)
 	$(BIN)/pybabel compile --domain=bot --locale=$* --input-file=$< --output-file=$@
 
 # The catalogs' header names the project's own version, read from pyproject.toml.
@@ -140,10 +153,11 @@ container-check: setup tools
 
 test: setup services tools browser lint pytest container-check
 
-play: setup
-	@$(BIN)/python -m services.playground.stack $(ARGS)
+# The runtime lock alone: playing needs none of the dev extra (linters, browser, test tools).
+play: $(RUN_STAMP) catalogs
+	@$(BIN)/python -m harness.play $(ARGS)
 
-play-terminal: setup
+play-terminal: $(RUN_STAMP)
 	@UNO_DEV_MODE=1 $(BIN)/python -m services.worker.ai.play $(ARGS)
 
 bench: setup-bench

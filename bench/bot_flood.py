@@ -86,7 +86,7 @@ async def flood(load: TimedLoad, game: Game, within: float = 1.0) -> Counter[str
     assert hand is not None, "the flooder's hand"
     stale = Callback(Kind.ACT, game.info.game_id, 0, "d").encode()  # version 0: long gone
     loop = asyncio.get_running_loop()
-    url = load.stack.url
+    url = load.stack.telegram_url
 
     async def flood_call(name: str, *args: Any, **kwargs: Any) -> Any:
         # Threads of the flood's own, not timed: the other groups' people keep theirs.

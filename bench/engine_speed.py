@@ -37,12 +37,11 @@ from services.engine.rules import (
     GameState,
     Options,
     apply,
-    from_json,
     legal_actions,
     new_game,
-    to_json,
     view,
 )
+from services.engine.rules.serialize import from_json, to_json
 
 ONE_ROUND = Options(target_score=1)  # any round won with a card left elsewhere ends the game
 

@@ -1,7 +1,8 @@
-"""Load benchmark of the local Telegram (services/playground), beside a baseline measured in
+"""Load benchmark of the local Telegram (playground), beside a baseline measured in
 the same run.
 
-The server runs as its own process (``LocalTelegramProcess``, flood limits off), as it
+The server runs as its own process (the harness's ``start_local_telegram``, flood limits
+off), as it
 does under the bot's capacity run. One bot serves N groups of four users, as the UNO bot
 does. A *move* is what a turn costs the local Telegram: a user presses an inline button
 (control API, waits for the toast), the bot reads the callback query by long polling,
@@ -22,7 +23,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -35,8 +38,8 @@ sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
 from bench.service_load import Connection  # noqa: E402
-from services.playground.control import TelegramControl  # noqa: E402
-from services.playground.server import LocalTelegramProcess  # noqa: E402
+from harness.services import TelegramProcess, start_local_telegram  # noqa: E402
+from playground.control import TelegramControl  # noqa: E402
 
 KEYBOARD = {"inline_keyboard": [[{"text": "Play", "callback_data": "play"}]]}
 
@@ -131,7 +134,7 @@ def set_up(control: TelegramControl, n_games: int) -> tuple[str, list[Game]]:
 
 
 async def closed_loop(
-    server: LocalTelegramProcess,
+    server: TelegramProcess,
     workers: int,
     seconds: float,
     step: Callable[[int], Awaitable[int]],
@@ -153,7 +156,8 @@ async def closed_loop(
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    server = LocalTelegramProcess(limits=False)
+    log_dir = Path(tempfile.mkdtemp(prefix="local-telegram-load-"))
+    server = start_local_telegram(log_dir, "--no-limits")
     try:
         control = server.control
         token, games = set_up(control, args.games)
@@ -221,6 +225,7 @@ async def main_async(args: argparse.Namespace) -> None:
             conn.close()
     finally:
         server.stop()
+        shutil.rmtree(log_dir, ignore_errors=True)
 
 
 def main() -> None:

@@ -48,8 +48,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
+from harness.processes import free_port, uvicorn_command  # noqa: E402
 from services.config import Settings  # noqa: E402
-from services.engine.local_server import free_port, uvicorn_command  # noqa: E402
 from services.engine.wire.event_log import LOG_PREFIX, decode_events  # noqa: E402
 
 TOKEN = "bench-token"

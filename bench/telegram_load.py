@@ -1,18 +1,18 @@
 """Load benchmark of the Telegram bot against the local Telegram, its flood limits on.
 
-Real processes on the loopback interface: the local Telegram (``python -m
-services.playground``, Telegram's flood limits: 20 messages a minute per group, about one a
-second per private chat, 30 a second per bot token), the engine, the Celery worker and one
-bot replica (started by the helpers the bot's end-to-end tests use too,
-services/playground/processes.py), all on one Redis database, emptied first. Simulated
-people open N 4-player Classic games the way people do (/new, the variant button, Join,
-Start) and then make one move every
-``--pace`` seconds per game: the player the table's "▶" line names picks a card (the tests'
-preference: play, then any other decision, then draw) either from the inline-mode hand ("My
-cards": an inline query and a chosen result posted in the group) or from the hand in their
-private chat (a button press). Nothing asks the engine during play.
+Real processes on the loopback interface, started by the harness as for the bot's
+end-to-end tests (harness/stack.py): the local Telegram (``python -m playground``,
+Telegram's flood limits: 20 messages a minute per group, about one a second per private
+chat, 30 a second per bot token), the engine, the Celery worker and one bot replica, all on
+one Redis database, emptied first. Scripted people (harness/players.py) open N 4-player
+Classic games the way people do (/new, the variant button, Join, Start) and then make one
+move every ``--pace`` seconds per game: the player the table's "▶" line names picks a card
+(the scripted players' preference: play, then any other decision, then draw) either from
+the inline-mode hand ("My cards": an inline query and a chosen result posted in the group)
+or from the hand in their private chat (a button press). Nothing asks the engine during play.
 
-Everything is timed on the local Telegram's clock, from its live feed and call log: a
+Everything is timed on the local Telegram's clock, from its live feed (harness/feed.py) and
+call log: a
 move's time is the press (or the posting of the chosen inline result); it is shown when the
 bot's first write of the group's table after it carries the move's line ("P2 played 🟥 5",
 the bot's own words). A turn is a move shown so; one not shown within 10 s is "late" and
@@ -43,11 +43,9 @@ import argparse
 import asyncio
 import contextlib
 import itertools
-import json
 import math
 import os
 import random
-import re
 import shutil
 import sys
 import tempfile
@@ -60,175 +58,27 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import orjson
 import redis
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
-from services.bot.callbacks import BadCallback, Callback, Kind, preferred_move  # noqa: E402
+from harness.feed import Feed, Shown, owing_user  # noqa: E402
+from harness.players import inline_moves, markup_callbacks, preferred_move  # noqa: E402
+from harness.stack import Stack, start_stack  # noqa: E402
+from playground.control import TelegramControl  # noqa: E402
+from services.bot.callbacks import Kind  # noqa: E402
 from services.bot.memory import PREFIX as BOT_PREFIX  # noqa: E402
 from services.bot.screens.event_lines import event_line  # noqa: E402
-from services.engine.client import EngineClient, GameInfo  # noqa: E402
-from services.playground.control import TelegramControl  # noqa: E402
-from services.playground.processes import (  # noqa: E402
-    ENGINE_TOKEN,
-    Process,
-    start_bot,
-    start_engine,
-    start_worker,
-)
+from services.engine.client import GameInfo  # noqa: E402
 
 GOAL_GROUP_CALLS = 1.2
 GOAL_P99_S = 0.100
 GOAL_REDIS_BYTES = 1024
 TELEGRAM_TOKEN_RATE = 30.0  # messages a second one bot token may send
 SHOWN_WITHIN_S = 10.0  # a move not on the table by then counts as late
-TABLE_HEAD = "🎴 UNO"
-HAND_HEAD = "UNO "
 METERED = ("send", "edit", "delete", "copy", "forward")
-MENTION = re.compile(r"tg://user\?id=(\d+)")
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
-
-
-# -- the local Telegram as seen through its live feed -----------------------------------------
-
-
-@dataclass
-class Shown:
-    """A bot message as it is now: its raw text (Telegram HTML) and buttons."""
-
-    message_id: int
-    text: str
-    markup: dict[str, Any] | None
-
-
-@dataclass
-class TableWrite:
-    time: float
-    text: str
-
-
-class Feed:
-    """Follows ``/control/feed``: the bot's messages as they are now (tables in groups,
-    hands in private chats), every write of a table, and when each press and each posted
-    inline choice happened, all on the local Telegram's clock."""
-
-    def __init__(self, url: str, bot_id: int) -> None:
-        self.url = url
-        self.bot_id = bot_id
-        self.groups: set[int] = set()
-        self.chats: dict[int, dict[int, Shown]] = {}  # chat → message id → as shown
-        self.latest: dict[int, int] = {}  # chat → the bot's last message id there
-        self.table_writes: dict[int, list[TableWrite]] = {}
-        self.press_times: dict[tuple[int, str], float] = {}
-        self.post_times: dict[tuple[int, int], float] = {}
-        self.last_seq = 0
-        self.events = 0
-        self.connected = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        async with (
-            httpx.AsyncClient(timeout=None) as http,
-            http.stream("GET", self.url + "/control/feed") as response,
-        ):
-            self.connected.set()
-            async for line in response.aiter_lines():
-                if line.startswith("data: "):
-                    self.events += 1
-                    self.on_event(orjson.loads(line[6:]))
-
-    def on_event(self, event: dict[str, Any]) -> None:
-        kind = event.get("kind")
-        if kind == "message":
-            message = event["message"]
-            chat_id = message["chat"]["id"]
-            sender = message.get("from", {}).get("id")
-            if sender == self.bot_id:
-                self.latest[chat_id] = message["message_id"]
-            elif message.get("via_bot"):
-                self.post_times[(chat_id, message["message_id"])] = event["time"]
-        elif kind == "press":
-            self.press_times[(event["user_id"], event["data"])] = event["time"]
-        elif kind == "call":
-            self.on_call(event["call"])
-
-    def on_call(self, call: dict[str, Any]) -> None:
-        self.last_seq = max(self.last_seq, call["seq"])
-        if not call.get("ok") or call.get("bot_id") != self.bot_id:
-            return
-        method = str(call["method"]).lower()
-        params = call.get("params") or {}
-        chat_id = call.get("chat_id")
-        if method not in ("sendmessage", "editmessagetext") or chat_id is None:
-            return
-        if method == "sendmessage":
-            message_id = self.latest.get(chat_id)
-        else:
-            message_id = int(params.get("message_id", 0))
-        if message_id is None:
-            return
-        text = str(params.get("text", ""))
-        self.chats.setdefault(chat_id, {})[message_id] = Shown(message_id, text, _markup(params))
-        if chat_id in self.groups and text.startswith(TABLE_HEAD):
-            self.table_writes.setdefault(chat_id, []).append(TableWrite(call["time"], text))
-
-    def newest(self, chat_id: int, head: str = "", kind: Kind | None = None) -> Shown | None:
-        """The bot's newest message in the chat whose text starts with ``head`` (and which has
-        a button of ``kind``)."""
-        for message_id in sorted(self.chats.get(chat_id, {}), reverse=True):
-            shown = self.chats[chat_id][message_id]
-            if not shown.text.startswith(head):
-                continue
-            if kind is None or any(cb.kind is kind for cb in _callbacks(shown.markup)):
-                return shown
-        return None
-
-    def table(self, chat_id: int) -> Shown | None:
-        """The group's live table."""
-        return self.newest(chat_id, TABLE_HEAD)
-
-    def hand(self, user_id: int) -> Shown | None:
-        """The user's hand message in their private chat with the bot."""
-        return self.newest(user_id, HAND_HEAD)
-
-
-def _markup(params: dict[str, Any]) -> dict[str, Any] | None:
-    raw = params.get("reply_markup")
-    if isinstance(raw, str):
-        raw = json.loads(raw) if raw else None
-    return raw if isinstance(raw, dict) else None
-
-
-def _callbacks(markup: dict[str, Any] | None) -> list[Callback]:
-    out = []
-    for row in (markup or {}).get("inline_keyboard", []):
-        for button in row:
-            data = button.get("callback_data")
-            if data:
-                with contextlib.suppress(BadCallback):
-                    out.append(Callback.decode(data))
-    return out
-
-
-def owing_user(table_text: str) -> int | None:
-    """The user the table's "▶" line names (who owes the next decision)."""
-    for line in table_text.split("\n"):
-        if line.startswith("▶"):
-            found = MENTION.search(line)
-            return int(found.group(1)) if found else None
-    return None
 
 
 def move_line(game: GameInfo, seat: int, code: str) -> str | None:
@@ -247,28 +97,6 @@ def move_line(game: GameInfo, seat: int, code: str) -> str | None:
 
 
 # -- the processes ------------------------------------------------------------------------------
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of ``pid`` and every living descendant (Celery's pool children)."""
-    parents: dict[int, int] = {}
-    ticks: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            raw = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = raw[raw.rindex(")") + 2 :].split()
-        parents[int(entry.name)] = int(fields[1])
-        ticks[int(entry.name)] = int(fields[11]) + int(fields[12])
-    total, todo = 0, [pid]
-    while todo:
-        current = todo.pop()
-        total += ticks.get(current, 0)
-        todo.extend(child for child, parent in parents.items() if parent == current)
-    return total / CLOCK_TICKS
 
 
 def rss_bytes(pid: int) -> int:
@@ -310,78 +138,25 @@ def bot_histograms(port: str) -> dict[str, tuple[float, float, float]]:
     return out
 
 
-@dataclass
-class Stack:
-    """The local Telegram, engine, worker and bot, each a process of its own."""
-
-    log_dir: Path
-    redis_url: str
-    telegram: Process
-    engine: Process
-    worker: Process
-    bot: Process
-    url: str
-    token: str
-    bot_id: int
-
-    @property
-    def processes(self) -> dict[str, Process]:
-        return {
-            "bot": self.bot,
-            "engine": self.engine,
-            "worker": self.worker,
-            "telegram": self.telegram,
-        }
-
-    def histograms(self) -> dict[str, tuple[float, float, float]]:
-        return bot_histograms(self.bot.env["UNO_BOT_HTTP_PORT"])
-
-    def cpu(self) -> dict[str, float]:
-        return {
-            name: cpu_seconds(proc.process.pid)
-            for name, proc in self.processes.items()
-            if proc.process is not None
-        }
-
-    def stop(self) -> None:
-        for proc in (self.bot, self.worker, self.engine, self.telegram):
-            proc.stop()
+def histograms(stack: Stack) -> dict[str, tuple[float, float, float]]:
+    return bot_histograms(stack.bots[0].env["UNO_BOT_HTTP_PORT"])
 
 
-def start_stack(redis_url: str, log_dir: Path, bot_env: dict[str, str] | None = None) -> Stack:
-    client = redis.Redis.from_url(redis_url)
-    client.flushdb()
-    client.close()
-    telegram = Process(
-        "telegram",
-        [sys.executable, "-m", "services.playground", "--port", "0"],
-        {**os.environ, "PYTHONUNBUFFERED": "1"},
-        log_dir / "telegram.log",
-    )
-    telegram.start_ready(lambda: "listening on" in telegram.log_since_start())
-    url = telegram.log().split("listening on ", 1)[1].split()[0]
-    control = TelegramControl(url)
+def cpu(stack: Stack) -> dict[str, float]:
+    return {name: proc.cpu_seconds() for name, proc in stack.processes.items()}
+
+
+def start_load_stack(redis_url: str, log_dir: Path, bot_env: dict[str, str] | None = None) -> Stack:
+    """The local Telegram (Telegram's flood limits on), engine, worker and one bot."""
+    stack = start_stack(redis_url, log_dir, bot_username="uno_load_bot")
     try:
-        limits = control.set_limits(True)  # Telegram's own numbers
+        limits = stack.control.set_limits(True)  # Telegram's own numbers
         assert limits["enabled"] and limits["global_per_second"] == TELEGRAM_TOKEN_RATE
-        made = control.create_bot(username="uno_load_bot", first_name="UNO")
-    finally:
-        control.close()
-    started: list[Process] = [telegram]
-    try:
-        engine = start_engine(redis_url, log_dir)
-        started.append(engine)
-        worker = start_worker(redis_url, engine.env["UNO_ENGINE_URL"], log_dir)
-        started.append(worker)
-        bot = start_bot("bot", redis_url, engine.env["UNO_ENGINE_URL"], url + "/bot",
-                        made["token"], log_dir, **(bot_env or {}))  # fmt: skip
+        stack.start_bot("bot", **(bot_env or {}))
     except BaseException:
-        for proc in reversed(started):
-            proc.stop()
+        stack.stop()
         raise
-    return Stack(
-        log_dir, redis_url, telegram, engine, worker, bot, url, made["token"], made["user"]["id"]
-    )
+    return stack
 
 
 # -- the people ---------------------------------------------------------------------------------
@@ -431,7 +206,7 @@ class Load:
         """``hand``: "inline", "private", or "mixed" (the games take turns: a check that
         both ways work, in one run)."""
         self.stack, self.hand, self.pace = stack, hand, pace
-        self.feed = Feed(stack.url, stack.bot_id)
+        self.feed = Feed(stack.telegram_url, stack.bot_id)
         self.games: list[Game] = []
         self.counters = Counters()
         self.stopping = False
@@ -439,7 +214,7 @@ class Load:
         self.serial = itertools.count(1)
 
     async def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
-        url = self.stack.url
+        url = self.stack.telegram_url
 
         def run() -> Any:
             return getattr(control_for(url), name)(*args, **kwargs)
@@ -496,10 +271,10 @@ class Load:
         question = await self.wait_for(
             "the variant keyboard", lambda: self.feed.newest(chat_id, kind=Kind.VARIANT)
         )
-        classic = next(cb for cb in _callbacks(question.markup) if cb.arg == "classic")
+        classic = next(cb for cb in markup_callbacks(question.markup) if cb.arg == "classic")
         await self.call("press_button", host, chat_id, question.message_id, classic.encode())
         lobby = await self.wait_for("the lobby", lambda: self.feed.newest(chat_id, kind=Kind.LOBBY))
-        buttons = {cb.arg: cb for cb in _callbacks(lobby.markup)}
+        buttons = {cb.arg: cb for cb in markup_callbacks(lobby.markup)}
         for person in people[1:]:
             await self.call(
                 "press_button", person["id"], chat_id, lobby.message_id, buttons["join"].encode()
@@ -509,11 +284,11 @@ class Load:
             "the table", lambda: self._in_play(chat_id), timeout=SHOWN_WITHIN_S * 6
         )
         game = Game(chat_id, people, hand)
-        async with EngineClient(self.stack.engine.env["UNO_ENGINE_URL"], ENGINE_TOKEN) as engine:
+        async with self.stack.engine_client() as engine:
             game.info = await engine.chat_game(chat_id)
         assert game.info is not None and len(game.info.seats) == 4, game.info
         if hand == "private":
-            hand_button = next(cb for cb in _callbacks(table.markup) if cb.kind is Kind.HAND)
+            hand_button = next(cb for cb in markup_callbacks(table.markup) if cb.kind is Kind.HAND)
             for person in people:
                 await self.call(
                     "press_button", person["id"], chat_id, table.message_id, hand_button.encode()
@@ -563,10 +338,7 @@ class Load:
     async def move_inline(self, game: Game, table: Shown, user: int) -> bool:
         assert game.info is not None
         found = await self.call("inline_query", user, game.info.game_id, chat_id=game.chat_id)
-        options = {}
-        for result in found["results"]:
-            with contextlib.suppress(BadCallback):
-                options[Callback.decode(result["id"])] = result["id"]
+        options = inline_moves(found)
         cb = preferred_move(list(options))
         if cb is None:
             return False
@@ -581,7 +353,7 @@ class Load:
     async def move_private(self, game: Game, table: Shown, user: int) -> bool:
         assert game.info is not None
         hand = self.feed.hand(user)
-        cb = preferred_move(_callbacks(hand.markup)) if hand is not None else None
+        cb = preferred_move(markup_callbacks(hand.markup)) if hand is not None else None
         if hand is None or cb is None:
             return False
         data = cb.encode()
@@ -682,12 +454,13 @@ async def measure(load: Load, seconds: float, rss_before: tuple[int, int]) -> Wi
     RSS and how many games there were when it was read."""
     stack, feed = load.stack, load.feed
     client = redis.Redis.from_url(stack.redis_url)
-    seq0, cpu0, t0, hist0 = feed.last_seq, stack.cpu(), time.time(), stack.histograms()
+    seq0, cpu0, t0, hist0 = feed.last_seq, cpu(stack), time.time(), histograms(stack)
     await asyncio.sleep(seconds)
-    t1, cpu1, hist1 = time.time(), stack.cpu(), stack.histograms()
+    t1, cpu1, hist1 = time.time(), cpu(stack), histograms(stack)
     redis_total, kinds = bot_redis_bytes(client)
     client.close()
-    rss = rss_bytes(stack.bot.process.pid) if stack.bot.process is not None else 0
+    bot = stack.bots[0].process
+    rss = rss_bytes(bot.pid) if bot is not None else 0
     await asyncio.sleep(min(SHOWN_WITHIN_S, 3.0))  # the last moves' tables
     calls = await load.call("calls", token=stack.token, since=seq0)
     users = {p["id"] for g in load.games for p in g.people}
@@ -759,7 +532,7 @@ async def running_load(
 ) -> AsyncIterator[Load]:
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(64))
     log_dir = Path(tempfile.mkdtemp(prefix="telegram-load-"))
-    stack = start_stack(redis_url, log_dir, bot_env)
+    stack = start_load_stack(redis_url, log_dir, bot_env)
     load = Load(stack, hand, pace)
     try:
         load.feed.start()
@@ -787,7 +560,7 @@ async def steady(
 ) -> Window:
     """``games`` games at ``pace``: set up, one pace of warm-up, then ``seconds`` measured."""
     async with running_load(hand, pace, redis_url, bot_env) as load:
-        bot = load.stack.bot.process
+        bot = load.stack.bots[0].process
         assert bot is not None
         # The first tenth of the games warms the bot up; its memory growth is taken over
         # the rest.
@@ -813,7 +586,7 @@ async def capacity(
     """More games at ``pace`` step by step until the first 429 or p99 over ``p99_limit``."""
     out: list[Window] = []
     async with running_load(hand, pace, redis_url, bot_env) as load:
-        bot = load.stack.bot.process
+        bot = load.stack.bots[0].process
         assert bot is not None
         await asyncio.sleep(1.0)
         rss_before = (rss_bytes(bot.pid), 0)

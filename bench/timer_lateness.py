@@ -40,7 +40,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
-from services.engine.local_server import (  # noqa: E402
+from harness.processes import (  # noqa: E402
     answers_ok,
     free_port,
     kill,
@@ -50,7 +50,7 @@ from services.engine.local_server import (  # noqa: E402
     uvicorn_command,
     worker_command,
 )
-from services.playground.processes import records_url  # noqa: E402
+from harness.services import records_url  # noqa: E402
 from services.worker.timers import DEADLINES_KEY, FIRED_STREAM  # noqa: E402
 
 TOKEN = "bench-token"

@@ -44,7 +44,7 @@ set-webhook)
     exec python -m services.deploy.set_webhook "$@"
     ;;
 playground)
-    exec python -m services.playground "$@"
+    exec python -m playground "$@"
     ;;
 *)
     exec "$role" "$@"

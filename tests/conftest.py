@@ -10,24 +10,39 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 if TYPE_CHECKING:
+    from playground.server import LocalTelegram
     from services.config import Settings
     from services.engine.app import EngineAPI
     from services.engine.client import EngineClient
-    from services.playground.server import LocalTelegram
 
 # Development mode for everything the tests build from the environment (README
 # "Configuration"); a test of production behaviour sets ``dev_mode=False`` itself.
 os.environ.setdefault("UNO_DEV_MODE", "1")
 
+#: The records file a developer's bot keeps by default (``UNO_DATABASE_URL``); no test may
+#: write it: each gives its services a database of its own.
+WORKING_TREE_RECORDS = Path(__file__).resolve().parents[1] / "uno.db"
+
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 TEST_DATABASE_URL = os.environ.get(
     "UNO_TEST_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/uno_test"
 )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_records_in_the_working_tree() -> Iterator[None]:
+    """Fails the run when a test left ``./uno.db`` in the checkout (a bot or worker built
+    with the default database URL), unless one was there before."""
+    there_before = WORKING_TREE_RECORDS.exists()
+    yield
+    if not there_before and WORKING_TREE_RECORDS.exists():
+        pytest.fail(f"a test wrote {WORKING_TREE_RECORDS}: give its services a database of its own")
 
 
 @pytest.fixture
@@ -100,11 +115,11 @@ async def engine(app: EngineAPI, settings: Settings) -> AsyncIterator[EngineClie
 
 @pytest.fixture(scope="session")
 def local_telegram() -> Iterator[LocalTelegram]:
-    """The local Telegram (services/playground), served in this process on a free port for the
+    """The local Telegram (playground), served in this process on a free port for the
     whole session: ``.url``, ``.bot_api_url`` (python-telegram-bot's ``base_url``) and
     ``.control`` (a ``TelegramControl``). Ids are unique per run, so a test that creates its
     own users, groups and bots needs no reset."""
-    from services.playground.server import start_in_thread
+    from playground.server import start_in_thread
 
     server = start_in_thread()
     yield server

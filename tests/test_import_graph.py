@@ -1,5 +1,8 @@
-"""The services' import graph: no circles, and the engine's client loads nothing of the
-engine service.
+"""The import graph of the product (services), the local Telegram (playground) and what
+starts and drives them (harness): no circles; the lines between the packages (the product
+imports nothing of the harness or the playground; the playground nothing of the harness and
+of the product only its logging; the benches nothing of the tests); and the engine's client
+loads nothing of the engine service.
 
 A circle (a imports b, b imports a) makes the import order decide what works and hides
 which concept rests on which (in the rules package: ``table`` needing ``variant`` needing
@@ -18,6 +21,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 RULES = "services.engine.rules"
+#: The packages of the tree, the product first; the checks below say which may import which.
+PACKAGES = ("services", "playground", "harness")
+#: What the playground may import of the product: its logging set-up, nothing else.
+PLAYGROUND_USES = {"services", "services.logs"}
 
 
 def module_name(path: Path) -> str:
@@ -46,11 +53,23 @@ def imports_of(path: Path, modules: set[str]) -> set[str]:
     return {m for m in found if m in modules and m != name}
 
 
-def import_graph() -> dict[str, set[str]]:
-    """Module -> the project modules it imports anywhere in its file (function bodies too)."""
-    paths = sorted((REPO / "services").rglob("*.py"))
-    modules = {module_name(p) for p in paths}
+def import_graph(*roots: str) -> dict[str, set[str]]:
+    """Module -> the project modules it imports anywhere in its file (function bodies too),
+    over the modules below ``roots`` (the product, the playground and the harness when none
+    are named) and every module of the tree they may import."""
+    paths = sorted(p for root in roots or PACKAGES for p in (REPO / root).rglob("*.py"))
+    every = sorted(p for root in (*PACKAGES, "bench", "tests") for p in (REPO / root).rglob("*.py"))
+    modules = {module_name(p) for p in every} | {"tests", "bench"}
     return {module_name(p): imports_of(p, modules) for p in paths}
+
+
+def package_of(module: str) -> str:
+    return module.split(".")[0]
+
+
+def imports_across(graph: dict[str, set[str]], into: set[str]) -> list[tuple[str, str]]:
+    """Each (module, imported module) where the imported one is in a package of ``into``."""
+    return sorted((m, n) for m, found in graph.items() for n in found if package_of(n) in into)
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -85,10 +104,51 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def test_the_services_import_no_circles() -> None:
+def test_the_packages_import_no_circles() -> None:
     graph = import_graph()
     assert "services.worker.tasks" in graph and "services.engine.app" in graph
+    assert "playground.app" in graph and "harness.play" in graph
     assert circles(graph) == []
+
+
+def test_the_product_imports_nothing_of_the_harness_or_the_playground() -> None:
+    """An operator deploys services/ alone (the image holds nothing else)."""
+    graph = import_graph("services")
+    assert imports_across(graph, {"harness", "playground", "tests", "bench"}) == []
+
+
+def test_the_playground_imports_nothing_of_the_harness_and_only_the_products_logging() -> None:
+    """The local Telegram is a product of its own: it knows Telegram, not the UNO bot."""
+    graph = import_graph("playground")
+    assert imports_across(graph, {"harness", "tests", "bench"}) == []
+    used = {n for _, n in imports_across(graph, {"services"})}
+    assert used <= PLAYGROUND_USES, used - PLAYGROUND_USES
+
+
+def test_the_harness_and_the_benches_import_nothing_of_the_tests() -> None:
+    """The harness serves the tests, the benches and the playground alike; the tests' own
+    helpers (tests/helpers) are theirs alone."""
+    graph = import_graph("harness", "bench")
+    assert imports_across(graph, {"tests"}) == []
+    assert "harness.stack" in graph["bench.telegram_load"]  # the walk reaches the benches
+
+
+def test_the_tests_import_their_helpers_as_one_package() -> None:
+    """No test module imports another file by its bare name (``from conftest import``): a
+    helper is ``tests.helpers.<name>``."""
+    test_modules = {p.stem for p in (REPO / "tests").rglob("*.py")}
+    bare = []
+    for path in sorted((REPO / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
+            bare += [f"{path.relative_to(REPO)}: {n}" for n in names if n in test_modules]
+    assert bare == []
 
 
 def test_the_graph_sees_the_imports_it_must() -> None:

@@ -83,21 +83,6 @@ class Callback:
         return Callback(parsed_kind, game_id, int(version), arg)
 
 
-#: The order a scripted player (the end-to-end tests, the load bench) prefers moves in: play,
-#: then every other decision, then draw.
-MOVE_PREFERENCE = ("p", "c", "s", "a", "d", "k")
-
-
-def preferred_move(options: list[Callback]) -> Callback | None:
-    """The move button a scripted player presses among ``options``, by ``MOVE_PREFERENCE``."""
-    acts = [cb for cb in options if cb.kind is Kind.ACT]
-    for head in MOVE_PREFERENCE:
-        for cb in acts:
-            if cb.arg.split(".")[0] == head:
-                return cb
-    return None
-
-
 def action_id(user_id: int, version: int, code: str) -> str:
     """The engine's idempotency key for a player's move: the same press, the same inline
     choice (its ``chosen_inline_result`` and its posted message) and every retry after a

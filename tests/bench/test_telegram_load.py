@@ -42,7 +42,8 @@ def test_a_steady_run_measures_every_figure(
 
 
 def test_the_table_names_who_owes_and_the_move_in_words() -> None:
-    """The two readings of the bot's table the bench relies on."""
+    """The two readings of the bot's table the bench relies on (the first the harness's)."""
+    from harness.feed import owing_user
     from services.engine.client import GameInfo
 
     game = GameInfo.model_validate(
@@ -63,8 +64,8 @@ def test_the_table_names_who_owes_and_the_move_in_words() -> None:
         }
     )
     text = 'top\n▶ <a href="tg://user?id=12">Bob</a> · to play · ⏱ 60s\nseats'
-    assert telegram_load.owing_user(text) == 12
-    assert telegram_load.owing_user("no one owes") is None
+    assert owing_user(text) == 12
+    assert owing_user("no one owes") is None
     line = telegram_load.move_line(game, 1, "p.R5")
     assert line is not None and "Bob" in line and "played" in line
     assert telegram_load.move_line(game, 1, "ch") is None

@@ -1,6 +1,6 @@
 """Fixtures for the bot's tests: the engine (in-process over ASGI for the unit tests of
-rendering and memory; real processes for the end-to-end tests from
-``services/playground/processes.py``), the test Redis, and the local Telegram."""
+rendering and memory; for the end-to-end tests the whole stack as real processes, from
+the harness: harness/stack.py), the test Redis, and the local Telegram."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import pytest
-from bot_stack import Group, Stack, records_url
 from redis.asyncio import Redis
 
+from harness.stack import FAST_LIMITS, Stack, start_stack
 from services.bot.memory import Memory
 from services.config import Settings
-from services.playground.processes import start_engine, start_worker
+from tests.helpers.bot_scenes import Group
 
 _BOTS = itertools.count()
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -45,34 +45,28 @@ async def memory(redis: Redis) -> Memory:
 
 @pytest.fixture(scope="module")
 def stack(local_telegram: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    import redis as sync_redis
-
-    client = sync_redis.Redis.from_url(TEST_REDIS_URL)
-    client.flushdb()
-    client.close()
-    log_dir = tmp_path_factory.mktemp("bot-e2e")
+    """Engine, worker and one bot replica for one test module, on the test Redis (emptied at
+    the start); tests make their own users, groups and games. Not for the whole session: the
+    worker would go on draining deadlines under other areas' tests. Telegram's limits are
+    lifted (in the bot and the local Telegram) unless a test sets them."""
     control = local_telegram.control
     control.set_limits(False)
     # Group privacy off: a frozen Minions player talking is noticed (RULES.md §6).
-    made = control.create_bot(
-        username=f"uno_e2e{next(_BOTS)}_bot", first_name="UNO", privacy_mode=False
+    found = start_stack(
+        TEST_REDIS_URL,
+        tmp_path_factory.mktemp("bot-e2e"),
+        telegram_url=local_telegram.url,
+        bot_username=f"uno_e2e{next(_BOTS)}_bot",
+        privacy_mode=False,
+        bot_env=FAST_LIMITS,
     )
-    engine = start_engine(TEST_REDIS_URL, log_dir)
-    worker = start_worker(
-        TEST_REDIS_URL, engine.env["UNO_ENGINE_URL"], log_dir, UNO_DATABASE_URL=records_url(log_dir)
-    )
-    bot_user = made["user"]
-    found = Stack(
-        TEST_REDIS_URL, engine, worker, [], made["token"], bot_user["username"], bot_user["id"],
-        local_telegram, log_dir,
-    )  # fmt: skip
     found.start_bot("bot-a")
     yield found
-    for proc in [*found.bots, worker, engine]:
-        proc.stop()
+    processes = [*found.bots, found.worker, found.engine]
+    found.stop()
     control.set_limits(True)  # Telegram's own numbers again, for whoever comes next
     if os.environ.get("UNO_SHOW_BOT_LOGS"):
-        for proc in [*found.bots, worker, engine]:
+        for proc in processes:
             print(f"==== {proc.name}\n{proc.log()[-20000:]}")
         for call in control.calls(token=found.token)[-60:]:
             print(

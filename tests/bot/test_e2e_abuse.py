@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot_stack import Group, Stack
-from scenes import deal, open_lobby
-from telegram_play import callbacks
-from test_e2e_people import OUT_OF_DATE, engine_game
-
+from harness.players import callbacks
+from harness.stack import Stack
 from services.bot.callbacks import Callback, Kind
+from tests.helpers.bot_scenes import OUT_OF_DATE, Group, deal, engine_game, open_lobby
 
 NOT_ON_MESSAGE = "This button is not on this message."
 KICKED = "You were removed from this game, so you can't take a seat in it again."

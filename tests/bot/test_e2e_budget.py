@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 import redis
-from scenes import deal
 
 from services.bot.ratelimit import GROUP, PREFIX
+from tests.helpers.bot_scenes import deal
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,9 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from scenes import Scene, deal
-from telegram_play import callbacks
-
+from harness.players import callbacks
 from services.bot.callbacks import Callback, Kind
+from tests.helpers.bot_scenes import Scene, deal
 
 
 def test_inline_hand_plays_a_card_once(stack: Any, make_group: Any) -> None:

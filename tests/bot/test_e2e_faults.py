@@ -10,10 +10,10 @@ import sys
 from typing import Any
 
 import httpx
-from scenes import deal
 
-from services.engine.local_server import REPO, free_port
-from services.playground.processes import start_bot
+from harness.processes import REPO, free_port
+from harness.services import start_bot
+from tests.helpers.bot_scenes import deal
 
 
 def engine_act(stack: Any, game_id: str, user_id: int, code: str) -> None:
@@ -153,7 +153,7 @@ def test_two_replicas_behind_a_webhook(stack: Any, make_group: Any) -> None:
                     name,
                     stack.redis_url,
                     stack.engine_url,
-                    stack.telegram.bot_api_url,
+                    stack.bot_api_url,
                     stack.token,
                     stack.log_dir,
                     UNO_BOT_HTTP_PORT=str(http_port),

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import Stack
-from scenes import deal, open_lobby
-from telegram_play import callbacks
-
+from harness.players import callbacks
+from harness.stack import Stack
 from services.bot.callbacks import Kind
+from tests.helpers.bot_scenes import deal, open_lobby
 
 
 def test_the_group_speaks_its_creators_language_and_each_hand_its_owners(stack: Stack) -> None:

@@ -8,24 +8,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot_stack import Stack
-from scenes import Scene, deal, open_lobby
-from telegram_play import callbacks, version_of
-
+from harness.players import callbacks, version_of
+from harness.stack import Stack
 from services.bot.callbacks import Callback, Kind
-from services.engine.client import GameInfo
+from tests.helpers.bot_scenes import OUT_OF_DATE, Scene, deal, engine_game, open_lobby
 
-OUT_OF_DATE = "This button is out of date."
 NOT_ON_MESSAGE = "This button is not on this message."
 LEFT_THE_GROUP = "You left the group, so the AI plays your seat."
-
-
-def engine_game(stack: Stack, game_id: str) -> GameInfo:
-    async def get() -> GameInfo:
-        async with stack.engine_client() as engine:
-            return await engine.game(game_id)
-
-    return asyncio.run(get())
 
 
 def engine_events(stack: Stack, game_id: str) -> list[dict[str, Any]]:

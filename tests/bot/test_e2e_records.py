@@ -7,14 +7,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot_stack import Group, Stack
-from scenes import deal
-from telegram_play import callbacks
-
+from harness.players import callbacks
+from harness.stack import Stack
 from services.bot.callbacks import Kind
 from services.engine.client import GameInfo
 from services.records import queries
 from services.records.database import make_engine
+from tests.helpers.bot_scenes import Group, deal
 
 
 def reply(stack: Stack, group: Group, person: dict[str, Any], command: str, words: str) -> str:

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from bot_stack import Group, Stack
-from scenes import open_lobby
-from telegram_play import callbacks, version_of
 
-from services.bot.callbacks import Kind, preferred_move
+from harness.players import callbacks, preferred_move, version_of
+from harness.stack import Stack
+from services.bot.callbacks import Kind
+from tests.helpers.bot_scenes import Group, open_lobby
 
 
 def owes(hand_text: str) -> bool:

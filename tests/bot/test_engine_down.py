@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from harness.processes import free_port
 from services.bot.context import EngineDown, call_engine
 from services.bot.screens.refusals import not_answering
 from services.engine.client import EngineClient
-from services.engine.local_server import free_port
 
 
 @pytest.fixture

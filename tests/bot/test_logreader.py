@@ -7,11 +7,11 @@ import asyncio
 import contextlib
 
 from redis.asyncio import Redis
-from waiting import async_wait_for
 
 from services.bot.logreader import GROUP, LogEntry, LogReader
 from services.config import Settings
 from services.engine.client import EngineClient, log_keys
+from tests.helpers.waiting import async_wait_for
 
 
 async def test_replicas_share_the_log_and_claim_what_a_dead_one_left(

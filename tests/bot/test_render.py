@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 import pytest
-from engine_views import engine_view, game_info
 
 from services.bot.callbacks import Callback, Kind
 from services.bot.screens.event_lines import MOVE_EVENTS, event_line
@@ -29,6 +28,7 @@ from services.engine.rules import (
     new_game,
 )
 from services.engine.rules.state import GameState, Options
+from tests.helpers.engine_views import engine_view, game_info
 
 
 def two_sided(info: GameInfo) -> bool:

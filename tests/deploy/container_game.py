@@ -5,7 +5,7 @@ docker-compose.local-telegram.yml):
   workload's container (HTTP paths and ports, commands, TCP ports): the manifests probe what
   the image serves.
 - ``game``: a game played by scripted people through the local Telegram, as in the bot's
-  end-to-end tests (tests/bot/telegram_play.py): /new, a join, an AI seat, start, moves
+  end-to-end tests (harness/players.py): /new, a join, an AI seat, start, moves
   until the round ends, and the round's result in PostgreSQL. On the way the engine's
   container is killed (a move pressed meanwhile is refused with "try again" and goes in
   once pressed again) and then the bot's (a move pressed meanwhile is taken when the bot is
@@ -25,7 +25,6 @@ import json
 import re
 import shlex
 import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -33,13 +32,11 @@ from typing import Any
 
 import yaml
 
+from harness.players import Players, callbacks, preferred_move, version_of
+from playground.control import TelegramControl
+from services.bot.callbacks import Callback, Kind
+
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tests" / "bot"))
-
-from telegram_play import Players, callbacks, version_of  # noqa: E402
-
-from services.bot.callbacks import Callback, Kind, preferred_move  # noqa: E402
-from services.playground.control import TelegramControl  # noqa: E402
 
 #: The compose service that runs each workload of k8s/base.
 SERVICE_OF_WORKLOAD = {

@@ -1,9 +1,10 @@
 """Run inside the image (scripts/container-check.sh: ``docker run -i IMAGE python - <
 tests/deploy/image_contents.py``): the image holds the product alone. No local Telegram
-(services/playground, with its stack.py and processes.py), no process helpers of the tests
-(services/engine/local_server.py), no tests or benches; the services' code is the installed
-package, and nothing of the checkout lies in the working directory. Prints what it found;
-exits 1 naming what should not be there. Standard library only: it runs in the image."""
+(the playground package), nothing of what starts and drives the product (the harness
+package: process helpers, ``make play``'s launcher, scripted players), no tests or benches;
+the services' code is the installed package, and nothing of the checkout lies in the
+working directory. Prints what it found; exits 1 naming what should not be there. Standard
+library only: it runs in the image."""
 
 from __future__ import annotations
 
@@ -12,17 +13,8 @@ import os
 import sys
 from pathlib import Path
 
-#: Modules of the checkout that are not the product.
-NOT_THE_PRODUCT = (
-    "services.playground",
-    "services.playground.stack",
-    "services.playground.processes",
-    "services.engine.local_server",
-    "tests",
-    "bench",
-)
-#: File names of the harness anywhere in the installed package.
-HARNESS_FILES = {"local_server.py", "stack.py", "processes.py", "telegram_play.py"}
+#: Packages of the checkout that are not the product.
+NOT_THE_PRODUCT = ("playground", "harness", "tests", "bench")
 
 
 def found_module(name: str) -> bool:
@@ -40,7 +32,7 @@ def main() -> int:
     if not str(package).startswith(sys.prefix):
         problems.append(f"services is imported from {package}, not the installed package")
     for path in package.rglob("*"):
-        if path.name in HARNESS_FILES or path.name in {"playground", "tests", "bench"}:
+        if path.name in NOT_THE_PRODUCT:
             problems.append(f"{path} is in the image")
     stray = sorted(os.listdir(Path.cwd()))
     if stray:
@@ -51,7 +43,7 @@ def main() -> int:
         return 1
     modules = sum(1 for _ in package.rglob("*.py"))
     print(f"image contents: the product alone: services from {package} ({modules} modules);")
-    print("  no local Telegram, no process helpers of the tests, no tests, no benches")
+    print("  no local Telegram, no harness, no tests, no benches")
     return 0
 
 

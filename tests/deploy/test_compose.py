@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 import yaml
-from deployment_facts import (
+
+from tests.helpers.deployment import (
     CODE_VARIABLES,
     FORBIDDEN_VARIABLES,
     REPO,

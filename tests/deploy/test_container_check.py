@@ -8,7 +8,8 @@ import re
 import subprocess
 
 import yaml
-from deployment_facts import REPO
+
+from tests.helpers.deployment import REPO
 
 SCRIPTS = ("container-check.sh", "debian-base-image.sh")
 

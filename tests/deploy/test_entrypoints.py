@@ -11,7 +11,10 @@ from typing import Any
 
 import httpx
 import pytest
-from service_runner import (
+
+from harness.processes import free_port
+from services.engine.client import EngineClient
+from tests.helpers.service_runner import (
     TOKEN,
     engine_env,
     entry_env,
@@ -19,10 +22,7 @@ from service_runner import (
     service,
     wait_ready,
 )
-from waiting import wait_for
-
-from services.engine.client import EngineClient
-from services.engine.local_server import free_port
+from tests.helpers.waiting import wait_for
 
 
 def test_the_engine_serves_on_the_port_and_with_the_token_it_is_given(

@@ -15,10 +15,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from service_runner import TOKEN, wait_ready
 
-from services.engine import local_server
-from services.engine.local_server import free_port
+from harness import processes
+from harness.processes import free_port
+from tests.helpers.service_runner import TOKEN, wait_ready
 
 REPO = Path(__file__).resolve().parents[2]
 DOCKERFILE = (REPO / "Dockerfile").read_text()
@@ -64,16 +64,23 @@ def test_the_dockerfile_builds_where_no_registry_is_reachable() -> None:
             assert argument not in named[stage], (argument, stage)
 
 
-def test_the_product_leaves_out_the_local_telegram_and_the_test_helpers() -> None:
-    build = stages()["build"]
-    removed = re.search(r"rm -r ([^&\n]+)", build)
-    assert removed, "the build stage removes the harness before installing the product"
-    assert set(removed.group(1).split()) == {
-        "services/playground",
-        "services/engine/local_server.py",
+def test_the_product_leaves_out_the_local_telegram_and_the_harness() -> None:
+    """The product's stages copy services/ and nothing of the checkout's other packages;
+    the local-telegram target adds the playground package alone."""
+    named = stages()
+    copied = {
+        name: {
+            part.strip("/").removeprefix("./")
+            for line in re.findall(r"(?m)^COPY (?!--from)(?:--\S+ )*(.+) \S+$", stage)
+            for part in line.split()
+        }
+        for name, stage in named.items()
     }
-    install = build.index("pip install --no-deps .")
-    assert removed.start() < install
+    assert "services" in copied["build"]
+    for stage in ("build", "service", "runtime"):
+        assert not {"playground", "harness", "tests", "bench", "."} & copied[stage], stage
+    assert copied["local-telegram"] == {"playground"}
+    assert "pip install --no-deps ." in named["build"]
 
 
 def test_the_build_context_leaves_out_the_checkouts_clutter() -> None:
@@ -99,8 +106,8 @@ def test_the_contents_check_finds_the_harness_in_the_checkout(tmp_path: Path) ->
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     found = image_contents(Path(sys.executable), tmp_path, env)
     assert found.returncode == 1
-    for harness in ("services.playground", "services.engine.local_server", "stack.py"):
-        assert harness in found.stdout, found.stdout
+    for package in ("playground", "harness", "tests", "bench"):
+        assert f"the module {package} is there" in found.stdout, found.stdout
 
 
 @pytest.mark.slow
@@ -189,4 +196,4 @@ def test_the_build_steps_give_an_image_that_migrates_and_serves(
         )
         assert migrated.returncode == 0, migrated.stderr[-3000:]
     finally:
-        local_server.stop(process)
+        processes.stop(process)

@@ -17,7 +17,14 @@ from typing import Any
 import kubernetes_validate
 import pytest
 import yaml
-from deployment_facts import CODE_VARIABLES, FORBIDDEN_VARIABLES, REPO, VERSION, entrypoint_roles
+
+from tests.helpers.deployment import (
+    CODE_VARIABLES,
+    FORBIDDEN_VARIABLES,
+    REPO,
+    VERSION,
+    entrypoint_roles,
+)
 
 OVERLAYS = ("dev", "prod")
 #: The oldest Kubernetes the manifests are meant for, and the newest the schemas know.

@@ -17,7 +17,14 @@ from typing import Any
 import psycopg
 import pytest
 import redis
-from service_runner import (
+
+from harness.processes import free_port
+from harness.redis_finder import answers
+from services.engine.client import EngineClient, NotFound
+from services.records.database import make_engine
+from services.records.queries import user_stats
+from services.records.writer import GameFacts, SeatFacts, record_write
+from tests.helpers.service_runner import (
     REPO,
     TOKEN,
     engine_env,
@@ -26,14 +33,7 @@ from service_runner import (
     service,
     wait_ready,
 )
-from waiting import wait_for
-
-from services.engine.client import EngineClient, NotFound
-from services.engine.local_server import free_port
-from services.playground.redis_finder import answers
-from services.records.database import make_engine
-from services.records.queries import user_stats
-from services.records.writer import GameFacts, SeatFacts, record_write
+from tests.helpers.waiting import wait_for
 
 PASSWORD = "restore-test-password"
 

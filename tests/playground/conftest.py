@@ -9,9 +9,9 @@ from typing import Any
 
 import httpx
 import pytest
-from scene_helpers import Scene
 
-from services.playground.server import LocalTelegram
+from playground.server import LocalTelegram
+from tests.helpers.telegram_scene import Scene
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """aiogram 3 plays the same scripted conversation as python-telegram-bot (see
-conversation_script.py), by long polling and by webhook; every object it gets must parse."""
+tests/helpers/conversation_script.py), by long polling and by webhook; every object it gets
+must parse."""
 
 from __future__ import annotations
 
@@ -31,9 +32,15 @@ from aiogram.types import (
 )
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
-from conversation_script import LEGACY_FIELDS, STICKER, UNKNOWN_FIELD_UPDATE, cast, play
 
-from services.playground.server import LocalTelegram
+from playground.server import LocalTelegram
+from tests.helpers.conversation_script import (
+    LEGACY_FIELDS,
+    STICKER,
+    UNKNOWN_FIELD_UPDATE,
+    cast,
+    play,
+)
 
 T = TypeVar("T")
 JOIN = InlineKeyboardMarkup(

@@ -10,9 +10,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from services.playground.bot_api import METHODS, BotApi
-from services.playground.people import People, Refused
-from services.playground.world import World
+from playground.bot_api import METHODS, BotApi
+from playground.people import People, Refused
+from playground.world import World
 
 PARAMETERS = [
     "chat_id",

@@ -12,10 +12,9 @@ from typing import Any
 
 import httpx
 import pytest
-from scene_helpers import JOIN, Scene
 
-from services.playground.control import ControlError
-from services.playground.server import LocalTelegramProcess
+from playground.control import ControlError
+from tests.helpers.telegram_scene import JOIN, Scene
 
 
 def snapshot(scene: Scene) -> Any:
@@ -148,7 +147,7 @@ def test_runs_as_a_process() -> None:
         [
             sys.executable,
             "-m",
-            "services.playground",
+            "playground",
             "--host",
             "127.0.0.1",
             "--port",
@@ -171,16 +170,3 @@ def test_runs_as_a_process() -> None:
     finally:
         process.terminate()
         process.wait(15)
-
-
-def test_process_helper_for_benchmarks() -> None:
-    server = LocalTelegramProcess(limits=False)
-    try:
-        made = server.control.create_bot("bench_helper_bot")
-        me = httpx.post(f"{server.bot_api_url}{made['token']}/getMe").json()["result"]
-        assert me["username"] == "bench_helper_bot"
-        assert server.control.state()["limits"]["enabled"] is False
-        assert server.cpu_seconds() > 0
-    finally:
-        server.stop()
-    assert server.process.returncode is not None

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from services.playground.errors import BotApiError
-from services.playground.formatting import format_text, parse_html, parse_markdown_v2
-from services.playground.text import detected_entities
+from playground.errors import BotApiError
+from playground.formatting import format_text, parse_html, parse_markdown_v2
+from playground.text import detected_entities
 
 PREFIX = "Bad Request: can't parse entities: "
 

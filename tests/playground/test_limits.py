@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.playground.limits import FloodLimits
+from playground.limits import FloodLimits
 
 BOT = 7
 

@@ -4,9 +4,9 @@ file id, an HTTP URL or an upload, and Telegram's 400 for a file id that cannot 
 from __future__ import annotations
 
 import pytest
-from scene_helpers import JOIN, Scene
 
-from services.playground.media import WRONG_FILE
+from playground.media import WRONG_FILE
+from tests.helpers.telegram_scene import JOIN, Scene
 
 #: A sticker's file id as Telegram issues them (URL-safe base64 of its record).
 TELEGRAM_STICKER = "CAACAgIAAxkBAAEQzllpwQJNaY9bim5ZTmvn9GTweReALAAC6JwAAtEFCEp1FOtm_fs1qDoE"

@@ -4,10 +4,9 @@ inline queries do not."""
 
 from __future__ import annotations
 
-from scene_helpers import JOIN, Scene
-
-from services.playground.bot_api import METHODS
-from services.playground.limits import METERED_METHODS
+from playground.bot_api import METHODS
+from playground.limits import METERED_METHODS
+from tests.helpers.telegram_scene import JOIN, Scene
 
 TOO_MANY = "Too Many Requests: retry after "
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import telegram
 
-from services.playground.bot_api import METHODS
+from playground.bot_api import METHODS
 
 BOT_CODE = Path(__file__).resolve().parents[2] / "services" / "bot"
 

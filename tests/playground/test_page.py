@@ -20,10 +20,11 @@ from typing import Any, NamedTuple
 import pytest
 import redis
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
-from stack_process import TEST_REDIS_URL, LauncherProcess, start_launcher
 
-from services.engine.local_server import free_port
-from services.playground.control import TelegramControl
+from harness.launcher import LauncherProcess
+from harness.processes import free_port
+from playground.control import TelegramControl
+from tests.helpers.launcher import TEST_REDIS_URL, start_launcher
 
 pytestmark = pytest.mark.slow
 

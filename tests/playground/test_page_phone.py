@@ -21,8 +21,8 @@ import httpx
 import pytest
 from aiogram.utils.web_app import safe_parse_webapp_init_data
 
-from services.playground.server import LocalTelegram, start_in_thread
-from services.playground.stack import BOT_USERNAME, set_up_world
+from harness.play import BOT_USERNAME, set_up_world
+from playground.server import LocalTelegram, start_in_thread
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 import pytest
 import telegram
 import uvicorn
-from conversation_script import LEGACY_FIELDS, STICKER, UNKNOWN_FIELD_UPDATE, Cast, cast, play
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
@@ -43,8 +42,16 @@ from telegram.ext import (
     filters,
 )
 
-from services.playground.server import LocalTelegram
-from services.playground.webhooks import SECRET_HEADER
+from playground.server import LocalTelegram
+from playground.webhooks import SECRET_HEADER
+from tests.helpers.conversation_script import (
+    LEGACY_FIELDS,
+    STICKER,
+    UNKNOWN_FIELD_UPDATE,
+    Cast,
+    cast,
+    play,
+)
 
 T = TypeVar("T")
 JOIN = InlineKeyboardMarkup([[InlineKeyboardButton("Join", callback_data="join")]])

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scene_helpers import JOIN, Scene
-
-from services.playground.errors import MESSAGE_NOT_MODIFIED, QUERY_TOO_OLD
+from playground.errors import MESSAGE_NOT_MODIFIED, QUERY_TOO_OLD
+from tests.helpers.telegram_scene import JOIN, Scene
 
 
 def test_unknown_token_and_method(scene: Scene) -> None:

@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 import uvicorn
-from scene_helpers import Scene
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from services.playground.control import ControlError
-from services.playground.server import tcp_socket
+from playground.control import ControlError
+from playground.server import tcp_socket
+from tests.helpers.telegram_scene import Scene
 
 
 def kinds(updates: list[dict[str, Any]]) -> list[str]:

@@ -13,9 +13,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 from aiogram.utils.web_app import safe_parse_webapp_init_data
-from scene_helpers import Scene
 
-from services.playground.control import ControlError
+from playground.control import ControlError
+from tests.helpers.telegram_scene import Scene
 
 APP = "https://uno.example.org/app"
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from game_log import ANA, BO, CHAT, CY, FACTS, finished_game
 from sqlalchemy import Engine, select
 
 from services.engine.rules import Options
@@ -14,6 +13,7 @@ from services.records import queries
 from services.records.models import AI_USER_IDS, PLAYERS, USERS
 from services.records.queries import BoardOrder, ChatSettings, InvalidSetting
 from services.records.writer import GameFacts, SeatFacts, needs_facts, record_write
+from tests.helpers.game_log import ANA, BO, CHAT, CY, FACTS, finished_game
 
 STRONG = AI_USER_IDS["strong"]
 OTHER_CHAT = -100_777

@@ -11,7 +11,6 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from game_log import ANA, BO, CHAT, CY, FACTS, finished_game
 from sqlalchemy import Engine, insert, select
 
 from services.records import writer
@@ -28,6 +27,7 @@ from services.records.models import (
 )
 from services.records.ratings import NEW_PLAYER
 from services.records.writer import WriteOutcome, record_write
+from tests.helpers.game_log import ANA, BO, CHAT, CY, FACTS, finished_game
 
 STRONG = AI_USER_IDS["strong"]
 SNAPSHOT_SKIPS = {"updated_at", "created_at", "finished_at", "ended_at", "recorded_at"}

@@ -1,5 +1,5 @@
 """Fixtures for the worker tests: the variants, and for the end-to-end tests a real engine
-service (uvicorn) and real Celery workers, each in its own process (``service_processes.py``).
+service (uvicorn) and real Celery workers, each in its own process (harness/services.py).
 
 Set ``UNO_TEST_REDIS_URL`` to your own database; set ``UNO_SHOW_WORKER_LOGS=1`` to print the
 workers' logs after each end-to-end test.
@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from service_processes import ServiceProcess, start_engine, start_worker
 
-from services.engine.local_server import free_port
+from harness.processes import ServiceProcess
+from harness.services import start_engine, start_worker
 from services.engine.rules import VARIANTS
 
 #: Short pauses so the end-to-end tests run in seconds (the turn time's floor is 5 s).
@@ -31,7 +31,7 @@ def variant_name(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def engine_process(redis_url: str, tmp_path: Path) -> Iterator[ServiceProcess]:
     """A real engine service on the test Redis, with the test endpoints on."""
-    proc = start_engine(redis_url, free_port(), tmp_path, **ENGINE_TEST_ENV)
+    proc = start_engine(redis_url, tmp_path, **ENGINE_TEST_ENV)
     yield proc
     proc.stop()
 

@@ -13,7 +13,6 @@ from collections import Counter
 
 import pytest
 import redis
-from waiting import wait_for
 
 from services.worker.timers import (
     CLAIMED_KEY,
@@ -27,6 +26,7 @@ from services.worker.timers import (
     DeadlineDrainer,
     DeadlineKind,
 )
+from tests.helpers.waiting import wait_for
 
 
 @pytest.fixture

@@ -14,11 +14,10 @@ from typing import Any
 import pytest
 import redis
 from pydantic import SecretStr
-from service_processes import TEST_ENGINE_TOKEN, ServiceProcess
 from sqlalchemy import Engine, insert, select
-from timer_table import Table
-from waiting import wait_for
 
+from harness.processes import ServiceProcess
+from harness.services import ENGINE_TOKEN
 from services.config import Settings
 from services.engine.client import log_keys
 from services.records import queries
@@ -34,6 +33,8 @@ from services.records.models import (
 )
 from services.worker.engine_loop import EngineLoop
 from services.worker.records import GROUP, EngineFacts, ResultsRecorder
+from tests.helpers.timer_table import Table
+from tests.helpers.waiting import wait_for
 
 SHARDS = 16
 WINNING_TABLE = {
@@ -74,7 +75,7 @@ def records_db(records_url: str) -> Iterator[Engine]:
 @pytest.fixture
 def facts(engine_url: str, redis_url: str) -> Iterator[EngineFacts]:
     settings = Settings(
-        engine_url=engine_url, engine_token=SecretStr(TEST_ENGINE_TOKEN), redis_url=redis_url
+        engine_url=engine_url, engine_token=SecretStr(ENGINE_TOKEN), redis_url=redis_url
     )
     engine = EngineLoop(settings)
     yield EngineFacts(engine)

@@ -13,9 +13,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from celery import Celery
-from service_processes import ServiceProcess
-from timer_table import Table
-from waiting import wait_for
+
+from harness.processes import ServiceProcess
+from tests.helpers.timer_table import Table
+from tests.helpers.waiting import wait_for
 
 pytestmark = pytest.mark.slow
 

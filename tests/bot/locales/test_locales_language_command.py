@@ -8,6 +8,7 @@ import asyncio
 import itertools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 from pydantic import SecretStr
@@ -15,22 +16,25 @@ from redis.asyncio import Redis
 from telegram import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, Update
 from telegram.ext import Application
 
+from playground.control import TelegramControl
+from playground.server import LocalTelegram
 from services.bot.app import build_application
 from services.bot.locales.preferences import CHAT_KEY, LanguagePreferences
 from services.config import Settings
-from services.playground.control import TelegramControl
-from services.playground.server import LocalTelegram
 
 _runs = itertools.count(1)
 
 
 @asynccontextmanager
 async def running_bot(
-    telegram: LocalTelegram, redis_url: str, token: str
+    telegram: LocalTelegram, redis_url: str, token: str, records: Path
 ) -> AsyncIterator[Application]:  # type: ignore[type-arg]
-    """The bot's own application, polling the local Telegram; no engine is needed here."""
+    """The bot's own application, polling the local Telegram; no engine is needed here. Its
+    records are a SQLite file at ``records`` (not the default ``./uno.db`` of the working
+    directory)."""
     settings = Settings(
         redis_url=redis_url,
+        database_url=f"sqlite:///{records}",
         telegram_token=SecretStr(token),
         bot_api_url=telegram.bot_api_url,
         engine_url="http://127.0.0.1:9",
@@ -60,7 +64,7 @@ def last_text(messages: list[dict[str, Any]], count: int) -> str:
 
 
 async def test_language_per_person_and_per_chat(
-    local_telegram: LocalTelegram, redis_url: str
+    local_telegram: LocalTelegram, redis_url: str, tmp_path: Path
 ) -> None:
     control: TelegramControl = local_telegram.control
     n = next(_runs)
@@ -109,7 +113,7 @@ async def test_language_per_person_and_per_chat(
         rules = in_group(5)
         assert "اونو فلیپ" in rules.split("\n")[0] and "سوپر پَرش" in rules
 
-    async with running_bot(local_telegram, redis_url, token) as app:
+    async with running_bot(local_telegram, redis_url, token, tmp_path / "records.db") as app:
         await asyncio.to_thread(script)
         menus = {
             (scope, language): await app.bot.get_my_commands(

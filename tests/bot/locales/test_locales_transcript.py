@@ -22,7 +22,6 @@ from typing import Any
 
 import pytest
 from bidi import get_display
-from engine_views import engine_view, game_info
 
 from services.bot.locales.bidi import (
     FIRST_STRONG_ISOLATE,
@@ -39,6 +38,7 @@ from services.bot.screens.table import table as table_screen
 from services.engine.client import GameInfo
 from services.engine.rules import Applied, Options, apply, get_variant, legal_actions, new_game
 from services.engine.rules.state import GameState
+from tests.helpers.engine_views import engine_view, game_info
 
 GOLDEN = Path(__file__).parent / "golden"
 PLAYERS = ["alice", "Bob!", "مریم"]

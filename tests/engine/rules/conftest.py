@@ -1,6 +1,6 @@
 """Fixtures for the rules-engine tests (a pure library: no Redis, no database).
 
-Scenario helpers live in ``rules_helpers.py`` beside this file.  The random-play tests
+Scenario helpers live in ``tests/helpers/rules.py``.  The random-play tests
 scale their number of examples with ``UNO_RULES_EXAMPLES`` (a factor, default 1).
 """
 

@@ -7,12 +7,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from rules_helpers import all_cards, of_type, ok, table
 
 from services.engine.rules import Applied, EventType, Options, Side, get_variant, new_game
 from services.engine.rules.actions import play
 from services.engine.rules.cards import DARK_COLORS, LIGHT_COLORS, Card, Kind, card
 from services.engine.rules.variants.flip import FLIP_DECK
+from tests.helpers.rules import all_cards, of_type, ok, table
 
 NUMBERS = [str(n) for n in range(1, 10)]
 

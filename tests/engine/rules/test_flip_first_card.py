@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from rules_helpers import hand, of_type, pile, table_with_events, types
 
 from services.engine.rules import Event, EventType, GameState, PendingKind, Side, view
 from services.engine.rules.cards import Color
 from services.engine.rules.state import AfterColor
+from tests.helpers.rules import hand, of_type, pile, table_with_events, types
 
 HANDS = ["G2/V8 B7/P1", "Y3/O+5 B4/P+5", "G7/V1 B9/P2"]
 REST = "B1/P7 Y8/O1 G1/V7 R7/T1 R8/T1 B8/P1 Y2/O8"  # numbers on both sides

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rules_helpers import after, all_cards, hand, of_type, ok, pile, refused, table, types
 
 from services.engine.rules import (
     ActionType,
@@ -26,6 +25,7 @@ from services.engine.rules import (
 from services.engine.rules.actions import accept, catch, challenge, choose_color, draw, play
 from services.engine.rules.cards import Color
 from services.engine.rules.state import AfterColor
+from tests.helpers.rules import after, all_cards, hand, of_type, ok, pile, refused, table, types
 
 
 def flip_table(hands: list[str], discard: str, draw_pile: str = "", **kw: object) -> GameState:

@@ -14,7 +14,6 @@ import re
 from typing import Any
 
 import pytest
-from rules_helpers import after, ok, table
 
 from services.engine.rules import (
     Applied,
@@ -33,6 +32,7 @@ from services.engine.rules import (
 )
 from services.engine.rules.actions import challenge, choose_color, draw, play
 from services.engine.rules.cards import Color, Kind, parse_face
+from tests.helpers.rules import after, ok, table
 
 HANDS = ["RF/T6 G2/V8 B7/P1", "Y3/O+5 B4/P+5", "G7/V1 B9/P2 W+2/W"]
 

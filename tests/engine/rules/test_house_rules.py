@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from rules_helpers import after, hand, of_type, ok, refused, table
 
 from services.engine.rules import (
     EventType,
@@ -37,6 +36,7 @@ from services.engine.rules.actions import (
 from services.engine.rules.cards import Kind, Side
 from services.engine.rules.effects import stack_answers
 from services.engine.rules.variants import get_variant
+from tests.helpers.rules import after, hand, of_type, ok, refused, table
 
 PILE = "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9"
 # The variants whose house rules are Classic's (RULES.md §5, §6: "everything else is

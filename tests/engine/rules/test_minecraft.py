@@ -5,19 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from rules_helpers import (
-    added_to_classic,
-    after,
-    all_cards,
-    assert_classic_apart_from,
-    deck_of,
-    hand,
-    of_type,
-    ok,
-    refused,
-    table,
-)
-
 from services.engine.rules import (
     EventType,
     GameState,
@@ -30,6 +17,18 @@ from services.engine.rules import (
 )
 from services.engine.rules.actions import challenge, choose_color, draw, play
 from services.engine.rules.variants import get_variant
+from tests.helpers.rules import (
+    added_to_classic,
+    after,
+    all_cards,
+    assert_classic_apart_from,
+    deck_of,
+    hand,
+    of_type,
+    ok,
+    refused,
+    table,
+)
 
 MINECRAFT = "minecraft"
 

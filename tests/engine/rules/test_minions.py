@@ -7,18 +7,6 @@ import random
 from collections import Counter
 
 import pytest
-from rules_helpers import (
-    added_to_classic,
-    after,
-    all_cards,
-    assert_classic_apart_from,
-    deck_of,
-    examples,
-    of_type,
-    ok,
-    refused,
-    table,
-)
 
 from services.engine.rules import (
     Action,
@@ -48,6 +36,18 @@ from services.engine.rules.actions import (
 )
 from services.engine.rules.variants import get_variant
 from services.engine.rules.variants.minions import breaks_freeze
+from tests.helpers.rules import (
+    added_to_classic,
+    after,
+    all_cards,
+    assert_classic_apart_from,
+    deck_of,
+    examples,
+    of_type,
+    ok,
+    refused,
+    table,
+)
 
 MINIONS = "minions"
 DRAW_PILE = "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9"

@@ -12,18 +12,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
-from rules_helpers import (
-    after,
-    all_cards,
-    deck_of,
-    hand,
-    of_type,
-    ok,
-    refused,
-    table,
-    table_with_events,
-    types,
-)
 
 from services.engine.rules import (
     Action,
@@ -56,6 +44,18 @@ from services.engine.rules.actions import (
 )
 from services.engine.rules.cards import Kind
 from services.engine.rules.variants import get_variant
+from tests.helpers.rules import (
+    after,
+    all_cards,
+    deck_of,
+    hand,
+    of_type,
+    ok,
+    refused,
+    table,
+    table_with_events,
+    types,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 

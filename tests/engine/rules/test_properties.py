@@ -36,7 +36,6 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
-from rules_helpers import all_cards, deck_of, examples
 
 from services.engine.rules import (
     VARIANTS,
@@ -59,6 +58,7 @@ from services.engine.rules import (
     view,
 )
 from services.engine.rules.cards import Card, Side
+from tests.helpers.rules import all_cards, deck_of, examples
 
 VARIANT_NAMES = sorted(VARIANTS)
 MAX_STEPS = 160  # actions per example: enough for a round or two, quick enough for CI

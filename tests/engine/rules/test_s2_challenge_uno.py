@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from rules_helpers import after, hand, of_type, ok, pile, refused, table, table_with_events, types
-
 from services.engine.rules import (
     EventType,
     GameState,
@@ -25,6 +23,17 @@ from services.engine.rules.actions import (
     close_uno_window,
     draw,
     play,
+)
+from tests.helpers.rules import (
+    after,
+    hand,
+    of_type,
+    ok,
+    pile,
+    refused,
+    table,
+    table_with_events,
+    types,
 )
 
 DRAW_PILE = "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from rules_helpers import after, all_cards, deck_of, hand, of_type, ok, table, table_with_events
 
 from services.engine.rules import (
     EventType,
@@ -19,6 +18,16 @@ from services.engine.rules import (
 from services.engine.rules.actions import call_uno, choose_color, play
 from services.engine.rules.state import GameState
 from services.engine.rules.variants import get_variant
+from tests.helpers.rules import (
+    after,
+    all_cards,
+    deck_of,
+    hand,
+    of_type,
+    ok,
+    table,
+    table_with_events,
+)
 
 # -- Deck -----------------------------------------------------------------------------------
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from rules_helpers import after, refused, table
 
 from services.engine.rules import Action, ActionType, Color, GameState, Reason
 from services.engine.rules.actions import (
@@ -22,6 +21,7 @@ from services.engine.rules.actions import (
     play,
     swap,
 )
+from tests.helpers.rules import after, refused, table
 
 
 def _turn() -> GameState:

@@ -7,7 +7,6 @@ import itertools
 import random
 
 import pytest
-from rules_helpers import all_cards, deck_of, of_type, ok, refused, table, types
 
 from services.engine.rules import (
     ActionType,
@@ -22,6 +21,7 @@ from services.engine.rules import (
     round_gains,
 )
 from services.engine.rules.actions import accept, draw, play
+from tests.helpers.rules import all_cards, deck_of, of_type, ok, refused, table, types
 
 # -- End of a round --------------------------------------------------------------------------
 

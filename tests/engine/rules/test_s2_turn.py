@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from rules_helpers import after, hand, of_type, ok, refused, table, types
 
 from services.engine.rules import EventType, PendingKind, Reason, view
 from services.engine.rules.actions import (
@@ -14,6 +13,7 @@ from services.engine.rules.actions import (
     keep,
     play,
 )
+from tests.helpers.rules import after, hand, of_type, ok, refused, table, types
 
 # -- Matching ------------------------------------------------------------------------------
 

@@ -3,8 +3,6 @@ a view shows and nothing more."""
 
 from __future__ import annotations
 
-from rules_helpers import after, ok, table
-
 from services.engine.rules import Event, EventType, view
 from services.engine.rules.actions import challenge, choose_color, play
 from services.engine.rules.transcript import (
@@ -13,6 +11,7 @@ from services.engine.rules.transcript import (
     render_private,
     render_view,
 )
+from tests.helpers.rules import after, ok, table
 
 
 def test_render_view_of_a_player_shows_their_hand_and_choices_only() -> None:

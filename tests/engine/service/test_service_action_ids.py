@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from service_helpers import dealt
 
 from services.engine.client import EngineClient
+from tests.helpers.engine_service import dealt
 
 
 @pytest.mark.parametrize("prefix", ["timer:", "TIMER:", "system:", "service:"])

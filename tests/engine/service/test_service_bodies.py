@@ -12,11 +12,12 @@ from typing import Any
 
 import httpx
 import pytest
-from service_helpers import TOKEN, dealt
 
+from harness.services import ENGINE_TOKEN
 from services.engine.app import EngineAPI
 from services.engine.client import EngineClient
 from services.engine.layers import MAX_BODY_BYTES
+from tests.helpers.engine_service import dealt
 
 LOOSE = [
     ("user_id", "101"),
@@ -88,7 +89,7 @@ def post_scope(path: str, *headers: tuple[bytes, bytes]) -> dict[str, Any]:
         "query_string": b"",
         "root_path": "",
         "headers": [
-            (b"authorization", f"Bearer {TOKEN}".encode()),
+            (b"authorization", f"Bearer {ENGINE_TOKEN}".encode()),
             (b"content-type", b"application/json"),
             *headers,
         ],

@@ -7,13 +7,14 @@ import asyncio
 
 import redis
 from redis.asyncio import Redis
-from service_helpers import EngineServer, card_count, deadlines, humans, load_record, stream_entries
 
+from harness.services import EngineProcess
 from services.engine.client import ActionResult, StaleVersion
 from services.engine.game_record import Seat
 from services.engine.games import Games, Timing
 from services.engine.rules import Setup
 from services.engine.store import GameStore
+from tests.helpers.engine_service import card_count, deadlines, humans, load_record, stream_entries
 
 PAIRS = 1000
 SETUP: dict[str, object] = {
@@ -26,7 +27,7 @@ CARDS = 3 + 3 + 1 + 2
 
 
 async def test_1000_pairs_of_conflicting_actions_apply_exactly_one_of_each(
-    server: EngineServer, raw_redis: redis.Redis, redis_url: str
+    server: EngineProcess, raw_redis: redis.Redis, redis_url: str
 ) -> None:
     # The tables are laid straight into Redis (quicker than 1,000 set-up requests); the
     # actions all go over HTTP.

@@ -19,8 +19,8 @@ import orjson
 import pytest
 import redis
 from redis.asyncio import Redis
-from service_helpers import TOKEN, humans, load_record, owing_user, playing_record, stream_entries
 
+from harness.services import ENGINE_TOKEN
 from services.config import Settings
 from services.engine.app import create_app
 from services.engine.client import EngineClient, log_key, shard_of, stream_entry_events
@@ -28,6 +28,13 @@ from services.engine.game_record import GameRecord
 from services.engine.rules import VARIANTS, apply, legal_actions, new_game
 from services.engine.store import LOG_PAGE_FIRST, ChatOp, GameStore
 from services.engine.wire.event_log import decode_events, encode_events
+from tests.helpers.engine_service import (
+    humans,
+    load_record,
+    owing_user,
+    playing_record,
+    stream_entries,
+)
 
 SHARDS = 4
 
@@ -240,7 +247,7 @@ async def one_shard(settings: Settings) -> AsyncIterator[EngineClient]:
     node of entries stays until a whole node can go)."""
     app = create_app(settings.model_copy(update={"event_shards": 1, "event_log_maxlen": 1}))
     transport = httpx.ASGITransport(app=app)
-    async with EngineClient("http://engine", TOKEN, transport=transport) as client:
+    async with EngineClient("http://engine", ENGINE_TOKEN, transport=transport) as client:
         yield client
 
 

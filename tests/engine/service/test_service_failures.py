@@ -16,11 +16,12 @@ import httpx
 import pytest
 import redis
 from pydantic import SecretStr
-from service_helpers import TOKEN, EngineServer, dealt
 
+from harness.services import ENGINE_TOKEN, EngineProcess
 from services.config import Settings
 from services.engine.app import create_app
 from services.engine.routes.health import READY_TIMEOUT_SECONDS
+from tests.helpers.engine_service import dealt
 
 
 def exchange(sock: socket.socket, request: bytes) -> tuple[int, bytes]:
@@ -46,11 +47,13 @@ def exchange(sock: socket.socket, request: bytes) -> tuple[int, bytes]:
 
 
 def get(path: str) -> bytes:
-    return f"GET {path} HTTP/1.1\r\nHost: e\r\nAuthorization: Bearer {TOKEN}\r\n\r\n".encode()
+    return (
+        f"GET {path} HTTP/1.1\r\nHost: e\r\nAuthorization: Bearer {ENGINE_TOKEN}\r\n\r\n".encode()
+    )
 
 
 async def test_a_500_leaves_the_connection_usable(
-    server: EngineServer, raw_redis: redis.Redis
+    server: EngineProcess, raw_redis: redis.Redis
 ) -> None:
     async with server.client() as engine:
         gid = await dealt(engine, ["R5 R6 G7", "B1 B2 B3"])
@@ -113,9 +116,9 @@ async def slow_redis() -> AsyncIterator[str]:
 
 
 async def test_an_unreachable_store_says_a_write_may_have_applied(unreachable_redis: str) -> None:
-    app = create_app(Settings(redis_url=unreachable_redis, engine_token=SecretStr(TOKEN)))
+    app = create_app(Settings(redis_url=unreachable_redis, engine_token=SecretStr(ENGINE_TOKEN)))
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-    auth = {"Authorization": f"Bearer {TOKEN}"}
+    auth = {"Authorization": f"Bearer {ENGINE_TOKEN}"}
     async with httpx.AsyncClient(transport=transport, base_url="http://e", headers=auth) as http:
         body = {"user_id": 101, "action": "d", "version": 1, "action_id": "a1"}
         for response in (
@@ -131,7 +134,7 @@ async def test_an_unreachable_store_says_a_write_may_have_applied(unreachable_re
 
 async def test_readyz_is_503_when_redis_is_slow(slow_redis: str) -> None:
     assert READY_TIMEOUT_SECONDS < SLOW_PING_SECONDS
-    app = create_app(Settings(redis_url=slow_redis, engine_token=SecretStr(TOKEN)))
+    app = create_app(Settings(redis_url=slow_redis, engine_token=SecretStr(ENGINE_TOKEN)))
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://e", timeout=30) as http:
         ready = await http.get("/readyz")

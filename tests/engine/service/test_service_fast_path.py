@@ -14,11 +14,12 @@ from typing import Any
 import httpx
 import orjson
 import redis
-from service_helpers import DRAW_PILE, TOKEN
 
+from harness.services import ENGINE_TOKEN
 from services.config import Settings
 from services.engine.app import create_app
 from services.engine.layers import MAX_BODY_BYTES
+from tests.helpers.engine_service import DRAW_PILE
 
 CHAT = -100_780
 VIEW = "/v1/games/{gid}/view"
@@ -88,7 +89,7 @@ async def answers(settings: Settings, client: redis.Redis, *, fast_path: bool) -
     client.flushdb()
     app = create_app(settings, fast_path=fast_path)
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
-    auth = {"Authorization": f"Bearer {TOKEN}"}
+    auth = {"Authorization": f"Bearer {ENGINE_TOKEN}"}
     async with httpx.AsyncClient(transport=transport, base_url="http://e", headers=auth) as http:
         created = await http.post(
             "/v1/test/games",

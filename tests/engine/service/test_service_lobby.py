@@ -6,15 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 import redis
-from service_helpers import (
-    TOKEN,
-    card_count,
-    deadlines,
-    deck_size,
-    load_record,
-    stream_entries,
-)
 
+from harness.services import ENGINE_TOKEN
 from services.engine.client import (
     BadRequest,
     Conflict,
@@ -25,6 +18,13 @@ from services.engine.client import (
     Unauthorized,
 )
 from services.engine.rules import Options
+from tests.helpers.engine_service import (
+    card_count,
+    deadlines,
+    deck_size,
+    load_record,
+    stream_entries,
+)
 
 CHAT = -100_555
 
@@ -163,7 +163,7 @@ async def test_bad_token_is_401_and_health_needs_none(settings: object) -> None:
             assert response.status_code == 401, headers
             assert response.json()["error"] == "unauthorized"
         assert (await http.get("/metrics")).status_code == 401
-        ok = await http.get("/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
+        ok = await http.get("/metrics", headers={"Authorization": f"Bearer {ENGINE_TOKEN}"})
         assert ok.status_code == 200 and b"uno_engine_requests_total" in ok.content
 
 
@@ -173,7 +173,7 @@ async def test_malformed_bodies_are_400_with_a_message_and_change_nothing(
     from services.engine.app import create_app
 
     app = create_app(settings)  # type: ignore[arg-type]
-    headers = {"Authorization": f"Bearer {TOKEN}"}
+    headers = {"Authorization": f"Bearer {ENGINE_TOKEN}"}
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://e", headers=headers) as http:
         created = await http.post("/v1/games", json={"chat_id": 5, "user_id": 1, "name": "Ana"})

@@ -14,19 +14,24 @@ import schemathesis
 from hypothesis import HealthCheck, settings
 from pydantic import SecretStr
 from schemathesis.checks import positive_data_acceptance
-from service_helpers import TOKEN, EngineServer
 
+from harness.services import ENGINE_TOKEN, EngineProcess
 from services.config import Settings
 from services.engine.app import create_app
+from tests.helpers.engine_service import engine_server
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+# Hypothesis derives the fuzz test's examples from its source (derandomize): these names keep
+# that source, and so the examples, what they were.
+TOKEN = ENGINE_TOKEN
+EngineServer = EngineProcess
 
 
 @pytest.fixture(scope="module")
-def api_server() -> Iterator[EngineServer]:
+def api_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngineProcess]:
     redis.Redis.from_url(TEST_REDIS_URL).flushdb()
-    srv = EngineServer(TEST_REDIS_URL)
-    srv.start()
+    srv = engine_server(TEST_REDIS_URL, tmp_path_factory.mktemp("engine"))
+    srv.serve()
     yield srv
     srv.stop()
 
@@ -34,12 +39,14 @@ def api_server() -> Iterator[EngineServer]:
 # The same document the server publishes at /openapi.json (built here so that collection
 # needs no running server).
 _app = create_app(
-    Settings(redis_url=TEST_REDIS_URL, engine_token=SecretStr(TOKEN), enable_test_endpoints=True)
+    Settings(
+        redis_url=TEST_REDIS_URL, engine_token=SecretStr(ENGINE_TOKEN), enable_test_endpoints=True
+    )
 )
 schema = schemathesis.openapi.from_dict(_app.openapi())
 
 
-def test_the_server_publishes_that_schema(api_server: EngineServer) -> None:
+def test_the_server_publishes_that_schema(api_server: EngineProcess) -> None:
     published = httpx.get(api_server.url + "/openapi.json").json()
     assert published == _app.openapi()
 

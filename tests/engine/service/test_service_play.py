@@ -15,17 +15,8 @@ import httpx
 import pydantic
 import pytest
 import redis
-from service_helpers import (
-    DRAW_PILE,
-    TOKEN,
-    card_count,
-    deadlines,
-    deal,
-    humans,
-    load_record,
-    stream_entries,
-)
 
+from harness.services import ENGINE_TOKEN
 from services.config import Settings
 from services.engine.app import create_app
 from services.engine.client import (
@@ -39,6 +30,15 @@ from services.engine.client import (
     StaleVersion,
 )
 from services.engine.wire.schemas import GameInfo, SeatSpec
+from tests.helpers.engine_service import (
+    DRAW_PILE,
+    card_count,
+    deadlines,
+    deal,
+    humans,
+    load_record,
+    stream_entries,
+)
 
 CHAT = -100_777
 
@@ -570,7 +570,7 @@ async def test_an_unreadable_record_is_a_clear_500_and_stays_as_it_was(
     key = f"uno:game:{game.game_id}"
     raw_redis.set(key, b"7|not a record")
     app = create_app(settings)
-    auth = {"Authorization": f"Bearer {TOKEN}"}
+    auth = {"Authorization": f"Bearer {ENGINE_TOKEN}"}
     # Starlette re-raises a fault after answering it (for the server's log); the answer is
     # what the caller gets.
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)

@@ -6,21 +6,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from pathlib import Path
 
 import httpx
 import redis
-from service_helpers import (
-    EngineServer,
+
+from services.engine.client import Conflict, EngineClient, EngineError, IllegalAction
+from tests.helpers.engine_service import (
     card_count,
     deadlines,
     deck_size,
+    engine_server,
     load_record,
     new_started_game,
     owing_user,
     stream_entries,
 )
-
-from services.engine.client import Conflict, EngineClient, EngineError, IllegalAction
 
 GAMES = 40
 
@@ -40,10 +41,10 @@ async def random_move(engine: EngineClient, gid: str, rng: random.Random, tag: s
 
 
 async def test_killing_the_service_mid_load_loses_and_corrupts_nothing(
-    redis_url: str, raw_redis: redis.Redis
+    redis_url: str, raw_redis: redis.Redis, tmp_path: Path
 ) -> None:
-    server = EngineServer(redis_url)
-    server.start()
+    server = engine_server(redis_url, tmp_path)
+    server.serve()
     cut_off: dict[str, tuple[int, str, int, str]] = {}  # game -> the request cut mid-flight
     try:
         async with server.client() as engine:
@@ -87,7 +88,7 @@ async def test_killing_the_service_mid_load_loses_and_corrupts_nothing(
             if record.status == "playing":
                 assert f"{gid}|turn|{record.version}" in deadlines(raw_redis)
 
-        server.start()
+        server.serve()
         async with server.client() as engine:
             # A request whose answer was lost is sent again: applied at most once.
             for gid, (user, version, code, action_id) in cut_off.items():

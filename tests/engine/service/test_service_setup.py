@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from service_helpers import DRAW_PILE, dealt, humans
 
 from services.engine.client import EngineClient
+from tests.helpers.engine_service import DRAW_PILE, dealt, humans
 
 CHAT = -100_779
 

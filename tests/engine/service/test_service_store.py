@@ -11,7 +11,6 @@ import orjson
 import pytest
 import redis
 from redis.asyncio import Redis
-from service_helpers import playing_record
 
 from services.engine.game_record import Seat
 from services.engine.responses import player_view
@@ -28,6 +27,7 @@ from services.engine.store import (
     encode,
 )
 from services.engine.wire.event_log import log_key, shard_of
+from tests.helpers.engine_service import playing_record
 
 
 @pytest.fixture

@@ -17,10 +17,10 @@ import pytest
 import yaml
 from pydantic import SecretStr
 
+from harness.processes import REPO, free_port, service_env, spawn, stop, uvicorn_command
 from services.config import DEV_ENGINE_TOKEN, InsecureToken, Settings
 from services.engine.app import create_app
 from services.engine.client import EngineClient
-from services.engine.local_server import REPO, free_port, service_env, spawn, stop, uvicorn_command
 
 
 def test_the_development_token_is_refused_outside_development_mode(redis_url: str) -> None:

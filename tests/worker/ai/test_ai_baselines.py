@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from ai_helpers import after, rng, seen, table
 
 from services.engine.rules import ActionType, GameState, Options, PendingKind
 from services.engine.rules.actions import choose_color, play
 from services.worker.ai import FirstLegalPolicy, RandomPolicy, UnknownPolicy, get_policy
+from tests.helpers.ai import rng, seen, table
+from tests.helpers.rules import after
 
 BASELINES = [RandomPolicy(), FirstLegalPolicy()]
 

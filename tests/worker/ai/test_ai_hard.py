@@ -9,8 +9,6 @@ import random
 from collections import Counter
 
 import pytest
-from ai_helpers import after, quick_policy, rng, seen, table
-from test_ai_always_legal import Recorder, option_sets, play_rounds, reachable_kinds
 
 from services.engine.rules import (
     VARIANTS,
@@ -30,6 +28,17 @@ from services.worker.ai.arena import Arena, Turn, seat_names
 from services.worker.ai.hard import _paired_margin
 from services.worker.ai.sampling import Memory, sample_world
 from services.worker.ai.strong import _Recall
+from tests.helpers.ai import (
+    Recorder,
+    option_sets,
+    play_rounds,
+    quick_policy,
+    reachable_kinds,
+    rng,
+    seen,
+    table,
+)
+from tests.helpers.rules import after
 
 PUBLIC = (
     "viewer",

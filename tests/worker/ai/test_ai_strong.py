@@ -6,11 +6,11 @@ UNO Flip judged from the backs the player can see."""
 
 from __future__ import annotations
 
-from ai_helpers import after, rng, seen, table
-
 from services.engine.rules import ActionType, GameState, Options, PendingKind
 from services.engine.rules.actions import call_uno, choose_color, draw, play
 from services.worker.ai import StrongPolicy
+from tests.helpers.ai import rng, seen, table
+from tests.helpers.rules import after
 
 strong = StrongPolicy()
 

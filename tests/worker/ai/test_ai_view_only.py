@@ -14,7 +14,6 @@ from dataclasses import FrozenInstanceError, dataclass, field
 from typing import Any
 
 import pytest
-from ai_helpers import quick_policy
 
 from services.engine.rules import (
     VARIANTS,
@@ -29,6 +28,7 @@ from services.engine.rules import (
 from services.engine.rules.state import PlayerState, Reveal
 from services.worker.ai import Policy, get_policy
 from services.worker.ai.arena import Arena, seat_names
+from tests.helpers.ai import quick_policy
 
 STATE_TYPES = (GameState, PlayerState, Pending, Reveal)
 

@@ -1,0 +1,279 @@
+"""Starting, watching and stopping a service of the product as a local process: a free TCP
+port on the loopback interface, the uvicorn and Celery command lines, the environment a
+service gets, and :class:`ServiceProcess`, one service in its own process group. ``make
+play``'s launcher, the end-to-end tests and the benches start every process through it."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[1]
+
+_PR_SET_PDEATHSIG = 1
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on right now (the OS picks it)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def uvicorn_command(app: str, port: int, *options: str) -> list[str]:
+    """``python -m uvicorn APP`` on 127.0.0.1:PORT, with this interpreter and extra options."""
+    return [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        app,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        *options,
+    ]
+
+
+def worker_command(node_name: str | None = None, *, loglevel: str = "INFO") -> list[str]:
+    """``celery -A services.worker.app worker`` with this interpreter, quiet on the broker.
+
+    Gossip, mingle and heartbeats are for worker fleets that watch each other; a local worker
+    only needs its queue and its deadline drainer, and starts faster without them.
+    """
+    argv = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "services.worker.app",
+        "worker",
+        f"--loglevel={loglevel}",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+    ]
+    if node_name is not None:
+        argv += ["-n", node_name]
+    return argv
+
+
+def service_env(redis_url: str, engine_url: str, token: str, **extra: str) -> dict[str, str]:
+    """The environment of a local engine or worker: this process's, without its own ``UNO_``
+    settings, with ``redis_url`` for state and broker alike, development mode on
+    (``UNO_DEV_MODE``: these are a developer's or a test's processes), then ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("UNO_")}
+    env.update(
+        UNO_REDIS_URL=redis_url,
+        UNO_BROKER_URL=redis_url,
+        UNO_ENGINE_URL=engine_url,
+        UNO_ENGINE_TOKEN=token,
+        UNO_DEV_MODE="1",
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of ``pid`` and every living descendant (Celery's pool children)
+    so far, from Linux's /proc."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = raw[raw.rindex(")") + 2 :].split()
+        parents[int(entry.name)] = int(fields[1])
+        ticks[int(entry.name)] = int(fields[11]) + int(fields[12])
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        total += ticks.get(current, 0)
+        todo.extend(child for child, parent in parents.items() if parent == current)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def die_with_parent() -> None:
+    """In the child, before exec: get SIGTERM when the parent dies, even by SIGKILL, so no
+    service outlives the command that started it (Linux only; elsewhere nothing happens)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def spawn(
+    argv: list[str],
+    env: Mapping[str, str],
+    log_path: Path,
+    *,
+    preexec_fn: Callable[[], object] | None = None,
+) -> subprocess.Popen[bytes]:
+    """``argv`` from the repository's root, reading nothing, its output appended to
+    ``log_path``, in its own process group, so a signal to the group (``stop``, ``kill``)
+    reaches all of it and Ctrl-C in the terminal does not; ``preexec_fn`` (e.g.
+    :func:`die_with_parent`) runs in the child before exec."""
+    with log_path.open("ab") as log:
+        return subprocess.Popen(
+            argv,
+            cwd=REPO,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=preexec_fn,
+        )
+
+
+def kill(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the whole process group: no shutdown handler runs."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(10)
+
+
+def stop(process: subprocess.Popen[bytes], grace: float = 15) -> None:
+    """SIGTERM the process group, then SIGKILL if it has not gone within ``grace`` seconds."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(grace)
+    except ProcessLookupError:
+        pass
+    except subprocess.TimeoutExpired:
+        kill(process)
+
+
+def answers_ok(url: str) -> Callable[[], bool]:
+    """A condition to wait for: a GET of ``url`` (a service's ``/readyz``, say) answers 200;
+    a service not listening yet, or not ready, is simply not so yet."""
+
+    def ok() -> bool:
+        try:
+            return httpx.get(url, timeout=1).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    return ok
+
+
+@dataclass
+class ServiceProcess:
+    """One local service subprocess in its own process group, its output in ``log_path``
+    (appended to across starts). ``dies_with_parent``: no child outlives the command that
+    started it, even one killed outright (``make play``'s children)."""
+
+    name: str
+    argv: list[str]
+    env: Mapping[str, str]
+    log_path: Path
+    dies_with_parent: bool = False
+    process: subprocess.Popen[bytes] | None = field(default=None, init=False)
+    _ready: Callable[[], bool] = field(default=lambda: True, init=False, repr=False)
+    _log_offset: int = field(default=0, init=False, repr=False)
+
+    def start(self) -> None:
+        self._log_offset = len(self.log())
+        preexec = die_with_parent if self.dies_with_parent else None
+        self.process = spawn(self.argv, self.env, self.log_path, preexec_fn=preexec)
+
+    def start_ready(self, ready: Callable[[], bool], timeout: float = 60) -> None:
+        """Start and return once ``ready`` holds; a RuntimeError with this start's log when
+        the process exits first or is not ready within ``timeout`` seconds."""
+        self._ready = ready
+        self.start()
+        self.wait_ready(ready, timeout, "ready")
+
+    def wait_ready(self, ready: Callable[[], bool], timeout: float, what: str) -> None:
+        """Poll ``ready`` until it holds; fail with the end of the log if the process dies
+        or is late (saying it was not ``what``)."""
+        end = time.monotonic() + timeout
+        while not ready():
+            if not self.alive:
+                raise RuntimeError(
+                    f"{self.name} exited with code {self.exit_code} while starting; the end "
+                    f"of {self.log_path}:\n{self.log_since_start()[-4000:]}"
+                )
+            if time.monotonic() > end:
+                raise RuntimeError(
+                    f"{self.name} was not {what} within {timeout:.0f} s; the end of "
+                    f"{self.log_path}:\n{self.log_since_start()[-4000:]}"
+                )
+            time.sleep(0.05)
+
+    def start_again(self) -> None:
+        """Start the same process again (same port, name and settings) after a kill."""
+        self.start_ready(self._ready)
+
+    @property
+    def alive(self) -> bool:
+        return self.exit_code is None and self.process is not None
+
+    @property
+    def exit_code(self) -> int | None:
+        return None if self.process is None else self.process.poll()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def log_since_start(self) -> str:
+        """What the latest start of the process has logged."""
+        return self.log()[self._log_offset :]
+
+    def log_tail(self, lines: int = 30) -> str:
+        return "\n".join(self.log().splitlines()[-lines:])
+
+    def cpu_seconds(self) -> float:
+        """The CPU the process and its children have used so far (0 when not running)."""
+        return cpu_seconds(self.process.pid) if self.process is not None else 0.0
+
+    def pause(self) -> None:
+        """SIGSTOP: the process stays, its sockets accept, nothing is answered."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGCONT)
+
+    def terminate(self) -> None:
+        """SIGTERM to the process group, without waiting (see :meth:`wait_or_kill`)."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGTERM)
+
+    def wait_or_kill(self, grace: float) -> None:
+        """Wait up to ``grace`` seconds for the process to exit, then SIGKILL its group."""
+        if self.process is None:
+            return
+        try:
+            self.process.wait(grace)
+        except subprocess.TimeoutExpired:
+            kill(self.process)
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group: no shutdown handler runs."""
+        if self.process is not None:
+            kill(self.process)
+            self.process = None
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it will not go."""
+        if self.process is not None:
+            stop(self.process)
+            self.process = None
