@@ -197,7 +197,7 @@ SCREENS_REACH = (
 #: The other modules they may import: pure parts of the standard library, and Babel's
 #: number formats; the catalogs alone read files (the translations, once).
 SCREENS_OTHERS = {"__future__", "collections", "dataclasses", "enum", "functools", "html", "re"}
-SCREENS_OTHERS |= {"typing", "babel"}
+SCREENS_OTHERS |= {"typing", "unicodedata", "babel"}
 READS_CATALOGS = {"services.bot.locales.catalog": {"gettext", "pathlib"}}
 
 

@@ -5,6 +5,7 @@ button asks for (``chosen_settings``)."""
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
@@ -14,8 +15,9 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from services.bot.callbacks import Callback, Kind
 from services.bot.i18n import gettext, language, ngettext, number
 from services.bot.locales.bidi import isolate
+from services.bot.locales.catalog import LANGUAGES
 from services.bot.locales.glossary import HOUSE_RULES as HOUSE_RULE_NAMES
-from services.bot.locales.glossary import house_rule_name
+from services.bot.locales.glossary import VARIANT_TITLES, house_rule_name
 from services.bot.screens.names import listed, variant_name
 from services.engine.client import Options, default_target_score, offered_house_rules
 from services.records.queries import (
@@ -41,20 +43,67 @@ class BadBoardRequest(ValueError):
         self.word = word
 
 
-def parse_top(args: list[str], variants: Sequence[str]) -> tuple[str, BoardOrder, bool]:
+#: What a typed name may differ in and still name a variant: case, spaces, hyphens,
+#: underscores, the Persian half-space, and Arabic letters typed for Persian ones.
+_IGNORED = re.compile(r"[\s\-_\u200c\u200f\u200e]+")
+_LETTERS = str.maketrans({"ي": "ی", "ك": "ک"})
+#: The word "UNO" a name may start with, in every language.
+_UNO_WORDS = ("uno", "اونو", "યુનો")
+
+
+def _folded(text: str) -> str:
+    folded = _IGNORED.sub("", text.casefold().translate(_LETTERS))
+    for word in _UNO_WORDS:
+        if folded.startswith(word) and len(folded) > len(word):
+            return folded[len(word) :]
+    return folded
+
+
+def variant_spellings(variants: Sequence[str]) -> dict[str, str]:
+    """Every name that calls one of ``variants`` (the engine's), folded (``_folded``):
+    its id, ``VARIANT_SPELLINGS``, and its names in every language the bot speaks."""
+    names: dict[str, str] = {}
+    for variant in variants:
+        spoken = [variant, variant_name(None, variant)]
+        for lang in LANGUAGES:
+            spoken.append(variant_name(lang, variant))
+            if variant in VARIANT_TITLES:
+                spoken.append(VARIANT_TITLES[variant].in_language(lang))
+        for name in spoken:
+            names[_folded(name)] = variant
+    for spelling, variant in VARIANT_SPELLINGS.items():
+        if variant in variants:
+            names[_folded(spelling)] = variant
+    return names
+
+
+def named_variant(text: str, variants: Sequence[str]) -> str | None:
+    """The variant ``text`` names (``/rules no mercy``, ``/rules بی رحم``); None: none."""
+    return variant_spellings(variants).get(_folded(text)) if _folded(text) else None
+
+
+def parse_top(args: list[str], variants: Sequence[str]) -> tuple[str | None, BoardOrder, bool]:
     """``/top [variant] [global] [wins]``, in any order, ``variants`` the engine's:
-    (variant, order, global?)."""
-    variant, order, everywhere = "classic", BoardOrder.RATING, False
-    for raw in args:
+    (variant, None when none is named; order; global?). A variant's name may be two words
+    ("no mercy")."""
+    variant: str | None = None
+    order, everywhere = BoardOrder.RATING, False
+    words = list(args)
+    while words:
+        raw = words.pop(0)
         word = raw.casefold()
-        if word in variants or word in VARIANT_SPELLINGS:
-            variant = VARIANT_SPELLINGS.get(word, word)
-        elif word in GLOBAL_WORDS:
+        if word in GLOBAL_WORDS:
             everywhere = True
         elif word in WINS_WORDS:
             order = BoardOrder.WINS
         else:
-            raise BadBoardRequest(raw)
+            alone = named_variant(raw, variants)
+            paired = named_variant(f"{raw} {words[0]}", variants) if words else None
+            if alone is None and paired is not None:
+                words.pop(0)
+            variant = alone or paired
+            if variant is None:
+                raise BadBoardRequest(raw)
     return variant, order, everywhere
 
 

@@ -65,3 +65,14 @@ def face_label(locale: str | None, code: str, color: str | None = None) -> str:
     square = COLOR_SQUARES.get(code[:1], code[:1])
     symbol = code[1:]
     return f"{square} {_SYMBOLS.get(symbol, symbol)}"
+
+
+_COLOUR_ORDER = {c: n for n, c in enumerate(LIGHT_COLORS + DARK_COLORS)}
+
+
+def by_colour(code: str) -> tuple[int, str]:
+    """A sort key putting faces in colour order (light side's, then dark side's), wilds
+    last, each colour's faces by their code."""
+    if code.startswith("W"):
+        return (len(_COLOUR_ORDER), code)
+    return (_COLOUR_ORDER.get(code[:1], len(_COLOUR_ORDER)), code[1:])

@@ -11,7 +11,7 @@ from telegram import ChatMember, ChatMemberUpdated, Update, User
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from services.bot.boards import rules_for
+from services.bot.boards import named_variant, rules_for
 from services.bot.callbacks import Callback
 from services.bot.context import (
     EngineDown,
@@ -29,9 +29,10 @@ from services.bot.locales.bidi import with_direction
 from services.bot.locales.handlers import reply_language
 from services.bot.locales.numerals import localize_digits
 from services.bot.locales.preferences import LanguagePreferences
-from services.bot.locales.rules_text import is_written, rules_messages
+from services.bot.locales.rules_text import is_written, rules_messages, written_variants
 from services.bot.ratelimit import REPLY_WORTH
 from services.bot.screens.lobby import LOBBY_BUTTONS, variant_keyboard
+from services.bot.screens.names import variant_name
 from services.bot.screens.refusals import (
     kicked_out,
     not_answering,
@@ -39,6 +40,7 @@ from services.bot.screens.refusals import (
     out_of_date,
     seat_refused,
 )
+from services.bot.standings import shortened
 from services.engine.client import (
     AiLevel,
     Conflict,
@@ -297,18 +299,46 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """/rules [variant]: the variant named (any of its names, in any language the bot
+    speaks), else the chat's running game's, else Classic; a name it can't tell lists the
+    names it knows."""
     message = update.effective_message
     if message is None:
         return
     locale = await reply_language(update, context)
-    args = context.args or []
-    variant = args[0].lower().replace("-", "_") if args else "classic"
     speak = language(locale)
+    variants = written_variants(speak)
+    if context.args:
+        named = named_variant(" ".join(context.args), variants)
+        if named is None:
+            known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
+            await message.reply_text(
+                gettext(
+                    locale,
+                    "I don't know {word}. Try /rules alone or a variant: {known}.",
+                    word=shortened(" ".join(context.args)),
+                    known=known,
+                )
+            )
+            return
+        variant = named
+    else:
+        variant = await running_variant(context, message.chat_id, topic_of(message))
     if not is_written(speak, variant):
         variant = "classic"
     for n, text in enumerate(rules_messages(speak, variant)):
         shown = f"📖 {text}" if n == 0 else text
         await message.reply_text(with_direction(speak, shown), parse_mode=ParseMode.HTML)
+
+
+async def running_variant(context: ContextTypes.DEFAULT_TYPE, chat_id: int, topic: int) -> str:
+    """The variant of the chat's live game; Classic without one (or when the engine does
+    not answer: the rules are the bot's own texts, so /rules still answers)."""
+    try:
+        game = await call_engine(lambda: services(context).engine.chat_game(chat_id, topic))
+    except (EngineDown, EngineError):
+        return "classic"
+    return game.variant if game is not None else "classic"
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

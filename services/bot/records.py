@@ -39,6 +39,9 @@ class Records:
             queries.leaderboard, self.engine, variant, by=by, chat_id=chat_id, limit=limit
         )
 
+    async def last_variant(self, chat_id: int) -> str | None:
+        return await asyncio.to_thread(queries.last_variant, self.engine, chat_id)
+
     async def forget_user(self, user_id: int) -> Forgotten:
         return await asyncio.to_thread(queries.forget_user, self.engine, user_id)
 

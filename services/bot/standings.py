@@ -19,7 +19,7 @@ from services.bot.i18n import gettext
 from services.bot.locales.handlers import reply_language
 from services.bot.records import Records
 from services.bot.screens.names import variant_name
-from services.records.queries import InvalidSetting
+from services.records.queries import DEFAULT_VARIANT, InvalidSetting
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +81,12 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     everywhere = everywhere or not is_group(chat)
     chat_id = None if everywhere or chat is None else chat.id
     try:
+        if variant is None:
+            # The board people just played for: the group's last game's variant.
+            last = None
+            if chat is not None and is_group(chat):
+                last = await records_of(context).last_variant(chat.id)
+            variant = last or DEFAULT_VARIANT
         entries = await records_of(context).leaderboard(variant, order, chat_id)
     except SQLAlchemyError:
         log.exception("/top: the records did not answer")

@@ -31,6 +31,7 @@ from services.records.database import insert_for as _insert
 from services.records.database import rowcount, transaction
 from services.records.models import (
     CHAT_SETTINGS,
+    GAMES,
     PLAYERS,
     RATINGS,
     STANDINGS,
@@ -220,6 +221,19 @@ def leaderboard(
         BoardEntry(place, row[0], row[1], row[2], row[3], row[4], row[5], row[6])
         for place, row in enumerate(rows, start=1)
     ]
+
+
+def last_variant(engine: Engine, chat_id: int) -> str | None:
+    """The variant of the chat's last game won (its boards' newest news); None before any."""
+    query = (
+        select(GAMES.c.variant)
+        .where(GAMES.c.chat_id == chat_id, GAMES.c.status == "over", GAMES.c.variant.is_not(None))
+        .order_by(GAMES.c.finished_at.desc())
+        .limit(1)
+    )
+    with Session(engine) as session:
+        variant = session.execute(query).scalar_one_or_none()
+    return str(variant) if variant is not None else None
 
 
 def _board_order(columns: Any, by: BoardOrder) -> list[Any]:

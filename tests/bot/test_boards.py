@@ -79,14 +79,41 @@ def test_an_empty_board_invites_a_game() -> None:
 @pytest.mark.parametrize(
     ("args", "wanted"),
     [
-        ([], ("classic", BoardOrder.RATING, False)),
+        ([], (None, BoardOrder.RATING, False)),
         (["flip"], ("flip", BoardOrder.RATING, False)),
-        (["global"], ("classic", BoardOrder.RATING, True)),
+        (["global"], (None, BoardOrder.RATING, True)),
+        (["no", "mercy", "wins"], ("no_mercy", BoardOrder.WINS, False)),
+        (["ماین", "کرفت"], ("minecraft", BoardOrder.RATING, False)),
         (["wins", "No-Mercy", "GLOBAL"], ("no_mercy", BoardOrder.WINS, True)),
     ],
 )
-def test_top_arguments(args: list[str], wanted: tuple[str, BoardOrder, bool]) -> None:
+def test_top_arguments(args: list[str], wanted: tuple[str | None, BoardOrder, bool]) -> None:
     assert boards.parse_top(args, tuple(VARIANTS)) == wanted
+
+
+@pytest.mark.parametrize(
+    ("typed", "variant"),
+    [
+        ("no mercy", "no_mercy"),
+        ("nomercy", "no_mercy"),
+        ("No-Mercy", "no_mercy"),
+        ("UNO No Mercy", "no_mercy"),
+        ("بی رحم", "no_mercy"),
+        ("اونو بی‌رحم", "no_mercy"),
+        ("નો મર્સી", "no_mercy"),
+        ("ماینکرفت", "minecraft"),
+        ("માઇનક્રાફ્ટ", "minecraft"),
+        ("فلیپ", "flip"),
+        ("યુનો ફ્લિપ", "flip"),
+        ("مینیون", "minions"),
+        ("classic", "classic"),
+        ("کلاسیک", "classic"),
+        ("banana", None),
+        ("uno", None),
+    ],
+)
+def test_variants_answer_to_the_names_people_type(typed: str, variant: str | None) -> None:
+    assert boards.named_variant(typed, tuple(VARIANTS)) == variant
 
 
 def test_top_refuses_an_unknown_word() -> None:

@@ -34,6 +34,13 @@ def is_written(language: str, variant: str) -> bool:
     )
 
 
+def written_variants(language: str) -> list[str]:
+    """The variants whose rules are written in ``language``, by name."""
+    return sorted(
+        p.stem for p in (RULES_DIR / language).glob("*.md") if is_written(language, p.stem)
+    )
+
+
 def rules_path(language: str, variant: str) -> Path:
     if not is_written(language, variant):
         raise ValueError(f"unknown variant {variant!r}: no rules of it in {language!r}")

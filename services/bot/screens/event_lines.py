@@ -16,6 +16,8 @@ RECENT_LINES = 3
 #: Public events the table's "last moves" line tells (``event_line`` has words for them).
 MOVE_EVENTS = frozenset(
     {
+        "first_card",
+        "skipped",
         "played",
         "drew",
         "kept",
@@ -39,6 +41,10 @@ MOVE_EVENTS = frozenset(
         "player_left",
     }
 )
+
+#: Move events with no line of their own: a first card is told by what it does, a skip
+#: only when the first card did it (``event_lines``).
+TOLD_WITH_THE_EVENT_BEFORE = frozenset({"first_card", "skipped"})
 
 #: Public events that are messages of their own, each sent once: a round's scores, the
 #: game's end, a Dumb Fu penalty's reason (``scores``, ``notices``).
@@ -100,7 +106,9 @@ def event_line(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str
     if kind == "hands_rotated":
         return gettext(locale, "every hand passed on")
     if kind == "knocked_out":
-        return gettext(locale, "{name} is knocked out ☠", name=n())
+        return gettext(
+            locale, "☠ {name} holds 25 cards or more: knocked out by the mercy rule", name=n()
+        )
     if kind == "frozen":
         return gettext(locale, "{name} is frozen by Dumb Fu 🧊", name=n())
     if kind == "frozen_penalty":
@@ -123,7 +131,10 @@ def event_line(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str
             color=COLOR_SQUARES.get(str(event.get("color")), "?"),
         )
     if kind == "stand_in":
-        return gettext(locale, "💤 {name} is out of time; the stand-in plays", name=n("seat"))
+        # Events older than the field were all for a deadline passed.
+        if event.get("timed_out", True):
+            return gettext(locale, "💤 {name} is out of time; AI plays for them", name=n("seat"))
+        return gettext(locale, "🤖 AI plays for {name}", name=n("seat"))
     if kind == "player_away":
         return gettext(locale, "{name} is away; AI plays for them", name=n("seat"))
     if kind == "player_back":
@@ -134,5 +145,39 @@ def event_line(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str
 
 
 def event_lines(locale: str | None, game: GameInfo, events: list[dict[str, Any]]) -> list[str]:
-    """The lines of those ``events`` that have one, in order."""
-    return [line for line in (event_line(locale, game, e) for e in events) if line]
+    """The lines of those ``events`` that have one, in order. Two read with the event
+    before them: a stack and its card are one line, and a skip is told only when the first
+    card turned up did it (a skip card played says it by itself)."""
+    names = seat_names(game)
+    lines: list[str] = []
+    previous: dict[str, Any] = {}
+    for event in events:
+        kind, before = event.get("type"), previous.get("type")
+        line: str | None
+        if (
+            kind == "played"
+            and before == "stacked"
+            and previous.get("player") == event.get("player")
+        ):
+            lines.pop()  # the stack's own line: this one says it with the card
+            line = gettext(
+                locale,
+                "{name} stacked {card} on +{n}",
+                name=seat_name(names, event.get("player")),
+                card=face_label(locale, str(event.get("card"))),
+                n=previous.get("total"),
+            )
+        elif kind == "skipped":
+            line = None
+            if before == "first_card":
+                line = gettext(
+                    locale,
+                    "the first card skips {name}",
+                    name=seat_name(names, event.get("player")),
+                )
+        else:
+            line = event_line(locale, game, event)
+        if line:
+            lines.append(line)
+        previous = event
+    return lines

@@ -7,11 +7,11 @@ import html
 from dataclasses import dataclass
 
 from services.bot.callbacks import Callback, Kind
-from services.bot.cards import COLOR_SQUARES, color_name, face_label
+from services.bot.cards import COLOR_SQUARES, by_colour, color_name, face_label
 from services.bot.i18n import gettext, ngettext
 from services.bot.screens.keyboard import Button, Keyboard, Screen, button, rows
 from services.bot.screens.names import person, plain_text, seat_names, variant_name
-from services.bot.screens.table import top_line
+from services.bot.screens.table import short_name, top_line
 from services.engine.client import EngineView, GameInfo
 
 
@@ -26,9 +26,11 @@ class Choice:
 
 def choices(locale: str | None, game: GameInfo, view: EngineView) -> list[Choice]:
     """Playable cards first (marked), then the other legal actions, then the unplayable
-    cards (BOT-UX.md "The hand, in inline mode")."""
+    cards (BOT-UX.md "The hand, in inline mode"); the cards of each part by colour."""
     legal = list(view.legal)
-    plays = [code for code in legal if code.startswith("p.")]
+    plays = sorted(
+        (code for code in legal if code.startswith("p.")), key=lambda c: by_colour(c[2:])
+    )
     playable = {code[2:] for code in plays}
     out: list[Choice] = []
     for code in plays:
@@ -40,7 +42,7 @@ def choices(locale: str | None, game: GameInfo, view: EngineView) -> list[Choice
     counts: dict[str, int] = {}
     for face in view.hand:
         counts[face] = counts.get(face, 0) + 1
-    for face, n in counts.items():
+    for face, n in sorted(counts.items(), key=lambda item: by_colour(item[0])):
         if face in playable:
             continue
         label = face_label(locale, face) + (f" ×{n}" if n > 1 else "")
@@ -65,9 +67,13 @@ def action_label(locale: str | None, game: GameInfo, view: EngineView, code: str
     if head == "u":
         return "🔔 " + gettext(locale, "UNO!")
     if head == "x" and arg.isdigit() and int(arg) < len(names):
-        return "🫵 " + gettext(locale, "Catch {name}!", name=plain_text(names[int(arg)]))
+        return "🫵 " + gettext(
+            locale, "Catch {name}!", name=short_name(plain_text(names[int(arg)]))
+        )
     if head == "s" and arg.isdigit() and int(arg) < len(names):
-        return "🔄 " + gettext(locale, "Swap with {name}", name=plain_text(names[int(arg)]))
+        return "🔄 " + gettext(
+            locale, "Swap with {name}", name=short_name(plain_text(names[int(arg)]))
+        )
     return code
 
 

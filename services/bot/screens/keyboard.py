@@ -3,6 +3,7 @@ type in them (``services.bot.keyboards`` makes Telegram's keyboard of one)."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -35,9 +36,54 @@ def button(text: str, callback: Callback) -> Button:
     return Button(text, callback=callback)
 
 
-def rows(buttons: Sequence[Button], width: int) -> list[tuple[Button, ...]]:
-    """``buttons`` laid out ``width`` to a row."""
-    return [tuple(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+#: Telegram's button widths, as a model: a row on a phone is about ``ROW_COLUMNS`` columns
+#: of text wide, shared evenly by its buttons, each losing ``BUTTON_MARGIN`` to its edges;
+#: a label wider than its share is cut with "…". Fitted to what a phone shows: four cards
+#: to a row show "▶ 🟥 7" but cut "▶ 🌈 +4", three to a row cut "⭐ Classic".
+ROW_COLUMNS = 32
+BUTTON_MARGIN = 2
+
+
+def columns(text: str) -> int:
+    """``text``'s width in columns: an emoji (or a character made one by U+FE0F) two,
+    marks and format characters (joiners, isolates) none, anything else one."""
+    width = 0
+    for char in text:
+        if char == "\ufe0f":
+            width += 1  # the character before it shows as an emoji: two columns
+        elif unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        elif unicodedata.east_asian_width(char) in ("W", "F"):
+            width += 2
+        else:
+            width += 1
+    return width
+
+
+def label_room(per_row: int) -> int:
+    """The columns a label has on a row of ``per_row`` buttons."""
+    return ROW_COLUMNS // per_row - BUTTON_MARGIN
+
+
+def fits(text: str, per_row: int) -> bool:
+    """Whether ``text`` shows whole on a row of ``per_row`` buttons."""
+    return columns(text) <= label_room(per_row)
+
+
+def rows(buttons: Sequence[Button], most: int) -> list[tuple[Button, ...]]:
+    """``buttons`` laid out in order, at most ``most`` to a row and fewer where a label
+    would not show whole (``fits``)."""
+    laid: list[tuple[Button, ...]] = []
+    row: list[Button] = []
+    for b in buttons:
+        wider = [*row, b]
+        if row and (len(row) == most or not all(fits(x.text, len(wider)) for x in wider)):
+            laid.append(tuple(row))
+            row = []
+        row.append(b)
+    if row:
+        laid.append(tuple(row))
+    return laid
 
 
 def callbacks(keyboard: Keyboard | None) -> list[Callback]:

@@ -63,7 +63,7 @@ def lobby_keyboard(locale: str | None, game: GameInfo) -> Keyboard:
     def word(text: str, arg: str) -> Button:
         return button(text, Callback(Kind.LOBBY, g, v, arg))
 
-    return (
+    groups = (
         (
             word("✋ " + gettext(locale, "Join"), "join"),
             word("🚪 " + gettext(locale, "Leave"), "leave"),
@@ -78,6 +78,7 @@ def lobby_keyboard(locale: str | None, game: GameInfo) -> Keyboard:
             word("📖 " + gettext(locale, "Rules"), "rules"),
         ),
     )
+    return tuple(row for group in groups for row in rows(group, 3))
 
 
 def lobby(locale: str | None, game: GameInfo) -> Screen:
@@ -86,12 +87,13 @@ def lobby(locale: str | None, game: GameInfo) -> Screen:
 
 def settings_lines(locale: str | None, game: GameInfo) -> list[str]:
     """The chat's settings this game plays with, where they differ from the variant's and
-    the service's own: the house rules, the target score, the UNO window."""
+    the service's own: the house rules, the target score, the UNO window; and the turn's
+    time, always (a chat's first question of a game)."""
     lines = []
     rules = [house_rule_name(language(locale), r) for r in HOUSE_RULES if game.rules.get(r)]
     if rules:
         lines.append(gettext(locale, "House rules: {rules}", rules=listed(locale, rules)))
-    extras = []
+    extras = [ngettext(locale, "Turn: {n} second", "Turn: {n} seconds", game.turn_seconds)]
     target = game.rules.get("target_score")
     if isinstance(target, int) and target > 0:
         extras.append(ngettext(locale, "Target: {n} point", "Target: {n} points", target))
@@ -101,8 +103,7 @@ def settings_lines(locale: str | None, game: GameInfo) -> list[str]:
                 locale, "UNO window: {n} second", "UNO window: {n} seconds", game.uno_window_seconds
             )
         )
-    if extras:
-        lines.append(" · ".join(extras))
+    lines.append(" · ".join(extras))
     return lines
 
 

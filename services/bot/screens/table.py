@@ -14,6 +14,10 @@ from services.bot.screens.keyboard import Button, Keyboard, Screen, button, rows
 from services.bot.screens.names import person, variant_name
 from services.engine.client import EngineView, GameInfo
 
+#: The UNO window when the chat set none: the service's default (``Settings.uno_window_seconds``
+#: in services/config.py, which the screens cannot reach; a test holds the two equal).
+DEFAULT_UNO_WINDOW_SECONDS = 8
+
 
 def top_line(locale: str | None, view: EngineView) -> str:
     top = face_label(locale, view.top)
@@ -27,8 +31,11 @@ def seat_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
         info = game.seats[seat_view.seat] if seat_view.seat < len(game.seats) else None
         name = person(info) if info else html.escape(seat_view.name)
         text = f"{'🤖 ' if info and info.ai else ''}{name} {number(locale, seat_view.cards)}"
-        if seat_view.cards == 1 or seat_view.declared_uno:
+        # Two marks apart: a call made, and a one-card hand that can still be caught.
+        if seat_view.declared_uno:
             text += " 🔔"
+        elif view.uno_window == seat_view.seat:
+            text += " ⚠️"
         if seat_view.knocked_out:
             text += " ☠"
         if seat_view.frozen:
@@ -49,13 +56,55 @@ def owing_text(locale: str | None, game: GameInfo, view: EngineView) -> str:
     kinds = {
         "turn": gettext(locale, "to play"),
         "play_drawn": gettext(locale, "play or keep the drawn card"),
-        "choose_color": gettext(locale, "to choose a colour"),
-        "respond_to_draw": gettext(locale, "take +{n}, or answer it", n=pending.amount),
+        "choose_color": gettext(
+            locale, "to choose a colour in their hand (🃏 My cards or the private chat)"
+        ),
+        "respond_to_draw": answers_text(locale, pending.amount, game, view),
         "choose_swap": gettext(locale, "to choose whom to swap hands with"),
         "choose_roulette_color": gettext(locale, "to name a colour for the roulette"),
     }
     seconds = gettext(locale, "{seconds}s", seconds=game.turn_seconds)
     return f"▶ {who} · {kinds.get(pending.kind, pending.kind)} · ⏱ {seconds}"
+
+
+def answers_text(locale: str | None, amount: int, game: GameInfo, view: EngineView) -> str:
+    """What a player made to take a draw may do, as the variant's rules have it: take it,
+    stack on it (where the rules or a house rule let one), challenge it (a Wild +4)."""
+    pending = view.pending
+    stacks = stacking(game, view)
+    if pending is not None and pending.challengeable:
+        if stacks:
+            return gettext(locale, "take +{n}, stack on it or challenge it", n=amount)
+        return gettext(locale, "take +{n} or challenge it", n=amount)
+    if stacks:
+        return gettext(locale, "take +{n} or stack on it", n=amount)
+    return gettext(locale, "to take +{n}", n=amount)
+
+
+#: Variants whose own rules stack draw cards (RULES.md §5 No Mercy; elsewhere the house
+#: rule Progressive Draw).
+STACKING_VARIANTS = frozenset({"no_mercy"})
+
+
+def stacking(game: GameInfo, view: EngineView) -> bool:
+    return view.variant in STACKING_VARIANTS or bool(game.rules.get("progressive_draw"))
+
+
+def uno_window_seconds(game: GameInfo) -> int:
+    return game.uno_window_seconds or DEFAULT_UNO_WINDOW_SECONDS
+
+
+def catch_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
+    """While a one-card hand can be caught: who, and for how long (RULES.md §2 "The catch
+    window": until the next player acts, for the UNO-window time at most)."""
+    if view.uno_window is None or view.uno_window >= len(game.seats):
+        return ""
+    return "⚠️ " + gettext(
+        locale,
+        "{name} did not call UNO: catch them before the next player acts ({n} s at most)",
+        name=person(game.seats[view.uno_window]),
+        n=uno_window_seconds(game),
+    )
 
 
 def table_text(
@@ -87,6 +136,9 @@ def table_text(
     if owing:
         lines.append(owing)
     lines.append(seat_line(locale, game, view))
+    catch = catch_line(locale, game, view)
+    if catch:
+        lines.append(catch)
     pile = gettext(locale, "draw pile {n}", n=view.draw_pile)
     if view.pending is not None and view.pending.kind == "respond_to_draw":
         pile += " · " + gettext(locale, "to take: +{n}", n=view.pending.amount)
@@ -126,19 +178,20 @@ def my_cards_keyboard(locale: str | None, game_id: str) -> Keyboard:
 
 def table_keyboard(locale: str | None, game: GameInfo, view: EngineView) -> Keyboard:
     g, v = game.game_id, view.version
-    ways_to_hand = (
+    ways_to_hand = [
         my_cards(locale, g),
-        button("✉️ " + gettext(locale, "Private hand"), Callback(Kind.HAND, g, 0)),
-    )
+        button("✉️ " + gettext(locale, "In private"), Callback(Kind.HAND, g, 0)),
+    ]
     extra: list[Button] = []
-    current = view.seats[view.current] if view.current < len(view.seats) else None
-    if view.uno_window is not None or (current is not None and current.cards == 2):
+    # UNO! while a window is open only: before that, the call is the owing player's alone,
+    # offered in their hand when the engine's legal list has it (a play to go with it).
+    if view.uno_window is not None:
         extra.append(button(gettext(locale, "UNO!"), Callback(Kind.ACT, g, v, "u")))
     if view.uno_window is not None:
         caught = game.seats[view.uno_window]
         extra.append(
             button(
-                gettext(locale, "Catch {name}!", name=caught.name),
+                gettext(locale, "Catch {name}!", name=short_name(caught.name)),
                 Callback(Kind.ACT, g, v, f"x.{view.uno_window}"),
             )
         )
@@ -149,4 +202,13 @@ def table_keyboard(locale: str | None, game: GameInfo, view: EngineView) -> Keyb
         )
         if pending.challengeable:
             extra.append(button(gettext(locale, "Challenge"), Callback(Kind.ACT, g, v, "ch")))
-    return (ways_to_hand, *rows(extra, 2))
+    return (*rows(ways_to_hand, 2), *rows(extra, 2))
+
+
+#: The most of a name a button shows (Telegram allows names of 64 characters).
+BUTTON_NAME = 14
+
+
+def short_name(name: str) -> str:
+    """``name`` short enough for a button, cut by the bot rather than by Telegram."""
+    return name if len(name) <= BUTTON_NAME else name[: BUTTON_NAME - 1] + "…"
