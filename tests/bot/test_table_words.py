@@ -16,11 +16,11 @@ from services.bot.i18n import gettext
 from services.bot.locales.catalog import LANGUAGES
 from services.bot.locales.rules_text import rules_messages, written_variants
 from services.bot.screens.event_lines import event_lines as isolated_lines
-from services.bot.screens.names import plain_text
 from services.bot.screens.hand import choices, private_hand
 from services.bot.screens.keyboard import Keyboard, columns, fits, label_room
 from services.bot.screens.lobby import lobby as lobby_screen
 from services.bot.screens.lobby import variant_keyboard
+from services.bot.screens.names import plain_text
 from services.bot.screens.table import DEFAULT_UNO_WINDOW_SECONDS
 from services.bot.screens.table import table as table_screen
 from services.config import Settings
