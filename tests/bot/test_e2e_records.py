@@ -216,3 +216,31 @@ def test_an_admin_sets_the_chats_defaults_and_new_games_take_them(
     lobby = group.players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
     assert "House rules: Seven-O, Jump-In" in lobby["text"]
     assert "Target: 200 points · UNO window: 15 seconds" in lobby["text"]
+
+
+def test_rules_and_top_follow_the_chats_game(stack: Stack, make_group: Any) -> None:
+    """/rules shows the running game's variant and answers to the names people type;
+    /top after a game shows that variant's board, saying which it is."""
+    group = make_group(2)
+    winner, loser = group.people
+    setup = {"variant": "minecraft", "hands": ["R5", "G7 B2 Y9"], "discard": "R1"}
+    scene = deal(stack, group, {**setup, "scores": [495, 0]})
+    assert reply(stack, group, loser, "/rules", "📖").startswith("📖 UNO Minecraft")
+    assert reply(stack, group, loser, "/rules no mercy", "📖").startswith("📖 UNO No Mercy")
+    assert reply(stack, group, loser, "/rules nomercy", "📖").startswith("📖 UNO No Mercy")
+    assert reply(stack, group, loser, "/rules بی رحم", "📖").startswith("📖 UNO No Mercy")
+    unknown = reply(stack, group, loser, "/rules banana", "banana")
+    assert "I don't know banana" in unknown and "No Mercy (no_mercy)" in unknown
+    scene.open_hand(0)
+    scene.press(0, "p.R5")
+    board = reply(stack, group, loser, "/top", "P0")
+    assert board.splitlines()[0] == "🏆 Minecraft — this chat, by rating"
+    assert "1. P0 — rating" in board
+
+
+def test_the_last_variant_is_the_chats_last_game_won(stack: Stack) -> None:
+    engine = make_engine(stack.database_url)
+    try:
+        assert queries.last_variant(engine, -987654321) is None
+    finally:
+        engine.dispose()
