@@ -167,6 +167,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
         (Kind.VARIANT, lobby.choose_variant),
         (Kind.SETTINGS, standings.settings_button),
         (Kind.FORGET, standings.confirm_forget),
+        (Kind.LANGUAGE, language_handlers.language_button),
     ):
         app.add_handler(pressed.press_handler(kind, on_press, block=later))
     app.add_handler(CallbackQueryHandler(pressed.unknown_press, block=later))

@@ -215,7 +215,7 @@ def test_an_admin_sets_the_chats_defaults_and_new_games_take_them(
     assert game.rules == {"seven_o": True, "jump_in": True, "target_score": 200}
     lobby = group.players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
     assert "House rules: Seven-O, Jump-In" in lobby["text"]
-    assert "Target: 200 points · UNO window: 15 seconds" in lobby["text"]
+    assert "Turn: 30 seconds · Target: 200 points · UNO window: 15 seconds" in lobby["text"]
 
 
 def test_rules_and_top_follow_the_chats_game(stack: Stack, make_group: Any) -> None:

@@ -7,9 +7,10 @@ the language of the group's messages, the game in play included.
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import ContextTypes
 
+from services.bot.callbacks import Callback, Kind
 from services.bot.context import is_chat_admin, is_group, locale_of, services, topic_of
 from services.bot.i18n import gettext, language
 from services.bot.locales.catalog import LANGUAGE_NAMES
@@ -51,12 +52,41 @@ def wanted_language(args: list[str] | None) -> str | None:
     return _ANSWERS.get(args[0].casefold()) if args else None
 
 
+def language_buttons() -> InlineKeyboardMarkup:
+    """/language alone: each language as a button, named in its own words."""
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    name, callback_data=Callback(Kind.LANGUAGE, "", 0, code).encode()
+                )
+                for code, name in LANGUAGE_NAMES.items()
+            ]
+        ]
+    )
+
+
 async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    await choose_language(update, context, wanted_language(context.args))
+
+
+async def language_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
+    """A /language button: as ``/language <code>`` sent by its presser."""
+    query = update.callback_query
+    assert query is not None
+    await query.answer()
+    await choose_language(update, context, wanted_language([cb.arg]))
+
+
+async def choose_language(
+    update: Update, context: ContextTypes.DEFAULT_TYPE, wanted: str | None
+) -> None:
+    """Set the language ``wanted`` (the presser's own in a private chat, the chat's in a
+    group, by an admin); None: say the current one and offer the others as buttons."""
     message, user, chat = update.effective_message, update.effective_user, update.effective_chat
     if message is None or user is None or chat is None:
         return
     prefs = preferences(context)
-    wanted = wanted_language(context.args)
     if not is_group(chat):
         if wanted is None:
             current = language(locale_of(user))
@@ -66,7 +96,8 @@ async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                     "Your language: {language}. Change it with /language en, /language fa "
                     "or /language gu; /language auto follows your Telegram app.",
                     language=LANGUAGE_NAMES[current],
-                )
+                ),
+                reply_markup=language_buttons(),
             )
             return
         await prefs.set_choice(user.id, None if wanted == AUTO else wanted)
@@ -87,7 +118,8 @@ async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
                 "This chat's language: {language}. A chat admin changes it with /language en, "
                 "/language fa or /language gu.",
                 language=LANGUAGE_NAMES[current],
-            )
+            ),
+            reply_markup=language_buttons(),
         )
         return
     if not await is_chat_admin(context, chat.id, user.id):

@@ -99,6 +99,18 @@ async def test_language_per_person_and_per_chat(
         assert private(3).startswith("તમારી ભાષા: ")
         control.send_message(maryam["id"], bot_id, "/language auto")
         assert "فارسی" in private(4)
+        # /language alone offers the languages as buttons; one press sets it.
+        control.send_message(maryam["id"], bot_id, "/language")
+        assert private(5).startswith("زبان شما: ")
+        offer = [m for m in control.private_messages(maryam["id"], token) if m["from"]["is_bot"]]
+        buttons = offer[-1]["reply_markup"]["inline_keyboard"][0]
+        assert [b["text"] for b in buttons] == ["English", "فارسی", "ગુજરાતી"]
+        gujarati = next(b["callback_data"] for b in buttons if b["text"] == "ગુજરાતી")
+        # A private chat is named by the bot's id.
+        control.press_button(maryam["id"], bot_id, offer[-1]["message_id"], gujarati)
+        assert private(6) == "હવેથી હું તમારી સાથે \u2068ગુજરાતી\u2069માં વાત કરીશ."
+        control.send_message(maryam["id"], bot_id, "/language auto")
+        assert "فارسی" in private(7)
         # In the group only an admin sets the chat's language.
         control.send_message(maryam["id"], group["id"], "/language en")
         assert in_group(1) == "فقط مدیر گروه می\u200cتونه زبان گروه رو عوض کنه."
