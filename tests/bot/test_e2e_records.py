@@ -222,7 +222,7 @@ def test_rules_and_top_follow_the_chats_game(stack: Stack, make_group: Any) -> N
     """/rules shows the running game's variant and answers to the names people type;
     /top after a game shows that variant's board, saying which it is."""
     group = make_group(2)
-    winner, loser = group.people
+    loser = group.people[1]
     setup = {"variant": "minecraft", "hands": ["R5", "G7 B2 Y9"], "discard": "R1"}
     scene = deal(stack, group, {**setup, "scores": [495, 0]})
     assert reply(stack, group, loser, "/rules", "📖").startswith("📖 UNO Minecraft")
