@@ -263,7 +263,8 @@ def print_hard(
 
 
 def run_hard(args: argparse.Namespace, variants: list[str]) -> None:
-    decision_costs(variants, args.timing_rounds, args.seed)
+    if args.timing_rounds:
+        decision_costs(variants, args.timing_rounds, args.seed)
     started = time.perf_counter()
     results: dict[tuple[str, int, str], Tally] = {}
     todo = hard_tasks(variants, args.hard_rounds, args.classic_rounds, args.seed)
@@ -312,7 +313,7 @@ def main() -> None:
     parser.add_argument("--skip-baselines", action="store_true", help="only the hard figures")
     parser.add_argument("--hard-rounds", type=int, default=400, help="per variant and count")
     parser.add_argument("--classic-rounds", type=int, default=20_000, help="2-player Classic")
-    parser.add_argument("--timing-rounds", type=int, default=20, help="per variant")
+    parser.add_argument("--timing-rounds", type=int, default=20, help="per variant; 0: none")
     args = parser.parse_args()
     variants = args.variants or list(VARIANTS)
     unknown = [v for v in variants if v not in VARIANTS]
