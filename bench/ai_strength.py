@@ -162,6 +162,7 @@ class Timed:
         self.name = inner.name
         self.trace = trace
         self.seconds: dict[str, list[float]] = {}
+        self.cpu_seconds: dict[str, list[float]] = {}
         self.peaks: list[int] = []
 
     def for_game(self) -> Timed:
@@ -178,14 +179,16 @@ class Timed:
         if self.trace:
             tracemalloc.start()
             tracemalloc.reset_peak()
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.thread_time()
         action = decide()
         elapsed = time.perf_counter() - started
+        cpu = time.thread_time() - cpu_started
         if self.trace:
             self.peaks.append(tracemalloc.get_traced_memory()[1])
             tracemalloc.stop()
         else:
             self.seconds.setdefault(kind, []).append(elapsed)
+            self.cpu_seconds.setdefault(kind, []).append(cpu)
         return action
 
 
@@ -193,10 +196,16 @@ def decision_costs(variants: list[str], rounds: int, seed: int) -> None:
     """The hard seat's decision times per kind and its peak memory per decision, playing
     strong, on this process alone; ``react`` counts only the moments it was asked about."""
     print(f"hard decision time on one core (ms), {rounds} rounds per variant, 2 and 4 players")
-    print(f"{'variant':<10} {'decision':<22} {'n':>6} {'p50':>8} {'p99':>8} {'max':>8}")
+    # CPU time is what one core of its own would take; the wall time includes waiting for
+    # the CPU while other jobs share the machine.
+    print(
+        f"{'variant':<10} {'decision':<22} {'n':>6} {'p50':>8} {'p99':>8} {'max':>8}"
+        f" {'cpu p50':>8} {'cpu p99':>8} {'cpu max':>8}"
+    )
     peaks: list[int] = []
     for variant in variants:
         timed: dict[str, list[float]] = {}
+        cpu_timed: dict[str, list[float]] = {}
         for trace in (False, True):
             for index in range(rounds if not trace else max(1, rounds // 4)):
                 players = PLAYER_COUNTS[index % len(PLAYER_COUNTS)]
@@ -207,9 +216,11 @@ def decision_costs(variants: list[str], rounds: int, seed: int) -> None:
                 play_one_round(variant, policies, seed=seed + index)
                 for kind, seconds in hard.seconds.items():
                     timed.setdefault(kind, []).extend(seconds)
+                    cpu_timed.setdefault(kind, []).extend(hard.cpu_seconds[kind])
                 peaks += hard.peaks
         for kind, seconds in sorted(timed.items()):
             ms = [1e3 * percentile(seconds, q) for q in (0.5, 0.99, 1.0)]
+            ms += [1e3 * percentile(cpu_timed[kind], q) for q in (0.5, 0.99, 1.0)]
             figures = " ".join(f"{m:>8.1f}" for m in ms)
             print(f"{variant:<10} {kind:<22} {len(seconds):>6} {figures}")
     kib = [p / 1024 for p in peaks]
