@@ -21,8 +21,8 @@ strong ones, fair share 25%), and 2-player Classic gets ``--classic-rounds`` of 
 exactly the deals that were played (a deal is not equally kind to every seat).  A run that
 is stopped (Ctrl-C, SIGTERM) still prints the rounds it finished.  First, in the same run
 and on this process alone (one core), the hard seat's decision time (p50/p99 per decision
-kind, every variant) and the memory one decision allocates at its peak (``tracemalloc``),
-over ``--timing-rounds`` rounds.
+kind, every variant; wall time and the CPU time of the deciding thread) and the memory one
+decision allocates at its peak (``tracemalloc``), over ``--timing-rounds`` rounds (0: none).
 
     .venv/bin/python bench/ai_strength.py [--rounds 2000] [--workers 2] [--variants classic]
     .venv/bin/python bench/ai_strength.py --hard [--skip-baselines] [--hard-rounds 400]
