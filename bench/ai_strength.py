@@ -21,8 +21,8 @@ strong ones, fair share 25%), and 2-player Classic gets ``--classic-rounds`` of 
 exactly the deals that were played (a deal is not equally kind to every seat).  A run that
 is stopped (Ctrl-C, SIGTERM) still prints the rounds it finished.  First, in the same run
 and on this process alone (one core), the hard seat's decision time (p50/p99 per decision
-kind, every variant) and the memory one decision allocates at its peak (``tracemalloc``),
-over ``--timing-rounds`` rounds.
+kind, every variant; wall time and the CPU time of the deciding thread) and the memory one
+decision allocates at its peak (``tracemalloc``), over ``--timing-rounds`` rounds (0: none).
 
     .venv/bin/python bench/ai_strength.py [--rounds 2000] [--workers 2] [--variants classic]
     .venv/bin/python bench/ai_strength.py --hard [--skip-baselines] [--hard-rounds 400]
@@ -162,6 +162,7 @@ class Timed:
         self.name = inner.name
         self.trace = trace
         self.seconds: dict[str, list[float]] = {}
+        self.cpu_seconds: dict[str, list[float]] = {}
         self.peaks: list[int] = []
 
     def for_game(self) -> Timed:
@@ -178,14 +179,16 @@ class Timed:
         if self.trace:
             tracemalloc.start()
             tracemalloc.reset_peak()
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.thread_time()
         action = decide()
         elapsed = time.perf_counter() - started
+        cpu = time.thread_time() - cpu_started
         if self.trace:
             self.peaks.append(tracemalloc.get_traced_memory()[1])
             tracemalloc.stop()
         else:
             self.seconds.setdefault(kind, []).append(elapsed)
+            self.cpu_seconds.setdefault(kind, []).append(cpu)
         return action
 
 
@@ -193,10 +196,16 @@ def decision_costs(variants: list[str], rounds: int, seed: int) -> None:
     """The hard seat's decision times per kind and its peak memory per decision, playing
     strong, on this process alone; ``react`` counts only the moments it was asked about."""
     print(f"hard decision time on one core (ms), {rounds} rounds per variant, 2 and 4 players")
-    print(f"{'variant':<10} {'decision':<22} {'n':>6} {'p50':>8} {'p99':>8} {'max':>8}")
+    # CPU time is what one core of its own would take; the wall time includes waiting for
+    # the CPU while other jobs share the machine.
+    print(
+        f"{'variant':<10} {'decision':<22} {'n':>6} {'p50':>8} {'p99':>8} {'max':>8}"
+        f" {'cpu p50':>8} {'cpu p99':>8} {'cpu max':>8}"
+    )
     peaks: list[int] = []
     for variant in variants:
         timed: dict[str, list[float]] = {}
+        cpu_timed: dict[str, list[float]] = {}
         for trace in (False, True):
             for index in range(rounds if not trace else max(1, rounds // 4)):
                 players = PLAYER_COUNTS[index % len(PLAYER_COUNTS)]
@@ -207,9 +216,11 @@ def decision_costs(variants: list[str], rounds: int, seed: int) -> None:
                 play_one_round(variant, policies, seed=seed + index)
                 for kind, seconds in hard.seconds.items():
                     timed.setdefault(kind, []).extend(seconds)
+                    cpu_timed.setdefault(kind, []).extend(hard.cpu_seconds[kind])
                 peaks += hard.peaks
         for kind, seconds in sorted(timed.items()):
             ms = [1e3 * percentile(seconds, q) for q in (0.5, 0.99, 1.0)]
+            ms += [1e3 * percentile(cpu_timed[kind], q) for q in (0.5, 0.99, 1.0)]
             figures = " ".join(f"{m:>8.1f}" for m in ms)
             print(f"{variant:<10} {kind:<22} {len(seconds):>6} {figures}")
     kib = [p / 1024 for p in peaks]
@@ -263,7 +274,8 @@ def print_hard(
 
 
 def run_hard(args: argparse.Namespace, variants: list[str]) -> None:
-    decision_costs(variants, args.timing_rounds, args.seed)
+    if args.timing_rounds:
+        decision_costs(variants, args.timing_rounds, args.seed)
     started = time.perf_counter()
     results: dict[tuple[str, int, str], Tally] = {}
     todo = hard_tasks(variants, args.hard_rounds, args.classic_rounds, args.seed)
@@ -312,7 +324,7 @@ def main() -> None:
     parser.add_argument("--skip-baselines", action="store_true", help="only the hard figures")
     parser.add_argument("--hard-rounds", type=int, default=400, help="per variant and count")
     parser.add_argument("--classic-rounds", type=int, default=20_000, help="2-player Classic")
-    parser.add_argument("--timing-rounds", type=int, default=20, help="per variant")
+    parser.add_argument("--timing-rounds", type=int, default=20, help="per variant; 0: none")
     args = parser.parse_args()
     variants = args.variants or list(VARIANTS)
     unknown = [v for v in variants if v not in VARIANTS]

@@ -206,6 +206,8 @@ TURN_CHOICES = (15, 30, 60, 120)
 UNO_WINDOW_CHOICES = (4, 8, 15, 30)
 #: The target scores /settings offers; 0: the variant's own (500, No Mercy 1000).
 TARGET_CHOICES = (0, 100, 200, 300, 500, 1000)
+#: The AI levels /settings offers for the stand-in that plays for a player out of time.
+STAND_IN_CHOICES = ("strong", "hard")
 #: The option /settings shows under "Scoring" rather than among the house rules.
 ALTERNATE_SCORING = "alternate_scoring"
 
@@ -220,6 +222,7 @@ class Panel(StrEnum):
     TURN = "t"
     UNO_WINDOW = "u"
     SCORING = "s"
+    STAND_IN = "a"
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +292,12 @@ def _ticked(on: bool, text: str) -> str:
     return ("✅ " if on else "") + text
 
 
+def _stand_in_name(locale: str | None, level: str) -> str:
+    if level == "hard":
+        return gettext(locale, "hard AI")
+    return gettext(locale, "strong AI")
+
+
 def _summary(locale: str | None, current: ChatSettings, defaults: ServiceDefaults) -> list[str]:
     turn = current.turn_seconds or defaults.turn_seconds
     window = current.uno_window_seconds or defaults.uno_window_seconds
@@ -317,6 +326,11 @@ def _summary(locale: str | None, current: ChatSettings, defaults: ServiceDefault
             "Target: {n} points (the variant's own)",
             default_target_score(current.variant),
         ),
+        gettext(
+            locale,
+            "Stand-in for a player out of time: {level}",
+            level=_stand_in_name(locale, current.stand_in or STAND_IN_CHOICES[0]),
+        ),
     ]
 
 
@@ -342,7 +356,10 @@ def settings_message(
                 _settings_button("⏱ " + gettext(locale, "Turn time"), "p.t"),
                 _settings_button("🔔 " + gettext(locale, "UNO window"), "p.u"),
             ],
-            [_settings_button("🏁 " + gettext(locale, "Scoring and target"), "p.s")],
+            [
+                _settings_button("🏁 " + gettext(locale, "Scoring and target"), "p.s"),
+                _settings_button("🤖 " + gettext(locale, "Stand-in"), "p.a"),
+            ],
         ]
     elif panel is Panel.VARIANT:
         variants = [
@@ -373,6 +390,14 @@ def settings_message(
         lines += ["", gettext(locale, "How long a player has to call UNO, or be caught:")]
         window = current.uno_window_seconds or defaults.uno_window_seconds
         rows = [_seconds_row(locale, UNO_WINDOW_CHOICES, window, "u"), back]
+    elif panel is Panel.STAND_IN:
+        lines += ["", gettext(locale, "Who plays for a player whose time runs out:")]
+        level = current.stand_in or STAND_IN_CHOICES[0]
+        levels = [
+            _settings_button(_ticked(c == level, _stand_in_name(locale, c)), f"a.{c}")
+            for c in STAND_IN_CHOICES
+        ]
+        rows = [levels, back]
     else:
         alternate = alternate_scoring(current)
         scoring = [_settings_button(_ticked(not alternate, gettext(locale, "Standard")), "s.std")]
@@ -404,8 +429,8 @@ def chosen_settings(
     locale: str | None, current: ChatSettings, arg: str, variants: Sequence[str]
 ) -> ChatSettings:
     """The settings after the choice ``arg`` (``v.flip``, ``h.jump_in``, ``t.30``, ``u.8``,
-    ``s.alt``, ``g.500``) made on ``current``; ``BadSetting`` for anything the panel does
-    not offer, so nothing is written."""
+    ``s.alt``, ``g.500``, ``a.hard``) made on ``current``; ``BadSetting`` for anything the
+    panel does not offer, so nothing is written."""
     what, _, value = arg.partition(".")
     offered = offered_house_rules(current.variant)
     if what == "v" and value in variants:
@@ -434,6 +459,8 @@ def chosen_settings(
                 variant=variant_name(locale, current.variant),
             )
         )
+    if what == "a" and value in STAND_IN_CHOICES:
+        return replace(current, stand_in=value)
     seconds = int(value) if value.isdigit() and len(value) <= 7 else -1
     if what == "t" and seconds in TURN_CHOICES:
         return replace(current, turn_seconds=seconds)
@@ -457,4 +484,5 @@ def panel_of(arg: str) -> Panel | None:
         "u": Panel.UNO_WINDOW,
         "s": Panel.SCORING,
         "g": Panel.SCORING,
+        "a": Panel.STAND_IN,
     }.get(what)

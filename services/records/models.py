@@ -69,6 +69,9 @@ class ChatSetting(SQLModel, table=True):
     #: (``rules.options_to_json``): scoring (``alternate_scoring``) and ``target_score`` too.
     rules: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     language: str | None = Field(default=None, max_length=16)
+    #: The AI level that decides for a player whose time ran out (``None``: the worker's
+    #: ``UNO_STAND_IN_POLICY``, ``strong`` by default).
+    stand_in: str | None = Field(default=None, max_length=16)
     updated_at: datetime = _when()
 
 

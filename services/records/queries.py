@@ -44,6 +44,9 @@ from services.records.ratings import NEW_PLAYER
 DEFAULT_VARIANT = "classic"
 #: Most rows a board returns.
 MAX_BOARD = 50
+#: The AI levels a chat may have decide for a player whose time ran out (the engine's
+#: ``AiLevel`` names; the bot offers ``strong`` and ``hard``).
+STAND_IN_LEVELS = ("strong", "hard", "random", "first-legal")
 _LANGUAGE = re.compile(r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$")
 
 
@@ -327,6 +330,8 @@ class ChatSettings:
     #: House rules, the scoring (``alternate_scoring``) and the target score included.
     rules: Options = field(default_factory=Options)
     language: str | None = None
+    #: The AI level of the stand-in for a player whose time ran out; None: the worker's own.
+    stand_in: str | None = None
 
     def check(self) -> None:
         """Raise ``InvalidSetting`` for a value out of bounds."""
@@ -340,6 +345,9 @@ class ChatSettings:
         if target is not None and not 1 <= target <= 1_000_000:
             raise InvalidSetting("target_score", "the target score must be 1 to 1,000,000")
         _check_language(self.language)
+        if self.stand_in is not None and self.stand_in not in STAND_IN_LEVELS:
+            known = ", ".join(STAND_IN_LEVELS)
+            raise InvalidSetting("stand_in", f"no AI level {self.stand_in!r} (known: {known})")
 
 
 def chat_settings(engine: Engine, chat_id: int, topic_id: int = 0) -> ChatSettings:
@@ -368,6 +376,7 @@ def chat_settings(engine: Engine, chat_id: int, topic_id: int = 0) -> ChatSettin
         uno_window_seconds=pick("uno_window_seconds"),
         rules=_options(rules) if rules is not None else Options(),
         language=pick("language"),
+        stand_in=pick("stand_in"),
     )
 
 
@@ -383,6 +392,7 @@ def save_chat_settings(
         "uno_window_seconds": settings.uno_window_seconds,
         "rules": options_to_json(settings.rules),
         "language": settings.language,
+        "stand_in": settings.stand_in,
         "updated_at": utcnow(),
     }
     with transaction(engine) as session:

@@ -23,7 +23,7 @@ from services.worker.celery_app import app as app
 from services.worker.engine_loop import engine_loop
 from services.worker.records import RecorderStep
 from services.worker.stand_in import load_chooser
-from services.worker.tasks import deadline_board, fire_deadline
+from services.worker.tasks import deadline_board, fire_deadline, records_database
 from services.worker.timers import Claim, DeadlineDrainer
 
 log = logging.getLogger(__name__)
@@ -52,6 +52,7 @@ class DeadlineDrainerStep(bootsteps.StartStopStep):  # type: ignore[misc]
 
         # Import the AI policies now rather than in the first timer task, which would be late.
         load_chooser(current.stand_in_policy)
+        records_database()  # where a chat's stand-in level is read: opened before any timer
         engine_loop().warm_up()
         self.drainer = DeadlineDrainer(
             deadline_board(), dispatch, poll_interval=current.worker_poll_interval

@@ -30,6 +30,7 @@ from typing import Any, Protocol, TypeVar
 import httpx
 import redis
 from pydantic import ValidationError
+from sqlalchemy import Engine
 
 from services.config import get_settings
 from services.engine.client import (
@@ -41,7 +42,9 @@ from services.engine.client import (
     IllegalAction,
     NotFound,
 )
+from services.records.migrate import prepare_database
 from services.worker.celery_app import app
+from services.worker.chat_level import ChatLevel, chat_level_lookup
 from services.worker.engine_loop import engine_loop
 from services.worker.metrics import record_fire
 from services.worker.stand_in import BadView, choose_action, first_settling_code
@@ -159,8 +162,15 @@ def _definite(exc: EngineError) -> MoveResult:
     raise EngineUnavailable(f"engine answered {exc.status} {exc.error}: {exc.message}") from exc
 
 
-async def fire(deadline: Deadline, engine: TimerEngine, *, policy_name: str) -> FireOutcome:
-    """Act on ``deadline`` through the engine; the outcome is definite (or it raises)."""
+async def fire(
+    deadline: Deadline,
+    engine: TimerEngine,
+    *,
+    policy_name: str,
+    chat_level: ChatLevel | None = None,
+) -> FireOutcome:
+    """Act on ``deadline`` through the engine; the outcome is definite (or it raises).
+    A human's stand-in plays at the chat's level (``chat_level``), else ``policy_name``."""
     if deadline.kind is DeadlineKind.UNO:
         closed = await engine.close_uno_window(
             deadline.game_id, deadline.version, deadline.action_id
@@ -169,10 +179,13 @@ async def fire(deadline: Deadline, engine: TimerEngine, *, policy_name: str) -> 
     turn = await engine.stand_in_view(deadline.game_id, deadline.version)
     if isinstance(turn, MoveResult):
         return _outcome(turn)
+    level = turn.ai
+    if level is None and chat_level is not None:
+        level = await chat_level(deadline.game_id)
     try:
         action = choose_action(
             turn.view,
-            policy_name=turn.ai or policy_name,
+            policy_name=level or policy_name,
             seed_text=deadline.action_id,
             # A human's stand-in settles the decision; an AI seat plays as itself.
             settle_only=turn.ai is None,
@@ -221,6 +234,12 @@ def deadline_board() -> DeadlineBoard:
     )
 
 
+@cache
+def records_database() -> Engine:
+    """This process's records database, where a chat's stand-in level is read."""
+    return prepare_database(get_settings().database_url)
+
+
 @app.task(  # type: ignore[untyped-decorator]
     name="uno.fire_deadline", acks_late=True, reject_on_worker_lost=True, ignore_result=True
 )
@@ -236,6 +255,7 @@ def fire_deadline(
                 deadline,
                 ClientTimerEngine(engine.client),
                 policy_name=engine.settings.stand_in_policy,
+                chat_level=chat_level_lookup(engine.client, records_database()),
             )
         )
     except EngineUnavailable as exc:

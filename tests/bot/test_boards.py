@@ -155,8 +155,9 @@ def test_the_settings_panel_sums_up_and_opens_each_setting() -> None:
         "UNO window: 15 seconds",
         "Scoring: alternate (each counts their own hand, lowest wins)",
         "Target: 300 points",
+        "Stand-in for a player out of time: strong AI",
     ]
-    assert args_of(markup) == ["p.v", "p.h", "p.t", "p.u", "p.s"]
+    assert args_of(markup) == ["p.v", "p.h", "p.t", "p.u", "p.s", "p.a"]
     unset, _ = boards.settings_message("fa", ChatSettings(), DEFAULTS)
     assert "۶۰" in unset and "۸" in unset and "۵۰۰" in unset  # the service's and variant's own
 
@@ -176,6 +177,13 @@ def test_each_settings_panel_ticks_the_current_choices() -> None:
     assert labels_of(scoring)[:2] == ["✅ Standard", "Alternate"]
     assert "✅ The variant's own" in labels_of(scoring)
     assert args_of(scoring) == ["s.std", "s.alt", *(f"g.{t}" for t in boards.TARGET_CHOICES), "p.m"]
+    _, stand_in = boards.settings_message("en", current, DEFAULTS, boards.Panel.STAND_IN)
+    assert labels_of(stand_in) == ["✅ strong AI", "hard AI", "« Back"]  # strong unless chosen
+    hard = replace(current, stand_in="hard")
+    text, stand_in = boards.settings_message("en", hard, DEFAULTS, boards.Panel.STAND_IN)
+    assert labels_of(stand_in)[:2] == ["strong AI", "✅ hard AI"]
+    assert "Stand-in for a player out of time: hard AI" in text
+    assert args_of(stand_in) == ["a.strong", "a.hard", "p.m"]
 
 
 def test_the_house_rules_panel_offers_what_the_variant_offers() -> None:
@@ -218,6 +226,8 @@ def test_a_settings_choice_changes_one_setting() -> None:
     assert choose("en", current, "g.1000").rules.target_score == 1000
     assert choose("en", current, "g.0").rules.target_score is None
     assert choose("en", current, "g.0").rules == Options()
+    assert choose("en", current, "a.hard").stand_in == "hard"
+    assert choose("en", current, "a.hard") == replace(current, stand_in="hard")
 
 
 NOT_A_CHOICE = "That is not one of the choices."
@@ -235,6 +245,7 @@ NOT_A_CHOICE = "That is not one of the choices."
         ("classic", "h.cheating", NOT_A_CHOICE),
         ("classic", "h.alternate_scoring", NOT_A_CHOICE),
         ("classic", "x.1", NOT_A_CHOICE),
+        ("classic", "a.random", NOT_A_CHOICE),
         ("flip", "h.seven_o", "Seven-O is not played in Flip."),
         ("no_mercy", "s.alt", "No Mercy has no alternate scoring."),
     ],

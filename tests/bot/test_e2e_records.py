@@ -183,7 +183,8 @@ def test_an_admin_sets_the_chats_defaults_and_new_games_take_them(
     assert stored_settings(stack, group.id) == before
     assert before.rules.seven_o and before.rules.jump_in
 
-    for open_panel, choice in (("p.t", "t.30"), ("p.u", "u.15"), ("p.s", "g.200")):
+    choices = (("p.t", "t.30"), ("p.u", "u.15"), ("p.s", "g.200"), ("p.a", "a.hard"))
+    for open_panel, choice in choices:
         other.press(admin, "p.m")
         other.press(admin, open_panel)
         assert other.press(admin, choice) == "Saved."
@@ -192,7 +193,9 @@ def test_an_admin_sets_the_chats_defaults_and_new_games_take_them(
         "Turn time: 30 seconds",
         "UNO window: 15 seconds",
         "Target: 200 points",
+        "Stand-in for a player out of time: hard AI",
     )
+    assert stored_settings(stack, group.id).stand_in == "hard"
 
     stack.control.send_message(member["id"], group.id, "/new")
     question = stack.control.wait_until(

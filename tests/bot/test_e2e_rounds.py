@@ -1,6 +1,6 @@
 """A game of every variant through the local Telegram, from /new to the end of a round:
-the lobby's buttons, the table edited in place, private hands, an AI seat played by the
-worker, the round's scores."""
+the lobby's buttons, the table edited in place, private hands, a strong and a hard AI seat
+played by the worker, the round's scores."""
 
 from __future__ import annotations
 
@@ -59,7 +59,10 @@ def test_a_round_to_its_end(stack: Stack, make_group: Any, variant: str) -> None
     answer = players.press(guest["id"], lobby, lobby_buttons["join"])
     assert answer["text"] == "You're in!"
     players.press(host["id"], lobby, lobby_buttons["ai.strong"])
-    lobby = players.wait_table("three seats", lambda m: "AI 1" in m["text"] and "P1" in m["text"])
+    players.wait_table("three seats", lambda m: "AI 1" in m["text"] and "P1" in m["text"])
+    # A hard AI seat too: the worker plays both levels (services/worker/ai/hard.py).
+    players.press(host["id"], lobby, lobby_buttons["ai.hard"])
+    lobby = players.wait_table("four seats", lambda m: "AI 2" in m["text"])
     refused = players.press(guest["id"], lobby, lobby_buttons["start"])
     assert "host" in refused["text"]
     players.press(host["id"], lobby, lobby_buttons["start"])

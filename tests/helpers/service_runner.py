@@ -13,6 +13,7 @@ from pathlib import Path
 
 from harness import processes
 from harness.processes import answers_ok
+from harness.services import records_url
 from tests.helpers.waiting import wait_for
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,8 +52,10 @@ def wait_ready(what: str, url: str, log: Path, timeout: float = 30) -> None:
 @contextmanager
 def service(role: str, env: Mapping[str, str], log_dir: Path) -> Iterator[Path]:
     """A long-running role in its own process group, stopped (SIGTERM) on the way out;
-    yields the path of its log."""
+    yields the path of its log. Its records (a worker's, a bot's) go beside the log unless
+    ``env`` names a database: the default ``./uno.db`` would land in the checkout."""
     log = log_dir / f"{role}.log"
+    env = {"UNO_DATABASE_URL": records_url(log_dir), **env}
     process = processes.spawn(["sh", str(ENTRYPOINT), role], env, log)
     try:
         yield log

@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine
 
 from services.records.database import make_engine
 from services.records.migrate import upgrade
-from services.records.models import METADATA
+from tests.helpers.records_db import empty_tables
 
 BACKENDS = ["sqlite", "postgresql"]
 
@@ -40,16 +40,6 @@ def migrated_engines(backend_urls: dict[str, str]) -> Iterator[dict[str, Engine]
     yield engines
     for engine in engines.values():
         engine.dispose()
-
-
-def empty_tables(engine: Engine) -> None:
-    names = [t.name for t in reversed(METADATA.sorted_tables)]
-    with engine.begin() as connection:
-        if engine.dialect.name == "postgresql":
-            connection.execute(text(f"TRUNCATE {', '.join(names)} CASCADE"))
-        else:
-            for name in names:
-                connection.execute(text(f"DELETE FROM {name}"))
 
 
 @pytest.fixture(params=BACKENDS)

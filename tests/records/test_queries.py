@@ -142,17 +142,18 @@ def test_chat_settings_default_then_chat_then_topic(records_db: Engine) -> None:
         uno_window_seconds=6,
         rules=Options(seven_o=True, alternate_scoring=True, target_score=300),
         language="fa",
+        stand_in="hard",
     )
     queries.save_chat_settings(records_db, CHAT, chat)
     assert queries.chat_settings(records_db, CHAT) == chat
     assert queries.chat_settings(records_db, CHAT, topic_id=7) == chat  # the chat's
     assert queries.chat_settings(records_db, OTHER_CHAT) == ChatSettings()
 
-    topic = replace(chat, variant="flip", turn_seconds=None, language=None)
+    topic = replace(chat, variant="flip", turn_seconds=None, language=None, stand_in=None)
     queries.save_chat_settings(records_db, CHAT, topic, topic_id=7)
     seen = queries.chat_settings(records_db, CHAT, topic_id=7)
     # A setting the topic leaves open comes from the chat.
-    assert seen == replace(topic, turn_seconds=45, language="fa")
+    assert seen == replace(topic, turn_seconds=45, language="fa", stand_in="hard")
     assert queries.chat_settings(records_db, CHAT) == chat
 
     queries.save_chat_settings(records_db, CHAT, replace(chat, variant="classic"))
@@ -168,6 +169,7 @@ def test_chat_settings_default_then_chat_then_topic(records_db: Engine) -> None:
         ({"uno_window_seconds": 0}, "uno_window_seconds"),
         ({"rules": Options(target_score=0)}, "target_score"),
         ({"language": "not a language"}, "language"),
+        ({"stand_in": "grandmaster"}, "stand_in"),
     ],
 )
 def test_a_bad_setting_is_refused_and_nothing_written(

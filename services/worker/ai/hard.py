@@ -1,35 +1,37 @@
-"""The hard AI player: determinized Monte-Carlo search over the cards its seat can't see.
+"""The hard AI player: determinized Monte-Carlo search near a round's end, strong before.
 
-For each decision with more than one real choice, it samples full game states consistent
-with its view and memory (``sampling.py``), applies every candidate action to every world
-with the rules engine (``apply``), plays each result on for ``horizon`` actions with every
-seat playing the strong policy from its own view of that world, and values where it stops
+Far from the end of a round (every standing seat holds more than ``ENDGAME`` cards) it
+plays the strong player's choice: a rollout of a few actions from there ends on a guess at
+the hand sizes, and measured, searching there only added noise (below).  Once a seat is
+near out, for a decision with more than one real choice, it samples full game states
+consistent with its view and memory (``sampling.py``), applies every candidate action to
+every world with the rules engine (``apply``), plays each result on for ``horizon``
+actions with every seat playing the strong policy from its own view of that world (the
+real opponents are strong-like: the continuation predicts them), and values where it stops
 (``rollout.py``: the round's result if it ended, else the odds the hand sizes give).  The
 same worlds and rollout seeds serve every candidate (common random numbers), so the
 comparison is between actions, not between lucky and unlucky deals.
 
 The strong player's choice is the prior: it stands unless another candidate beats it,
-world by world, by more than ``PRIOR`` (in share of rounds won) plus ``CONFIDENCE``
-standard errors of the paired difference; it also settles the moves that need no search
-(calling UNO, catching a player who forgot, a single legal move).  Candidates are capped at
-``MAX_CANDIDATES`` (the strong choice always among them), so a No Mercy hand of thirty
-cards costs what a hand of seven does.
+world by world, by ``CONFIDENCE`` standard errors of the paired difference; it also
+settles the moves that need no search (calling UNO, catching a player who forgot, a single
+legal move).  Candidates are capped at ``MAX_CANDIDATES`` (the strong choice always among
+them), so a No Mercy hand of thirty cards costs what a hand of seven does.
 
 Why determinized rollouts rather than a tree search (MCTS over sampled worlds): a UNO
 decision has few candidates (rarely more than five cards fit) and what decides it is what
 the opponents may hold, so the budget goes further on many worlds than on deep trees, and
-a tree needs an information set per seat.  The engine sets the price: ``apply`` ~30-35 us,
-``legal_actions`` ~10 us, ``view`` ~20-35 us and a strong decision ~100-170 us per action
-on this project's 2-core machine, so a decision's 24 rollouts of 8 actions cost ~30 ms, of
-which rollouts take ~70 % (the strong player 32 %, ``view`` 16 %, ``apply`` 22 %) and
-sampling ~25 % (cProfile).  What the choices rest on (2-player Classic against strong,
-rounds won; bench/ai_strength.py's deals): rollouts with a greedy player read from the
-state, 24 rollouts of 16 actions: 47.5 % of 200 rounds and 35 % of 100, i.e. worse than
-strong, since the greedy continuation misjudges what strong's heuristics know (holding
-wilds, colour following); strong rollouts of 8 actions: 51.7 % of 120, of 16 actions:
-50 % of 120; a second, confirming stage on 32 fresh worlds: 50 % of 120.  None of these
-is told apart from strong at these counts; the cheapest (strong, 8 actions, one stage) is
-the one kept.
+a tree needs an information set per seat.  The engine sets the price: a rollout step is a
+``view``, a strong decision and an ``apply``; cProfile of a search: rollouts ~80 % of the
+time (the strong player ~40 %, ``apply`` ~25 %, ``view`` ~15 %), sampling the worlds ~15 %.
+At the budget a searched decision plays ``ROLLOUTS`` (48) rollouts of at most 12 actions.
+What the choices rest on (2-player Classic against strong, paired: the same deals played
+by strong in the same seat, share of rounds won, hard minus strong, 95 % half-width):
+searching every decision, 24 strong rollouts of 8 actions: 49.5 % of 2,760 rounds (no
+better); searching only near the end with greedy rollouts (``rollout.greedy``) of 40
+actions: -3.7 +- 5.3 points over 300 rounds; strong rollouts of 30 actions once a seat
+holds 2 cards: -1.3 +- 4.1 over 240; strong rollouts of 12 actions once a seat holds 3
+cards, 1.5 standard errors to override (the one kept): +4.2 +- 4.5 over 240.
 
 The budget is a number of rollouts per decision (``rollouts``), not a time: the same view
 and seed give the same choice on any machine.  The randomness comes only from the ``rng``
@@ -51,13 +53,13 @@ from .rollout import as_rollout_player, rollout, round_winner
 from .sampling import Memory, sample_world
 from .strong import StrongPolicy, _Recall
 
-ROLLOUTS = 24  # rollouts per decision, spread over the candidates
-MIN_WORLDS = 6  # worlds per candidate at the least
-HORIZON = 8  # actions played on in each rollout
-MAX_CANDIDATES = 6
+ROLLOUTS = 48  # rollouts per decision, spread over the candidates
+MIN_WORLDS = 12  # worlds per candidate at the least
+HORIZON = 12  # actions played on in each rollout
+MAX_CANDIDATES = 4
 ROLLOUT_STRONG = True
-PRIOR = 0.02  # what the strong player's choice is given before the search
-CONFIDENCE = 2.0  # standard errors a candidate must beat it by
+CONFIDENCE = 1.5  # standard errors a candidate must beat it by
+ENDGAME = 3  # search only once a standing seat holds this many cards or fewer
 
 _DOMINANT = frozenset({ActionType.CALL_UNO, ActionType.CATCH})
 
@@ -88,7 +90,7 @@ class HardPolicy:
         recall = self._recall(view)
         prior = self._strong._choose(view, recall)
         action = prior
-        if prior.type not in _DOMINANT:
+        if prior.type not in _DOMINANT and _endgame(view):
             candidates = _candidates(view.legal, prior, rng)
             if len(candidates) > 1:
                 best = self._search(view, candidates, rng)
@@ -106,7 +108,7 @@ class HardPolicy:
         if self._memory is not None:
             self._memory.observe(view)
         prior = self._strong.react(view, rng)
-        if prior is None or prior.type in _DOMINANT:
+        if prior is None or prior.type in _DOMINANT or not _endgame(view):
             return prior
         # A jump-in: weigh each identical card against letting the moment pass.
         plays = [a for a in view.legal if a.type is ActionType.PLAY]
@@ -126,7 +128,7 @@ class HardPolicy:
         self, view: View, candidates: list[Action | None], rng: random.Random
     ) -> Action | None:
         """The first candidate (the strong player's) unless another beats it, world by
-        world, by more than ``PRIOR`` plus ``CONFIDENCE`` standard errors."""
+        world, by ``CONFIDENCE`` standard errors."""
         assert view.viewer is not None
         me = view.viewer
         worlds = max(self.min_worlds, self.rollouts // len(candidates))
@@ -150,9 +152,15 @@ class HardPolicy:
         return candidates[best]
 
 
+def _endgame(view: View) -> bool:
+    """Whether a standing seat is close enough to going out for the search to see the
+    round's end (earlier, a rollout's value is mostly the guess at its end)."""
+    return any(not s.knocked_out and s.cards <= ENDGAME for s in view.seats)
+
+
 def _paired_margin(values: list[float | None], baseline: list[float | None]) -> float:
     """How far ``values`` beat ``baseline`` on the worlds both were valued in, less
-    ``PRIOR`` and ``CONFIDENCE`` standard errors of the mean difference (<= 0: not shown)."""
+    ``CONFIDENCE`` standard errors of the mean difference (<= 0: not shown)."""
     diffs = [
         v - b for v, b in zip(values, baseline, strict=True) if v is not None and b is not None
     ]
@@ -161,7 +169,7 @@ def _paired_margin(values: list[float | None], baseline: list[float | None]) -> 
         return 0.0
     mean = sum(diffs) / n
     spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean - PRIOR - CONFIDENCE * math.sqrt(spread / n)
+    return mean - CONFIDENCE * math.sqrt(spread / n)
 
 
 def _after(world: GameState, action: Action | None, me: int) -> GameState | float | None:

@@ -23,9 +23,9 @@ from services.engine.rules import (
     view,
 )
 from services.engine.rules.actions import challenge, choose_color, draw, keep, play, swap
-from services.worker.ai import FirstLegalPolicy, HardPolicy, get_policy
+from services.worker.ai import FirstLegalPolicy, HardPolicy, StrongPolicy, get_policy
 from services.worker.ai.arena import Arena, Turn, seat_names
-from services.worker.ai.hard import _paired_margin
+from services.worker.ai.hard import ENDGAME, _paired_margin
 from services.worker.ai.sampling import Memory, sample_world
 from services.worker.ai.strong import _Recall
 from tests.helpers.ai import (
@@ -257,12 +257,28 @@ def test_a_colour_the_opponent_lacked_is_kept_out_of_the_cards_they_held() -> No
 
 def test_another_candidate_must_beat_the_strong_choice_clearly() -> None:
     """The strong choice stays unless a candidate wins more often world by world by more
-    than the prior and the noise."""
+    than the noise."""
     assert _paired_margin([0.6] * 8, [0.5] * 8) > 0
-    assert _paired_margin([0.51] * 8, [0.5] * 8) <= 0  # within the prior
+    assert _paired_margin([0.5] * 8, [0.5] * 8) <= 0  # no better anywhere
     noisy = [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
     assert _paired_margin(noisy, [0.5] * 8) <= 0  # a coin's luck is not shown
     assert _paired_margin([None, 0.9], [0.5, 0.5]) == 0.0  # too few comparable worlds
+
+
+def test_far_from_the_rounds_end_hard_plays_the_strong_choice_without_searching() -> None:
+    """The search runs only once a seat is near out (``ENDGAME`` cards): earlier, the
+    strong choice stands and no world is sampled (the generator is left untouched)."""
+    searched = 0
+    for _, given in views_along_games("classic", range(3)):
+        generator = rng()
+        before = generator.getstate()
+        chosen = HardPolicy().choose(given, generator)
+        if all(s.cards > ENDGAME for s in given.seats):
+            assert generator.getstate() == before
+            assert chosen == StrongPolicy().choose(given, rng())
+        elif generator.getstate() != before:
+            searched += 1
+    assert searched > 0
 
 
 def test_hard_plays_its_last_card_to_win() -> None:
