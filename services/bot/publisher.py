@@ -26,10 +26,10 @@ from services.bot.logreader import LogEntry
 from services.bot.memory import GameMemory, Memory
 from services.bot.outbox import Outbox, Outcome
 from services.bot.screens.event_lines import (
+    KEPT_EVENTS,
     MOVE_EVENTS,
     NOTICE_EVENTS,
     QUIET_EVENTS,
-    RECENT_LINES,
     event_lines,
 )
 from services.bot.screens.hand import owes, private_hand
@@ -64,7 +64,7 @@ class Publisher:
             return True  # gone already
         public = [e for e in entry.events if "to" not in e]
         moves = [e for e in public if e.get("type") in MOVE_EVENTS]
-        await self.memory.add_moves(entry.game_id, entry.version, moves, RECENT_LINES)
+        await self.memory.add_moves(entry.game_id, entry.version, moves, KEPT_EVENTS)
         await self.announce(mem, entry, public)
         if public and all(e.get("type") in QUIET_EVENTS for e in public):
             wait = await self.outbox.room(mem.chat_id, spare=1)

@@ -87,7 +87,8 @@ def test_no_mercy_stack_then_take(stack: Any, make_group: Any) -> None:
     scene.press(1, "p.B+4")
     # P0 holds nothing to stack: the engine makes them take the total at once.
     scene.players.wait_table("P0 took 6", lambda m: "P0 8" in m["text"])
-    scene.wait_group("P1 stacked on +2")
+    # The stack and its card read as one line.
+    scene.wait_group("P1 stacked 🟦 +4 on +2")
 
 
 def test_seven_o_swap_target(stack: Any, make_group: Any) -> None:

@@ -12,6 +12,9 @@ from services.engine.client import GameInfo
 
 #: How many of the last moves the table tells.
 RECENT_LINES = 3
+#: How many of the last move events are kept to tell them: a line takes two at most (a
+#: stack and its card, a first card and its skip).
+KEPT_EVENTS = 2 * RECENT_LINES
 
 #: Public events the table's "last moves" line tells (``event_line`` has words for them).
 MOVE_EVENTS = frozenset(
