@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 
+from harness.players import is_table
 from harness.processes import REPO, free_port
 from harness.services import start_bot
 from tests.helpers.bot_scenes import deal
@@ -45,7 +46,7 @@ def test_bot_killed_and_restarted_mid_game(stack: Any, make_group: Any) -> None:
     assert not scene.press(0, "p.R2")["text"]
     scene.players.wait_table("P0 at one card", lambda m: "P0 1" in m["text"])
     # Nothing was shown twice: one table message, one hand message each.
-    tables = [m for m in scene.players.bot_messages() if m["text"].startswith("🎴 UNO")]
+    tables = [m for m in scene.players.bot_messages() if is_table(m["text"])]
     assert len(tables) == 1
 
 

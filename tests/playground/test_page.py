@@ -181,7 +181,7 @@ def on_the_page(playground: LauncherProcess, browser: Any) -> Iterator[OnThePage
 def whose_turn(texts: list[str]) -> str | None:
     """The name after "▶" on the latest table message (names are isolated: U+2068/9)."""
     for text in reversed(texts):
-        if text.startswith("🎴"):
+        if any(line.startswith("🎴") for line in text.split("\n", 2)[:2]):
             found = re.search("▶ \u2068(.+?)\u2069", text)
             return found.group(1) if found else None
     return None

@@ -82,11 +82,11 @@ def table_text(
             else "🌑 " + gettext(locale, "dark side")
         )
     head.append(direction)
-    lines = [" · ".join(head), top_line(locale, view)]
+    # Whose decision it is comes first: the line a glance (and a notification's preview)
+    # reads.
     owing = owing_text(locale, game, view)
-    if owing:
-        lines.append(owing)
-    lines.append(seat_line(locale, game, view))
+    lines = [owing] if owing else []
+    lines += [" · ".join(head), top_line(locale, view), seat_line(locale, game, view)]
     pile = gettext(locale, "draw pile {n}", n=view.draw_pile)
     if view.pending is not None and view.pending.kind == "respond_to_draw":
         pile += " · " + gettext(locale, "to take: +{n}", n=view.pending.amount)
@@ -131,7 +131,11 @@ def table_keyboard(locale: str | None, game: GameInfo, view: EngineView) -> Keyb
         button("✉️ " + gettext(locale, "Private hand"), Callback(Kind.HAND, g, 0)),
     )
     extra: list[Button] = []
-    current = view.seats[view.current] if view.current < len(view.seats) else None
+    pending = view.pending
+    # The seat that owes the decision, never ``view.current`` alone (stale once nothing is
+    # owed).
+    owner = pending.player if pending is not None else None
+    current = next((s for s in view.seats if s.seat == owner), None)
     if view.uno_window is not None or (current is not None and current.cards == 2):
         extra.append(button(gettext(locale, "UNO!"), Callback(Kind.ACT, g, v, "u")))
     if view.uno_window is not None:
@@ -142,7 +146,6 @@ def table_keyboard(locale: str | None, game: GameInfo, view: EngineView) -> Keyb
                 Callback(Kind.ACT, g, v, f"x.{view.uno_window}"),
             )
         )
-    pending = view.pending
     if pending is not None and pending.kind == "respond_to_draw":
         extra.append(
             button(gettext(locale, "Take +{n}", n=pending.amount), Callback(Kind.ACT, g, v, "a"))
