@@ -28,7 +28,6 @@ def live(message: dict[str, Any]) -> bool:
 def test_the_table_moves_to_the_bottom_when_cards_push_it_up(stack: Stack, make_group: Any) -> None:
     scene = deal(stack, make_group(2), HANDS)
     first = scene.table()
-    assert first["text"].startswith("▶"), first["text"]  # whose decision, first
     scene.choose_inline(0, "p.R1")  # the player's card, posted in the group
     scene.players.wait_table("P0 played", lambda m: "P0 2" in m["text"])
     stack.control.send_message(scene.person(1)["id"], scene.group.id, "nice one")
@@ -37,6 +36,7 @@ def test_the_table_moves_to_the_bottom_when_cards_push_it_up(stack: Stack, make_
     # Two messages below pushed it up: the write posted it anew, at the bottom.
     assert table["message_id"] != first["message_id"]
     assert group_messages(stack, scene)[-1]["message_id"] == table["message_id"]
+    assert table["text"].startswith("▶ P1"), table["text"]  # whose decision, first
     # The one it replaced does not look live: deleted when the budget allowed.
     stack.control.wait_until(
         lambda: all(
