@@ -301,10 +301,30 @@ class Load:
         await self.call("press_button", host, chat_id, question.message_id, classic.encode())
         lobby = await self.wait_for("the lobby", lambda: self.feed.newest(chat_id, kind=Kind.LOBBY))
         buttons = {cb.arg: cb for cb in markup_callbacks(lobby.markup)}
-        for person in people[1:]:
-            await self.call(
-                "press_button", person["id"], chat_id, lobby.message_id, buttons["join"].encode()
-            )
+        for _ in range(3):  # a join lost on a loaded machine is pressed again
+            seated = self.feed.newest(chat_id, kind=Kind.LOBBY)
+            missing = [
+                p for p in people[1:] if seated is None or p["first_name"] not in seated.text
+            ]
+            for person in missing:
+                await self.call(
+                    "press_button",
+                    person["id"],
+                    chat_id,
+                    lobby.message_id,
+                    buttons["join"].encode(),
+                )
+            with contextlib.suppress(RuntimeError):
+                await self.wait_for(
+                    "every seat taken",
+                    lambda: all(
+                        p["first_name"]
+                        in (self.feed.newest(chat_id, kind=Kind.LOBBY) or lobby).text
+                        for p in people
+                    ),
+                    timeout=20,
+                )
+                break
         await self.call("press_button", host, chat_id, lobby.message_id, buttons["start"].encode())
         table = await self.wait_for(
             "the table", lambda: self._in_play(chat_id), timeout=SHOWN_WITHIN_S * 6

@@ -45,6 +45,9 @@ def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LauncherPro
         str(free_port()),
         UNO_UNO_WINDOW_SECONDS="2",
         UNO_AWAY_PAUSE_SECONDS="0.3",
+        # The page's scripted people find a private hand as the chat's last message: no
+        # reminder of a slow turn after it.
+        UNO_BOT_TURN_NUDGE_SECONDS="0",
     )
     try:
         launcher.wait_for("UNO playground: ")
