@@ -70,10 +70,19 @@ def test_the_table_is_posted_again_when_scrolled_away(stack: Any, make_group: An
         "a new table", lambda m: m["message_id"] != first["message_id"]
     )
     assert "P0 2" in table["text"]
-    old = [
-        m for m in stack.control.messages(scene.group.id) if m["message_id"] == first["message_id"]
-    ]
-    assert old and old[0]["deleted"]
+    # The table it replaced is deleted once the group's budget has a slot to spare.
+    stack.control.wait_until(
+        lambda: (
+            [
+                m["deleted"]
+                for m in stack.control.messages(scene.group.id)
+                if m["message_id"] == first["message_id"]
+            ]
+            == [True]
+        ),
+        timeout=30,
+        what="the superseded table deleted",
+    )
 
 
 def test_engine_down_asks_to_try_again_then_moves_once(stack: Any, make_group: Any) -> None:
