@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import orjson
 
-from harness.players import HAND_HEAD, TABLE_HEAD, markup_callbacks
+from harness.players import HAND_HEAD, TABLE_HEAD, is_table, markup_callbacks
 from services.bot.callbacks import Kind
 
 MENTION = re.compile(r"tg://user\?id=(\d+)")
@@ -107,7 +107,7 @@ class Feed:
             return
         text = str(params.get("text", ""))
         self.chats.setdefault(chat_id, {})[message_id] = Shown(message_id, text, _markup(params))
-        if chat_id in self.groups and text.startswith(TABLE_HEAD):
+        if chat_id in self.groups and is_table(text):
             self.table_writes.setdefault(chat_id, []).append(TableWrite(call["time"], text))
 
     def newest(self, chat_id: int, head: str = "", kind: Kind | None = None) -> Shown | None:
@@ -115,7 +115,7 @@ class Feed:
         a button of ``kind``)."""
         for message_id in sorted(self.chats.get(chat_id, {}), reverse=True):
             shown = self.chats[chat_id][message_id]
-            if not shown.text.startswith(head):
+            if not (is_table(shown.text) if head == TABLE_HEAD else shown.text.startswith(head)):
                 continue
             if kind is None or any(cb.kind is kind for cb in markup_callbacks(shown.markup)):
                 return shown

@@ -14,6 +14,14 @@ from services.bot.callbacks import BadCallback, Callback, Kind
 #: How the bot's table (in the group) and a hand (in a private chat) begin.
 TABLE_HEAD = "🎴 UNO"
 HAND_HEAD = "UNO "
+
+
+def is_table(text: str) -> bool:
+    """Whether a group message is the bot's table (or lobby): its head is on its first line,
+    or its second after the line naming whose decision it is."""
+    return any(line.startswith(TABLE_HEAD) for line in text.split("\n", 2)[:2])
+
+
 #: The order a scripted player prefers moves in: play, then every other decision, then draw.
 MOVE_PREFERENCE = ("p", "c", "s", "a", "d", "k")
 
@@ -88,9 +96,7 @@ class Players:
         ]
 
     def table(self, thread_id: int | None = None) -> dict[str, Any] | None:
-        tables = [
-            m for m in self.bot_messages(thread_id) if m.get("text", "").startswith(TABLE_HEAD)
-        ]
+        tables = [m for m in self.bot_messages(thread_id) if is_table(m.get("text", ""))]
         return tables[-1] if tables else None
 
     # Waits are generous: with Telegram's flood limits on, a group's table may be edited only

@@ -185,6 +185,19 @@ class Settings(BaseSettings):
     bot_user_update_burst: int = Field(
         default=8, gt=0, description="Presses and commands one person may send at once."
     )
+    bot_table_repost_after: int = Field(
+        default=2,
+        ge=0,
+        description="Messages below the group's table after which its next write posts it "
+        "anew at the bottom instead of editing it up the chat (the same one write): 2 keeps "
+        "it among the chat's last three messages.",
+    )
+    bot_turn_nudge_seconds: float = Field(
+        default=15,
+        ge=0,
+        description="A human player who has not acted this long into their turn is told "
+        "once, in their private chat (0: never).",
+    )
     bot_claim_idle_ms: int = Field(
         default=10_000,
         gt=0,

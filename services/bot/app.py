@@ -79,7 +79,13 @@ def build_application(
         memory = Memory(redis)
         outbox = Outbox(app.bot)
         username = app.bot.username
-        publisher = Publisher(engine, memory, outbox)
+        publisher = Publisher(
+            engine,
+            memory,
+            outbox,
+            repost_after=settings.bot_table_repost_after,
+            nudge_after=settings.bot_turn_nudge_seconds,
+        )
         records = await asyncio.to_thread(Records.from_url, settings.database_url)
         app.bot_data[SERVICES_KEY] = BotServices(
             settings,

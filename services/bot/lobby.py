@@ -218,7 +218,8 @@ async def lobby_command(
             if not await is_chat_admin(context, game.chat_id, user_id):
                 return only_host_or_admin(locale)
             await call_engine(lambda: as_host_or_admin(True))
-        return gettext(locale, "Done.")
+        # An ended game's one message is the group's own (its scores): nothing to add.
+        return "" if what == "end" else gettext(locale, "Done.")
     except EngineDown:
         return not_answering(locale)
     except EngineError as e:
@@ -267,7 +268,8 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     answer = await lobby_command(
         context, game.game_id, action, user.id, display_name(user), locale=locale
     )
-    await message.reply_text(answer)
+    if answer:
+        await message.reply_text(answer)
 
 
 async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -59,7 +59,7 @@ class GameMemory:
     locale: str
     table_message: int | None
     table_fingerprint: str
-    scrolled: int  # messages posted in the chat since the table was (group privacy off)
+    scrolled: int  # people's messages posted in the chat below the table
     recent: list[str]
     frozen: dict[int, int]  # user id → seat, for the players Dumb Fu froze (RULES.md §6)
 
@@ -182,6 +182,29 @@ class Memory:
     async def count_chat_message(self, game_id: str) -> None:
         await self.redis.hincrby(self.game_key(game_id), "scrolled", 1)
 
+    @staticmethod
+    def superseded_key(game_id: str) -> str:
+        return f"{PREFIX}old:{game_id}"
+
+    async def supersede_table(self, game_id: str, message_id: int) -> None:
+        """``message_id`` is no longer the game's table (a newer one is below it): kept to
+        be deleted when the group's budget allows."""
+        key = self.superseded_key(game_id)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.sadd(key, str(message_id))
+            pipe.expire(key, TTL_SECONDS)
+            await pipe.execute()
+
+    async def superseded(self, game_id: str) -> list[int]:
+        """The game's earlier tables not yet deleted (at most 100: one deleteMessages)."""
+        return sorted(int(m) for m in await self.redis.smembers(self.superseded_key(game_id)))[
+            -100:
+        ]
+
+    async def deleted(self, game_id: str, message_ids: list[int]) -> None:
+        if message_ids:
+            await self.redis.srem(self.superseded_key(game_id), *map(str, message_ids))
+
     async def forget_game(self, game_id: str, chat_id: int, topic_id: int) -> None:
         await self._forget(keys=[self.chat_key(chat_id)], args=[str(topic_id), game_id])
 
@@ -210,6 +233,11 @@ class Memory:
             keys=[self.game_key(game_id), self.lock_key(game_id)], args=[version, owner, lock_ms]
         )
         return bool(done)
+
+    async def seen_version(self, game_id: str) -> int:
+        """The newest version the log showed any replica (-1: none yet)."""
+        value = await self.redis.hget(self.game_key(game_id), "seen")
+        return int(value) if value else -1
 
     async def shown_version(self, game_id: str) -> int:
         """The newest version a finished render showed (-1: none yet)."""
@@ -272,6 +300,10 @@ class Memory:
             pipe.zremrangebyrank(key, 0, -keep - 1)
             pipe.expire(key, TTL_SECONDS)
             await pipe.execute()
+
+    async def drop_moves_before(self, game_id: str, version: int) -> None:
+        """Forget the moves of versions before ``version`` (a new round began with it)."""
+        await self.redis.zremrangebyscore(self.moves_key(game_id), "-inf", f"({version * 100}")
 
     async def moves(self, game_id: str) -> list[dict[str, Any]]:
         raw = await self.redis.zrange(self.moves_key(game_id), 0, -1)

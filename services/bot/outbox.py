@@ -137,6 +137,16 @@ class Outbox:
         except (BadRequest, Forbidden) as e:
             log.info("could not delete message %s in %s: %s", message_id, chat_id, e)
 
+    async def delete_many(self, chat_id: int, message_ids: list[int]) -> bool:
+        """Delete up to 100 messages of ``chat_id`` in one call (one slot of its budget);
+        False when Telegram refused (those it could delete are gone either way)."""
+        try:
+            await self.bot.delete_messages(chat_id, message_ids, **self._budget(False))
+        except (BadRequest, Forbidden) as e:
+            log.info("could not delete messages %s in %s: %s", message_ids, chat_id, e)
+            return False
+        return True
+
     async def edit(
         self,
         chat_id: int,

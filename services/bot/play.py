@@ -145,6 +145,12 @@ async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Ca
     if await away(update, context, cb):
         return
     locale = locale_of(user)
+    if query.message is not None and is_group(query.message.chat):
+        mem = await services(context).memory.game(cb.game_id)
+        if mem is not None and mem.table_message != query.message.message_id:
+            # A table a newer one below replaced (its deletion waits for the budget).
+            await query.answer(gettext(locale, "The table moved down."))
+            return
     refused, not_owed = await attempt(context, user.id, cb, locale)
     await query.answer(refused or "")
     if not_owed:  # a frozen player pressing what is not theirs to press moved
@@ -274,7 +280,11 @@ async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYP
         cb = Callback.decode(chosen.result_id)
     except BadCallback:
         return
-    if cb.kind is not Kind.ACT or await gone(context, cb.game_id, user.id):
+    if cb.kind is not Kind.ACT:
+        return
+    # Its message is posted in the group below the table, whether the move counts or not.
+    await services(context).memory.count_chat_message(cb.game_id)
+    if await gone(context, cb.game_id, user.id):
         return  # a result listed before its player left the group is not played
     locale = locale_of(user)
     refused = await act(context, user.id, cb, locale)
@@ -313,9 +323,12 @@ async def group_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     game_id = await uno.memory.chat_game(message.chat_id, topic_of(message))
     if game_id is None:
         return
-    await uno.memory.count_chat_message(game_id)  # it pushes the table up
     if message.via_bot is not None:
-        return  # a card chosen from the inline hand is a move, not a frozen player talking
+        # A card chosen from the inline hand is a move, not a frozen player talking; it was
+        # counted as it was chosen (chosen_inline_result), which the bot hears of with
+        # group privacy on too.
+        return
+    await uno.memory.count_chat_message(game_id)  # it pushes the table up
     await report_if_frozen(context, game_id, user.id, f"m{message.message_id}")
 
 

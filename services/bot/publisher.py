@@ -32,10 +32,10 @@ from services.bot.screens.event_lines import (
     QUIET_EVENTS,
     event_lines,
 )
-from services.bot.screens.hand import owes, private_hand
+from services.bot.screens.hand import game_over_hand, owes, private_hand
 from services.bot.screens.keyboard import Screen
 from services.bot.screens.lobby import lobby
-from services.bot.screens.notices import blocked, game_ended, notice
+from services.bot.screens.notices import blocked, game_ended, notice, turn_nudge
 from services.bot.screens.table import table
 from services.engine.client import EngineClient, Forbidden, GameInfo, NotFound, PlayerView
 
@@ -43,16 +43,31 @@ log = logging.getLogger(__name__)
 
 #: A render lock left by a replica that died mid-render is free again after this.
 LOCK_MS = 10_000
-#: After this many messages from people below it, the table is posted again at the bottom
-#: (BOT-UX.md "The group": a new message only when the old one has scrolled away).
-REPOST_AFTER = 15
+#: After this many messages from people below it, the table's next write posts it anew at
+#: the bottom rather than editing it up the chat (the same one write): with two, the table
+#: stays among the chat's last three messages (README "Rendering").
+REPOST_AFTER = 2
+#: Seconds into a human's turn after which they are told once in private (README).
+NUDGE_AFTER = 15.0
+#: Game statuses after which nothing may look live.
+FINISHED = ("over", "ended")
 
 
 class Publisher:
-    def __init__(self, engine: EngineClient, memory: Memory, outbox: Outbox) -> None:
+    def __init__(
+        self,
+        engine: EngineClient,
+        memory: Memory,
+        outbox: Outbox,
+        *,
+        repost_after: int = REPOST_AFTER,
+        nudge_after: float = NUDGE_AFTER,
+    ) -> None:
         self.engine = engine
         self.memory = memory
         self.outbox = outbox
+        self.repost_after = repost_after
+        self.nudge_after = nudge_after
         self._later: set[asyncio.Task[None]] = set()
 
     async def on_entry(self, entry: LogEntry) -> bool:
@@ -63,7 +78,12 @@ class Publisher:
         if mem is None:
             return True  # gone already
         public = [e for e in entry.events if "to" not in e]
-        moves = [e for e in public if e.get("type") in MOVE_EVENTS]
+        starts = [i for i, e in enumerate(public) if e.get("type") == "round_started"]
+        if starts:
+            # A new round's table opens with none of the last round's moves.
+            await self.memory.drop_moves_before(entry.game_id, entry.version)
+        this_round = public[starts[-1] + 1 :] if starts else public
+        moves = [e for e in this_round if e.get("type") in MOVE_EVENTS]
         await self.memory.add_moves(entry.game_id, entry.version, moves, KEPT_EVENTS)
         await self.announce(mem, entry, public)
         if public and all(e.get("type") in QUIET_EVENTS for e in public):
@@ -92,6 +112,47 @@ class Publisher:
                 log.exception("a deferred render failed", extra={"game_id": game_id})
 
         task = asyncio.create_task(later())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
+
+    def nudge_later(self, mem: GameMemory, spectator: PlayerView) -> None:
+        """A human who owes a decision and has not acted ``nudge_after`` seconds into it
+        (half the turn time, if that is sooner) is told once in their private chat: an edit
+        notifies nobody, and a private message costs none of the group's budget."""
+        game, view = spectator.game, spectator.view
+        if self.nudge_after <= 0 or view is None or view.pending is None:
+            return
+        seat = game.seats[view.pending.player]
+        if seat.user_id is None or seat.ai or seat.away or seat.left:
+            return
+        user_id, version = seat.user_id, game.version
+        delay = min(self.nudge_after, game.turn_seconds / 2)
+
+        async def nudge() -> None:
+            await asyncio.sleep(delay)
+            try:
+                if await self.memory.seen_version(mem.game_id) > version:
+                    return  # the game moved on
+                now = await self.engine.spectator_view(mem.game_id)
+                pending = now.view.pending if now.view is not None else None
+                if (
+                    now.game.version != version
+                    or pending is None
+                    or pending.player != seat.seat
+                    or not await self.memory.first_time(f"nudge:{mem.game_id}:{version}")
+                ):
+                    return
+                locale = await LanguagePreferences(self.memory.redis).person(
+                    user_id, fallback=mem.locale
+                )
+                text = with_direction(locale, turn_nudge(locale, mem.chat_title))
+                await self.outbox.send(user_id, text, quiet=False)
+            except (NotFound, TelegramError) as e:
+                log.info("no nudge for %s: %s", user_id, e, extra={"game_id": mem.game_id})
+            except Exception:
+                log.exception("a turn's nudge failed", extra={"game_id": mem.game_id})
+
+        task = asyncio.create_task(nudge())
         self._later.add(task)
         task.add_done_callback(self._later.discard)
 
@@ -124,21 +185,21 @@ class Publisher:
             return
         game = await self.engine.game(entry.game_id)
         locale = mem.locale
-        table = mem.table_message
         for n, event in enumerate(notable):
             if not await self.memory.first_time(f"{entry.game_id}:{entry.version}:{n}"):
                 continue
-            text = with_direction(locale, notice(locale, game, event))
-            if event["type"] == "round_ended":
-                # The scores take the table's place (one write, where a post and an edit of
-                # the old table would spend two of the group's budget); the next render
-                # posts the next round's table below them.
-                await self.memory.update_game(mem.game_id, table="", tfp="")
+            scores: list[int] | None = None
+            if event["type"] == "game_ended" and game.status != "lobby":
+                view = (await self.engine.spectator_view(entry.game_id)).view
+                scores = [s.score for s in view.seats] if view is not None else None
+            text = with_direction(locale, notice(locale, game, event, scores=scores))
+            if event["type"] in ("round_ended", "game_over", "game_ended"):
+                # Posted at the bottom, where the players look; the old table is superseded
+                # (the next round's is posted below the scores; an ended game's is deleted).
+                table = (await self.memory.game(mem.game_id) or mem).table_message
+                await self.memory.update_game(mem.game_id, table="", tfp="", scrolled=0)
                 if table is not None:
-                    outcome = await self.outbox.edit(mem.chat_id, table, text, None)
-                    table = None
-                    if outcome in (Outcome.SHOWN, Outcome.UNCHANGED, Outcome.UNREACHABLE):
-                        continue
+                    await self.memory.supersede_table(mem.game_id, table)
             await self.outbox.send(mem.chat_id, text, topic_id=mem.topic_id)
 
     async def tell_blocked(self, mem: GameMemory, game: GameInfo, user_id: int) -> None:
@@ -196,6 +257,7 @@ class Publisher:
         # The private chats have budgets of their own: they need not wait for the group's.
         await asyncio.gather(self.show_hands(mem, spectator), self.show_table(mem, spectator))
         game = spectator.game
+        self.nudge_later(mem, spectator)
         if game.status in ("over", "ended"):
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
         return game.version
@@ -221,14 +283,23 @@ class Publisher:
         return Screen(with_direction(mem.locale, shown.text), shown.keyboard), frozen
 
     async def show_table(self, mem: GameMemory, spectator: PlayerView) -> None:
+        if spectator.game.status in FINISHED:
+            # Nothing may look live: the scores (or the word that the game was ended) are
+            # posted below, and every table this game left is deleted, in one write.
+            if mem.table_message is not None:
+                await self.memory.supersede_table(mem.game_id, mem.table_message)
+                await self.memory.update_game(mem.game_id, table="", tfp="")
+            await self.tidy(mem, at_once=True)
+            return
         shown, frozen = await self.table_of(mem, spectator, await self.memory.moves(mem.game_id))
         digest = keyboards.fingerprint(shown)
         if (
             digest == mem.table_fingerprint
             and mem.table_message is not None
-            and mem.scrolled < REPOST_AFTER
+            and mem.scrolled < self.repost_after
         ):
             await self.memory.update_game(mem.game_id, frozen=frozen)
+            await self.tidy(mem)
             return
         wait = await self.outbox.reserve(mem.chat_id)
         if wait > 0:
@@ -241,14 +312,14 @@ class Publisher:
             except NotFound:
                 return
             mem = await self.memory.game(mem.game_id) or mem
+            if spectator.game.status in FINISHED:
+                return  # the game ended meanwhile: the next render retires the table
             shown, frozen = await self.table_of(
                 mem, spectator, await self.memory.moves(mem.game_id)
             )
             digest = keyboards.fingerprint(shown)
-        if mem.table_message is not None and mem.scrolled >= REPOST_AFTER:
-            await self.outbox.delete(mem.chat_id, mem.table_message)
-            await self.memory.update_game(mem.game_id, table="", scrolled=0)
-        elif mem.table_message is not None:
+        above = mem.table_message  # the table this write supersedes, if it posts anew
+        if mem.table_message is not None and mem.scrolled < self.repost_after:
             outcome = await self.outbox.edit(
                 mem.chat_id,
                 mem.table_message,
@@ -261,8 +332,11 @@ class Publisher:
                 return
             if outcome is Outcome.UNREACHABLE:
                 return
+            above = None  # gone: nothing left to delete
             wait = await self.outbox.reserve(mem.chat_id)  # the edit spent the slot
             await asyncio.sleep(wait)
+        # People's messages pushed the table up (or there is none): this write posts it
+        # at the bottom, where the players look, for the same one slot an edit costs.
         message = await self.outbox.send(
             mem.chat_id,
             shown.text,
@@ -271,12 +345,25 @@ class Publisher:
             reserved=True,
         )
         if message is not None:
+            if above is not None:
+                await self.memory.supersede_table(mem.game_id, above)
             await self.memory.update_game(
                 mem.game_id, table=message.message_id, tfp=digest, frozen=frozen, scrolled=0
             )
+            await self.tidy(mem)
+
+    async def tidy(self, mem: GameMemory, *, at_once: bool = False) -> None:
+        """Delete the game's superseded tables, all in one deleteMessages, when a slot
+        beyond the next move's is free now (``at_once``: the game is over, so waiting for
+        the slot is worth it). Until then their buttons answer that the table moved."""
+        old = await self.memory.superseded(mem.game_id)
+        if not old or (not at_once and await self.outbox.room(mem.chat_id, spare=1) > 0):
+            return
+        await self.outbox.delete_many(mem.chat_id, old)
+        await self.memory.deleted(mem.game_id, old)
 
     async def show_hands(self, mem: GameMemory, spectator: PlayerView) -> None:
-        if spectator.view is None:
+        if spectator.view is None and spectator.game.status not in FINISHED:
             return
         hands = await self.memory.hand_messages(mem.game_id)
         # Each hand speaks its owner's language, not the group's.
@@ -316,7 +403,10 @@ class Publisher:
         except (Forbidden, NotFound):
             await self.memory.drop_hand_message(mem.game_id, user_id)
             return False
-        if player.view is None:
+        finished = player.game.status in FINISHED
+        if finished and message_id is None:
+            return False  # nothing to post about a game that is over
+        if player.view is None and not finished:
             return message_id is not None
         if locale is None:
             # The hand speaks its owner's language, not the group's.
@@ -326,14 +416,20 @@ class Publisher:
             locale = await LanguagePreferences(self.memory.redis).person(
                 user_id, fallback=app_language or mem.locale
             )
-        shown = private_hand(locale, player.game, player.view, mem.chat_title)
+        if finished or player.view is None:
+            # Nothing of an ended game looks live: no "your turn", no buttons.
+            shown = game_over_hand(locale, player.game, mem.chat_title)
+        else:
+            shown = private_hand(locale, player.game, player.view, mem.chat_title)
         shown = Screen(with_direction(locale, shown.text), shown.keyboard)
         if player.game.status != "playing":
             shown = Screen(shown.text, None)
         # The buttons' versions count only for the player who owes the decision: the game
         # may move on without touching their cards or choices (someone leaves, goes away,
         # a window closes), and a press on a version behind would be refused as out of date.
-        new_fingerprint = keyboards.fingerprint(shown, versions=owes(player.view))
+        new_fingerprint = keyboards.fingerprint(
+            shown, versions=player.view is not None and owes(player.view)
+        )
         if message_id is not None:
             if new_fingerprint == fingerprint:
                 return True

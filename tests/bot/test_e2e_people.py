@@ -11,7 +11,7 @@ from typing import Any
 from harness.players import callbacks, version_of
 from harness.stack import Stack
 from services.bot.callbacks import Callback, Kind
-from tests.helpers.bot_scenes import OUT_OF_DATE, Scene, deal, engine_game, open_lobby
+from tests.helpers.bot_scenes import OUT_OF_DATE, deal, engine_game, open_lobby
 
 NOT_ON_MESSAGE = "This button is not on this message."
 LEFT_THE_GROUP = "You left the group, so the AI plays your seat."
@@ -24,21 +24,6 @@ def engine_events(stack: Stack, game_id: str) -> list[dict[str, Any]]:
             return [e.event for e in page.events]
 
     return asyncio.run(get())
-
-
-def inline_choice(scene: Scene, seat: int, code: str) -> None:
-    """The seat's player picks ``code`` from their inline-mode hand once it offers it."""
-    control, user = scene.stack.control, scene.person(seat)["id"]
-
-    def offered() -> tuple[str, str] | None:
-        found = control.inline_query(user, scene.game.game_id, chat_id=scene.group.id)
-        for result in found["results"]:
-            if Callback.decode(result["id"]).arg == code:
-                return found["query_id"], result["id"]
-        return None
-
-    query_id, result_id = control.wait_until(offered, timeout=30, what=f"{code} offered inline")
-    control.choose_inline_result(user, query_id, result_id, chat_id=scene.group.id)
 
 
 def test_a_player_who_blocked_the_bot_plays_on_through_inline_mode(
@@ -55,10 +40,10 @@ def test_a_player_who_blocked_the_bot_plays_on_through_inline_mode(
     control.block_bot(blocker, token)
     scene.press(0, "p.R1")  # now the blocker owes a move: their hand's edit is refused
     scene.wait_group("P1 has blocked me")
-    inline_choice(scene, 1, "p.R5")
+    scene.choose_inline(1, "p.R5")
     scene.players.wait_table("P1 played", lambda m: "P1 2" in m["text"])
     scene.press(0, "p.R2")
-    inline_choice(scene, 1, "p.R7")
+    scene.choose_inline(1, "p.R7")
     scene.players.wait_table(
         "P1 at one card", lambda m: "P1 1" in m["text"] and "P0 2" in m["text"]
     )

@@ -1,6 +1,6 @@
 """A game of every variant through the local Telegram, from /new to the end of a round:
-the lobby's buttons, the table edited in place, private hands, a strong and a hard AI seat
-played by the worker, the round's scores."""
+the lobby's buttons, the table kept at the bottom, private hands, a strong and a hard AI seat
+played by the worker, the round's scores posted below it."""
 
 from __future__ import annotations
 
@@ -106,8 +106,11 @@ def test_a_round_to_its_end(stack: Stack, make_group: Any, variant: str) -> None
         assert moves < 800
     texts = [m["text"] for m in players.bot_messages()]
     assert any("Round 1 goes to" in t for t in texts)
-    # The round's table was edited in place: one message with a history of edits, which
-    # at the round's end became its scores (one write of the group's budget, not two).
-    first_table = next(m for m in players.bot_messages() if m["message_id"] == lobby["message_id"])
-    assert len(first_table["history"]) > 3
-    assert "Round 1 goes to" in first_table["text"], first_table["text"]
+    # The round's table was edited in place (private hands post nothing in the group), and
+    # its scores were posted at the bottom, the next round's table below them.
+    history = next(m for m in control.messages(group.id) if m["message_id"] == lobby["message_id"])[
+        "history"
+    ]
+    assert len(history) > 3
+    scores = next(m for m in players.bot_messages() if "Round 1 goes to" in m["text"])
+    assert scores["message_id"] > lobby["message_id"]

@@ -171,21 +171,21 @@ def test_a_draw_four_in_classic_offers_take_or_challenge_only() -> None:
     state = dealt(["W+4 R1 R3", "Y+2 B6 B7"], discard="R9", current=0)
     state, _ = act(state, 0, "p.W+4")
     state, _ = act(state, 0, "c.G")
-    owing = shown(state).text.splitlines()[2]
+    owing = shown(state).text.splitlines()[0]  # the owing line comes first
     assert "take +4 or challenge it" in owing and "answer" not in owing and "stack" not in owing
 
 
 def test_a_no_mercy_draw_offers_the_stack() -> None:
     state = dealt(["R+2 R1 R3", "Y+2 B6 B7"], discard="R9", current=0, variant="no_mercy")
     state, _ = act(state, 0, "p.R+2")
-    owing = shown(state).text.splitlines()[2]
+    owing = shown(state).text.splitlines()[0]  # the owing line comes first
     assert "take +2 or stack on it" in owing
 
 
 def test_a_colour_to_choose_says_where() -> None:
     state = dealt(["W R1 R3", "Y+2 B6 B7"], discard="R9", current=0)
     state, _ = act(state, 0, "p.W")
-    owing = shown(state).text.splitlines()[2]
+    owing = shown(state).text.splitlines()[0]  # the owing line comes first
     assert "to choose a colour in their hand (🃏 My cards or the private chat)" in owing
 
 

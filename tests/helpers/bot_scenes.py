@@ -82,6 +82,21 @@ class Scene:
         self.pressed[seat] = cb.version
         return self.players.press_hand(self.person(seat)["id"], hand, cb)
 
+    def choose_inline(self, seat: int, code: str) -> None:
+        """The seat's player picks ``code`` from their inline-mode hand once it offers it:
+        Telegram posts it in the group as the player's message."""
+        control, user = self.stack.control, self.person(seat)["id"]
+
+        def offered() -> tuple[str, str] | None:
+            found = control.inline_query(user, self.game.game_id, chat_id=self.group.id)
+            for result in found["results"]:
+                if Callback.decode(result["id"]).arg == code:
+                    return found["query_id"], result["id"]
+            return None
+
+        query_id, result_id = control.wait_until(offered, timeout=30, what=f"{code} offered inline")
+        control.choose_inline_result(user, query_id, result_id, chat_id=self.group.id)
+
     def group_text(self) -> str:
         return "\n".join(m.get("text", "") for m in self.players.bot_messages(self.thread_id))
 

@@ -45,6 +45,9 @@ def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LauncherPro
         str(free_port()),
         UNO_UNO_WINDOW_SECONDS="2",
         UNO_AWAY_PAUSE_SECONDS="0.3",
+        # The page's scripted people find a private hand as the chat's last message: no
+        # reminder of a slow turn after it.
+        UNO_BOT_TURN_NUDGE_SECONDS="0",
     )
     try:
         launcher.wait_for("UNO playground: ")
@@ -152,6 +155,27 @@ class Page:
         move = self.best_move(hand, "data-callback")
         return move is not None and self.click_now(f'#messages button[data-callback="{move}"]')
 
+    def live_table_in_view(self, last: int = 3) -> None:
+        """Wait until the group's live table (its newest, with buttons) is among the chat's
+        last ``last`` messages and shown in the chat's view as the page left it: nothing is
+        scrolled to find it."""
+        self.open_chat("group")
+        self.page.wait_for_function(
+            """last => {
+                const box = document.querySelector('#messages');
+                const messages = [...box.querySelectorAll('.msg')];
+                const tables = messages.filter(
+                    m => m.textContent.includes('🎴 UNO') && m.querySelector('button'));
+                if (!tables.length) return false;
+                const table = tables[tables.length - 1];
+                if (messages.length - messages.indexOf(table) > last) return false;
+                const seen = box.getBoundingClientRect(), at = table.getBoundingClientRect();
+                return at.top >= seen.top && at.top < seen.bottom;
+            }""",
+            arg=last,
+            timeout=60_000,
+        )
+
 
 class OnThePage(NamedTuple):
     control: TelegramControl
@@ -181,7 +205,7 @@ def on_the_page(playground: LauncherProcess, browser: Any) -> Iterator[OnThePage
 def whose_turn(texts: list[str]) -> str | None:
     """The name after "▶" on the latest table message (names are isolated: U+2068/9)."""
     for text in reversed(texts):
-        if text.startswith("🎴"):
+        if any(line.startswith("🎴") for line in text.split("\n", 2)[:2]):
             found = re.search("▶ \u2068(.+?)\u2069", text)
             return found.group(1) if found else None
     return None
@@ -255,6 +279,12 @@ def test_two_people_and_an_ai_play_a_full_round_through_the_page(
             pictures.append(tmp_path / "playground-inline.png")
             raw.screenshot(path=str(pictures[0]))
 
+    def in_view_after_turn() -> None:
+        """After every turn the live table is at the bottom of the group, in view (until
+        the round's scores take its place)."""
+        if not any(t.startswith("🏁") for t in group_texts(control, group_id)):
+            page.live_table_in_view()
+
     deadline = time.monotonic() + 1200  # a bound, not a goal: a loaded machine plays slowly
     moves = {"Alex": 0, "Sara": 0}
     while not any(t.startswith("🏁") for t in group_texts(control, group_id)):
@@ -266,11 +296,13 @@ def test_two_people_and_an_ai_play_a_full_round_through_the_page(
             page.play_as("Alex")
             if page.move_through_inline_mode(shown=picture):
                 moves["Alex"] += 1
+                in_view_after_turn()
                 continue
         elif turn == "Sara":
             page.play_as("Sara")
             if page.move_through_private_chat():
                 moves["Sara"] += 1
+                in_view_after_turn()
                 continue
         time.sleep(0.3)  # the AI's turn, a window running out, or the table catching up
     assert moves["Alex"] > 0 and moves["Sara"] > 0, moves

@@ -116,15 +116,19 @@ def owes(view: EngineView) -> bool:
     return view.pending is not None and view.pending.player == view.viewer
 
 
-def private_hand_text(locale: str | None, game: GameInfo, view: EngineView, chat_title: str) -> str:
-    """The hand's words, headed with its group."""
-    header = gettext(
+def hand_header(locale: str | None, game: GameInfo, chat_title: str) -> str:
+    """A private hand's first line: the game and its group."""
+    return gettext(
         locale,
         "UNO {variant} in “{chat}”",
         variant=variant_name(locale, game.variant),
         chat=html.escape(chat_title),
     )
-    lines = [header]
+
+
+def private_hand_text(locale: str | None, game: GameInfo, view: EngineView, chat_title: str) -> str:
+    """The hand's words, headed with its group."""
+    lines = [hand_header(locale, game, chat_title)]
     if owes(view):
         # The table's state only where a decision is owed: the others' hands change only
         # with their cards, which spares a private message per player per turn.
@@ -169,4 +173,11 @@ def private_hand(locale: str | None, game: GameInfo, view: EngineView, chat_titl
     """The hand in the player's private chat, headed with its group, edited in place."""
     return Screen(
         private_hand_text(locale, game, view, chat_title), hand_keyboard(locale, game, view)
+    )
+
+
+def game_over_hand(locale: str | None, game: GameInfo, chat_title: str) -> Screen:
+    """What a private hand becomes once its game is over or ended: its group, and that."""
+    return Screen(
+        hand_header(locale, game, chat_title) + "\n" + gettext(locale, "This game is over."), None
     )

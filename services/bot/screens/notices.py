@@ -3,11 +3,12 @@ reason, a player who blocked the bot."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from services.bot.i18n import gettext
 from services.bot.screens.names import person
-from services.bot.screens.scores import game_over, round_end
+from services.bot.screens.scores import game_over, round_end, score_lines
 from services.engine.client import GameInfo, SeatInfo
 
 
@@ -36,13 +37,26 @@ def blocked(locale: str | None, seat: SeatInfo) -> str:
     )
 
 
-def notice(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
-    """The message of one of ``event_lines.NOTICE_EVENTS``."""
+def turn_nudge(locale: str | None, chat_title: str) -> str:
+    """A player's own reminder, in private, that a decision in the group waits for them."""
+    return "⏰ " + gettext(
+        locale,
+        "Your turn in “{chat}”: play soon, or the AI plays for you.",
+        chat=html.escape(chat_title),
+    )
+
+
+def notice(
+    locale: str | None, game: GameInfo, event: dict[str, Any], *, scores: list[int] | None = None
+) -> str:
+    """The message of one of ``event_lines.NOTICE_EVENTS``; ``scores``: each seat's, for a
+    game ended in play (its one message says where it stood)."""
     kind = event["type"]
     if kind == "round_ended":
         return round_end(locale, game, event)
     if kind == "game_over":
         return game_over(locale, game, event)
     if kind == "game_ended":
-        return game_ended(locale, event)
+        ended = game_ended(locale, event)
+        return ended if scores is None else "\n".join([ended, *score_lines(locale, game, scores)])
     return frozen_penalty(locale, game, event)

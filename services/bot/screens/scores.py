@@ -54,6 +54,12 @@ def game_over(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
     lines = [
         "🏆 " + gettext(locale, "{name} wins the game!", name=seat_name(names, event.get("winner")))
     ]
-    for seat, name in enumerate(names):
-        lines.append(f"   {name}: {number(locale, scores[seat] if seat < len(scores) else 0)}")
-    return "\n".join(lines)
+    return "\n".join(lines + score_lines(locale, game, scores))
+
+
+def score_lines(locale: str | None, game: GameInfo, scores: list[int]) -> list[str]:
+    """Each seat's name and score, a line each."""
+    return [
+        f"   {name}: {number(locale, scores[seat] if seat < len(scores) else 0)}"
+        for seat, name in enumerate(seat_names(game))
+    ]

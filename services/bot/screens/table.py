@@ -131,11 +131,11 @@ def table_text(
             else "🌑 " + gettext(locale, "dark side")
         )
     head.append(direction)
-    lines = [" · ".join(head), top_line(locale, view)]
+    # Whose decision it is comes first: the line a glance (and a notification's preview)
+    # reads.
     owing = owing_text(locale, game, view)
-    if owing:
-        lines.append(owing)
-    lines.append(seat_line(locale, game, view))
+    lines = [owing] if owing else []
+    lines += [" · ".join(head), top_line(locale, view), seat_line(locale, game, view)]
     catch = catch_line(locale, game, view)
     if catch:
         lines.append(catch)
@@ -183,6 +183,7 @@ def table_keyboard(locale: str | None, game: GameInfo, view: EngineView) -> Keyb
         button("✉️ " + gettext(locale, "In private"), Callback(Kind.HAND, g, 0)),
     ]
     extra: list[Button] = []
+    pending = view.pending
     # UNO! while a window is open only: before that, the call is the owing player's alone,
     # offered in their hand when the engine's legal list has it (a play to go with it).
     if view.uno_window is not None:
@@ -195,7 +196,6 @@ def table_keyboard(locale: str | None, game: GameInfo, view: EngineView) -> Keyb
                 Callback(Kind.ACT, g, v, f"x.{view.uno_window}"),
             )
         )
-    pending = view.pending
     if pending is not None and pending.kind == "respond_to_draw":
         extra.append(
             button(gettext(locale, "Take +{n}", n=pending.amount), Callback(Kind.ACT, g, v, "a"))

@@ -1,0 +1,140 @@
+"""Where the group's table is, through the local Telegram with the real services: at the
+bottom of the chat once people's messages (the players' own inline cards too) have pushed
+it up, whose decision it is named first, a round's scores and a game's end posted below,
+a new round's table opening afresh, nothing of an ended game looking live, and a player
+slow to act told in private."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from harness.players import callbacks, is_table
+from harness.stack import Stack
+from tests.helpers.bot_scenes import Scene, deal
+
+HANDS = {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"}
+
+
+def group_messages(stack: Stack, scene: Scene) -> list[dict[str, Any]]:
+    """Every message of the group still there, people's and the bot's, oldest first."""
+    return [m for m in stack.control.messages(scene.group.id) if not m["deleted"]]
+
+
+def live(message: dict[str, Any]) -> bool:
+    """Whether a bot message looks like a table in play: a decision owed, or buttons."""
+    return "▶" in (message.get("text") or "") or bool(callbacks(message))
+
+
+def test_the_table_moves_to_the_bottom_when_cards_push_it_up(stack: Stack, make_group: Any) -> None:
+    scene = deal(stack, make_group(2), HANDS)
+    first = scene.table()
+    scene.choose_inline(0, "p.R1")  # the player's card, posted in the group
+    scene.players.wait_table("P0 played", lambda m: "P0 2" in m["text"])
+    stack.control.send_message(scene.person(1)["id"], scene.group.id, "nice one")
+    scene.choose_inline(1, "d")
+    table = scene.players.wait_table("P1 drew", lambda m: "P1 4" in m["text"])
+    # Two messages below pushed it up: the write posted it anew, at the bottom.
+    assert table["message_id"] != first["message_id"]
+    assert group_messages(stack, scene)[-1]["message_id"] == table["message_id"]
+    assert table["text"].startswith("▶ P1"), table["text"]  # whose decision, first
+    # The one it replaced does not look live: deleted when the budget allowed.
+    stack.control.wait_until(
+        lambda: all(
+            m["deleted"]
+            for m in stack.control.messages(scene.group.id)
+            if m["message_id"] == first["message_id"]
+        ),
+        timeout=30,
+        what="the superseded table deleted",
+    )
+
+
+def test_end_posts_one_message_with_the_scores_and_leaves_nothing_live(
+    stack: Stack, make_group: Any
+) -> None:
+    scene = deal(stack, make_group(2), {**HANDS, "scores": [40, 15]})
+    scene.open_hand(0)
+    scene.open_hand(1)
+    scene.players.wait_hand(scene.person(0)["id"], lambda m: "your turn" in m["text"], "P0's turn")
+    before = len(group_messages(stack, scene))
+    stack.control.send_message(scene.person(0)["id"], scene.group.id, "/end")
+    scene.wait_group("The game was ended.")
+    ended = [m for m in scene.players.bot_messages() if "The game was ended." in m["text"]]
+    assert len(ended) == 1
+    assert "P0: 40" in ended[0]["text"] and "P1: 15" in ended[0]["text"], ended[0]["text"]
+    # Nothing in the group looks live: the table is gone, not left saying "▶ P0 …".
+    stack.control.wait_until(
+        lambda: not any(live(m) for m in scene.players.bot_messages()),
+        timeout=30,
+        what="no live table left",
+    )
+    bot_posts = [m for m in group_messages(stack, scene)[before:] if m["from"].get("is_bot")]
+    assert [m["message_id"] for m in bot_posts] == [ended[0]["message_id"]]
+    for seat in (0, 1):
+        hand = scene.players.wait_hand(
+            scene.person(seat)["id"], lambda m: "This game is over." in m["text"], "hand over"
+        )
+        assert "your turn" not in hand["text"] and not callbacks(hand)
+
+
+def test_after_the_winning_card_no_table_is_posted_as_live(stack: Stack, make_group: Any) -> None:
+    scene = deal(
+        stack, make_group(2), {"hands": ["R5", "G7 B2 Y9"], "discard": "R1", "scores": [495, 0]}
+    )
+    scene.open_hand(0)
+    scene.open_hand(1)
+    scene.press(0, "p.R5")
+    scene.wait_group("wins the game!")
+    stack.control.wait_until(
+        lambda: not any(live(m) for m in scene.players.bot_messages()),
+        timeout=30,
+        what="no live table left",
+    )
+    last = scene.players.bot_messages()[-1]
+    assert "wins the game!" in last["text"], last["text"]  # the game's end, at the bottom
+    hand = scene.players.wait_hand(
+        scene.person(1)["id"], lambda m: "This game is over." in m["text"], "hand over"
+    )
+    assert not callbacks(hand)
+
+
+def test_a_new_round_opens_below_its_scores_with_none_of_the_last_rounds_moves(
+    stack: Stack, make_group: Any
+) -> None:
+    scene = deal(stack, make_group(2), {"hands": ["R2 R5", "R7 B2 Y9"], "discard": "R1"})
+    scene.open_hand(0)
+    scene.open_hand(1)
+    scene.press(0, "p.R2")
+    scene.players.wait_table("P0 played", lambda m: "P0 played" in m["text"])
+    scene.press(1, "p.R7")
+    scene.press(0, "p.R5")
+    scene.wait_group("Round 1 goes to")
+    table = scene.players.wait_table("round 2", lambda m: "round 2" in m["text"])
+    assert "played 🟥" not in table["text"], table["text"]
+    scores = next(m for m in scene.players.bot_messages() if "Round 1 goes to" in m["text"])
+    assert scores["message_id"] < table["message_id"]  # the scores above, the table below
+    stack.control.wait_until(
+        lambda: (
+            not any(
+                is_table(m["text"]) and "round 1" in m["text"] for m in scene.players.bot_messages()
+            )
+        ),
+        timeout=30,
+        what="round 1's table deleted",
+    )
+
+
+def test_a_player_slow_to_act_is_told_once_in_private(stack: Stack, make_group: Any) -> None:
+    scene = deal(stack, make_group(2), HANDS, turn_seconds=16)
+    user = scene.person(0)["id"]
+
+    def nudges() -> list[dict[str, Any]]:
+        return [
+            m
+            for m in stack.control.private_messages(user, stack.token)
+            if "Your turn in" in (m.get("text") or "")
+        ]
+
+    stack.control.wait_until(nudges, timeout=30, what="P0 told it is their turn")
+    assert len(nudges()) == 1
+    assert not any("Your turn in" in m["text"] for m in scene.players.bot_messages())
