@@ -187,6 +187,29 @@ class Settings(BaseSettings):
         description="An event log entry another replica took and has not acknowledged within "
         "this is rendered by this one.",
     )
+    # -- the Mini App (services/webapp/README.md) --
+    webapp_http_host: str = Field(
+        default="0.0.0.0", description="Where the Mini App service listens."
+    )
+    webapp_http_port: int = Field(
+        default=8070, ge=0, le=65535, description="Port of the Mini App service."
+    )
+    webapp_init_data_seconds: int = Field(
+        default=86_400,
+        gt=0,
+        description="The oldest initData (by its auth_date) the Mini App accepts.",
+    )
+    webapp_member_cache_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        description="How long a replica trusts one getChatMember answer for the Mini App.",
+    )
+    webapp_moves_per_second: float = Field(
+        default=4.0, gt=0, description="Moves one person may send the Mini App per second."
+    )
+    webapp_move_burst: int = Field(
+        default=6, gt=0, description="Moves one person may send the Mini App at once."
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -1,0 +1,82 @@
+"""The Mini App's test stack: its processes, the people and group, and signed launches."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from services.engine import local_server
+from services.engine.local_server import answers_ok, free_port
+from services.playground.processes import ENGINE_TOKEN, Process
+from services.playground.web_apps import sign
+
+#: The short name the Mini App is registered under (as with @BotFather's /newapp).
+APP_NAME = "table"
+
+
+@dataclass
+class WebAppStack:
+    redis_url: str
+    engine: Process
+    token: str
+    bot: dict[str, Any]
+    telegram: Any
+    group: dict[str, Any]
+    people: dict[str, dict[str, Any]]
+    log_dir: Path
+    replicas: list[Process] = field(default_factory=list)
+
+    @property
+    def engine_url(self) -> str:
+        return self.engine.env["UNO_ENGINE_URL"]
+
+    def url(self, replica: int = 0) -> str:
+        return self.replicas[replica].env["WEBAPP_TEST_URL"]
+
+    def open_app(self, name: str, game_id: str) -> dict[str, Any]:
+        """``name`` opens the app from the group's direct link, as the local Telegram does
+        it: ``{"url", "init_data", …}`` (the URL at the replica registered last)."""
+        link = f"https://t.me/{self.bot['username']}/{APP_NAME}?startapp={game_id}"
+        launch: dict[str, Any] = self.telegram.control.open_web_app(
+            self.people[name]["id"], "direct_link", link=link, chat_id=self.group["id"]
+        )
+        return launch
+
+    def launch(self, name: str, game_id: str) -> str:
+        """The initData of ``name`` opening the app from the group's direct link."""
+        return str(self.open_app(name, game_id)["init_data"])
+
+    def signed(self, name: str, *, auth_date: float | None = None, token: str | None = None) -> str:
+        """initData for ``name`` signed here (for dates and tokens Telegram would not give)."""
+        person = self.people[name]
+        fields = {
+            "user": json.dumps({"id": person["id"], "first_name": person["first_name"]}),
+            "auth_date": str(int(auth_date if auth_date is not None else time.time())),
+        }
+        return sign(token or self.token, fields)
+
+
+def start_webapp(stack: WebAppStack, name: str, **extra: str) -> Process:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = local_server.service_env(
+        stack.redis_url,
+        stack.engine_url,
+        ENGINE_TOKEN,
+        UNO_TELEGRAM_TOKEN=stack.token,
+        UNO_BOT_API_URL=stack.telegram.bot_api_url,
+        UNO_WEBAPP_HTTP_HOST="127.0.0.1",
+        UNO_WEBAPP_HTTP_PORT=str(port),
+        WEBAPP_TEST_URL=url,
+        **extra,
+    )
+    proc = Process(
+        name, [sys.executable, "-m", "services.webapp"], env, stack.log_dir / f"{name}.log"
+    )
+    stack.telegram.control.register_web_app(stack.token, APP_NAME, f"{url}/")
+    proc.start_ready(answers_ok(f"{url}/readyz"))
+    return proc
