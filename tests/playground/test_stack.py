@@ -49,12 +49,12 @@ def test_the_stack_starts_moves_off_a_busy_port_is_found_again_and_stops_on_ctrl
             page = launcher.page_url
             assert urlsplit(page).port not in (None, busy)  # moved to the next free port
             assert "<title>UNO playground</title>" in httpx.get(page).text
-            for step in ("redis", "engine", "local telegram", "worker", "bot"):
+            for step in ("redis", "engine", "local telegram", "worker", "bot", "mini app"):
                 assert any(step in line for line in launcher.lines), step  # progress shown
 
             info = json.loads((tmp_path / "play" / "stack.json").read_text())
             children = info["children"]
-            assert set(children) == {"engine", "worker", "telegram", "bot"}
+            assert set(children) == {"engine", "worker", "telegram", "bot", "webapp"}
             assert all(alive(pid) for pid in children.values())
 
             state = str(tmp_path / "play")
