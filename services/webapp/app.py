@@ -16,11 +16,12 @@ only a seated player gets a hand and may move, and only their own seat's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -40,7 +41,6 @@ from services.engine.client import (
     EngineClient,
     EngineError,
     Forbidden,
-    GameInfo,
     IllegalAction,
     NotFound,
     StaleVersion,
@@ -87,14 +87,14 @@ class Move(BaseModel):
     version: int = Field(ge=0, le=10**15)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Viewer:
-    user: WebAppUser
-    game: GameInfo
+    """A person checked into a game's chat; ``seated`` is learnt from the engine's views
+    (``None`` until the first one)."""
 
-    @property
-    def seated(self) -> bool:
-        return any(s.user_id == self.user.id and not s.left for s in self.game.seats)
+    user: WebAppUser
+    game_id: str
+    seated: bool | None = None
 
 
 @dataclass
@@ -107,6 +107,7 @@ class WebApp:
     moves: FloodLimit
     opens: FloodLimit
     bot_token: str
+    _chats: dict[str, int] = field(default_factory=dict)
 
     def authenticate(self, init_data: str) -> WebAppUser:
         """The person a valid initData proves; 401 for any other."""
@@ -122,19 +123,29 @@ class WebApp:
 
     async def viewer(self, game_id: str, user: WebAppUser) -> Viewer:
         """``user`` at ``game_id``, checked: a game that exists, in a chat they are in."""
-        if not is_game_id(game_id):
-            raise Refused(404, "no_game", "no such game")
         try:
-            game = await self.engine.game(game_id)
+            chat_id = await self.chat_of(game_id)
         except NotFound:
             raise Refused(404, "no_game", "no such game") from None
         try:
-            member = await self.members.is_member(game.chat_id, user.id)
+            member = await self.members.is_member(chat_id, user.id)
         except MembershipUnknown:
             raise Refused(503, "telegram_unavailable", "cannot ask Telegram now") from None
         if not member:
             raise Refused(403, "not_in_chat", "this game's chat is not yours")
-        return Viewer(user, game)
+        return Viewer(user, game_id)
+
+    async def chat_of(self, game_id: str) -> int:
+        """The game's chat, which never changes: asked of the engine once per replica."""
+        chat_id = self._chats.get(game_id)
+        if chat_id is None:
+            if not is_game_id(game_id):
+                raise NotFound(404, "no_game", "no such game", {})
+            chat_id = (await self.engine.game(game_id)).chat_id
+            if len(self._chats) > 100_000:
+                self._chats.clear()
+            self._chats[game_id] = chat_id
+        return chat_id
 
     async def flood_check(self, kind: str, user_id: int) -> None:
         limit = self.moves if kind == "move" else self.opens
@@ -145,17 +156,21 @@ class WebApp:
     async def table(self, viewer: Viewer, since: int | None) -> dict[str, Any]:
         """The viewer's view now and the events after version ``since`` (the last few when
         ``None``), through the engine's views: a hand only for the viewer's own seat."""
-        game_id, user_id = viewer.game.game_id, viewer.user.id
-        seated = viewer.seated
-        try:
-            shown = (
-                await self.engine.view(game_id, user_id)
-                if seated
-                else await self.engine.spectator_view(game_id)
-            )
-        except Forbidden:  # left the game since: a spectator now
-            seated = False
+        game_id, user_id = viewer.game_id, viewer.user.id
+        shown = None
+        if viewer.seated is not False:
+            # Forbidden: not seated (or left the game since): a spectator
+            with contextlib.suppress(Forbidden):
+                shown = await self.engine.view(game_id, user_id)
+        if shown is None:
             shown = await self.engine.spectator_view(game_id)
+            # one who takes a seat in the lobby is shown their hand from then on
+            viewer.seated = any(s.user_id == user_id and not s.left for s in shown.game.seats)
+            if viewer.seated:
+                shown = await self.engine.view(game_id, user_id)
+        else:
+            viewer.seated = True
+        seated = viewer.seated
         version = shown.game.version
         after = (
             f"{since}-99999" if since is not None else f"{max(0, version - FIRST_LOOK_VERSIONS)}-0"
@@ -173,7 +188,7 @@ class WebApp:
         }
 
     async def stream(self, viewer: Viewer, since: int | None) -> AsyncIterator[bytes]:
-        watch = self.follower.watch(viewer.game.game_id)
+        watch = self.follower.watch(viewer.game_id)
         CONNECTIONS.inc()
         woken = time.perf_counter()
         try:
@@ -204,9 +219,7 @@ class WebApp:
     async def move(self, game_id: str, init_data: str, move: Move) -> dict[str, Any]:
         user = self.authenticate(init_data)
         await self.flood_check("move", user.id)
-        viewer = await self.viewer(game_id, user)
-        if not viewer.seated:
-            raise Refused(403, "not_seated", "you have no seat in this game")
+        await self.viewer(game_id, user)
         code = move.action
         try:
             result = await self.engine.act(

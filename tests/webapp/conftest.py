@@ -34,8 +34,10 @@ def webapp_stack(
     log_dir: Path = tmp_path_factory.mktemp("webapp")
     control = local_telegram.control
     made = control.create_bot(f"uno_app{next(_BOTS)}_{os.getpid()}_bot", "UNO")
-    people = {name: control.create_user(name, language_code="fa" if name == "Bob" else "en")
-              for name in ("Ann", "Bob", "Sam", "Out")}  # fmt: skip
+    people = {
+        name: control.create_user(name, language_code="fa" if name == "Bob" else "en")
+        for name in ("Ann", "Bob", "Sam", "Out")
+    }
     group = control.create_group(
         "UNO night", [people[n]["id"] for n in ("Ann", "Bob", "Sam")], bots=[made["token"]]
     )
@@ -89,3 +91,19 @@ def deal(webapp_stack: WebAppStack) -> Deal:
             return await engine.create_test_game(stack.group["id"], seats, setup, turn_seconds=300)
 
     return Deal(asyncio.run(create()), stack)
+
+
+CHROMIUM = os.environ.get("UNO_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (``make browser`` installs it)."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: run `make browser` (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield chromium
+        chromium.close()
