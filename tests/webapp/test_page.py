@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,9 @@ def deal(stack: WebAppStack) -> GameInfo:
                 await engine.end(existing.game_id, existing.host, admin=True)
             return await engine.create_test_game(stack.group["id"], seats, setup, turn_seconds=300)
 
-    return asyncio.run(create())
+    # Playwright's sync API runs its own event loop in this thread: the deal runs in another
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, create()).result()
 
 
 def at_version(page: Any, version: int) -> None:
