@@ -47,7 +47,7 @@ from services.engine.client import (
 )
 from services.webapp.flood import FloodLimit
 from services.webapp.init_data import InvalidInitData, WebAppUser, validate
-from services.webapp.log_follower import LogFollower
+from services.webapp.log_follower import LogFollower, Watch
 from services.webapp.membership import ChatMembers, MembershipUnknown
 from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSED
 
@@ -153,9 +153,12 @@ class WebApp:
         if wait:
             raise Refused(429, "slow_down", "too many at once", retry_after_ms=wait)
 
-    async def table(self, viewer: Viewer, since: int | None) -> dict[str, Any]:
+    async def table(
+        self, viewer: Viewer, since: int | None, watch: Watch | None = None
+    ) -> dict[str, Any]:
         """The viewer's view now and the events after version ``since`` (the last few when
-        ``None``), through the engine's views: a hand only for the viewer's own seat."""
+        ``None``), through the engine's views: a hand only for the viewer's own seat. The
+        events come from ``watch`` (what the log brought since) when it has them all."""
         game_id, user_id = viewer.game_id, viewer.user.id
         shown = None
         if viewer.seated is not False:
@@ -172,31 +175,38 @@ class WebApp:
             viewer.seated = True
         seated = viewer.seated
         version = shown.game.version
-        after = (
-            f"{since}-99999" if since is not None else f"{max(0, version - FIRST_LOOK_VERSIONS)}-0"
-        )
-        page = await self.engine.events(
-            game_id, after=after, user_id=user_id if seated else None, limit=100
-        )
+        events = watch.take(since, version) if watch is not None and since is not None else None
+        if events is None:
+            after = (
+                f"{since}-99999"
+                if since is not None
+                else f"{max(0, version - FIRST_LOOK_VERSIONS)}-0"
+            )
+            page = await self.engine.events(
+                game_id, after=after, user_id=user_id if seated else None, limit=100
+            )
+            events = [e.model_dump(mode="json") for e in page.events]
         return {
             "version": version,
             "me": user_id,
             "seat": shown.seat if seated else None,
             "game": shown.game.model_dump(mode="json"),
             "view": shown.view.model_dump(mode="json") if shown.view is not None else None,
-            "events": [e.model_dump(mode="json") for e in page.events],
+            "events": events,
         }
 
     async def stream(self, viewer: Viewer, since: int | None) -> AsyncIterator[bytes]:
         watch = self.follower.watch(viewer.game_id)
         CONNECTIONS.inc()
         woken = time.perf_counter()
+        live: Watch | None = None  # from the first table on, events come from the log
         try:
             yield b"retry: 1000\n\n"
             while True:
                 watch.changed.clear()
                 try:
-                    table = await self.table(viewer, since)
+                    table = await self.table(viewer, since, live)
+                    live = watch
                 except NotFound:
                     yield b"event: gone\ndata: {}\n\n"
                     return

@@ -2,37 +2,57 @@
 
 Every replica reads every shard of the log itself (plain ``XREAD`` from the newest entry
 on, no consumer group): each entry must reach every replica that has a viewer of its game,
-unlike the bot's renders, which one replica does for all. An entry carries no view: it only
-says "game G is now at version V", and each connection then asks the engine for its own
-viewer's view and the events it has not seen (``table_feed``), so hidden cards pass through
-one door, the engine's views. A replica that restarts reads from the log's end: its viewers
-reconnect with the version they last saw and catch up from the engine, so the follower's
-position needs no keeping.
+unlike the bot's renders, which one replica does for all. An entry wakes the connections of
+its game and hands them its public events; each connection then asks the engine for its
+own viewer's view, so hidden cards pass through one door, the engine's views. A connection
+opening, resuming, or too far behind asks the engine for the events too. A replica that
+restarts reads from the log's end: its viewers reconnect with the version they last saw
+and catch up from the engine, so the follower's position needs no keeping.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import zlib
 from collections import defaultdict
 from typing import Any, cast
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from services.engine.client import log_keys
+from services.engine.client import log_keys, stream_entry_events
 
 log = logging.getLogger(__name__)
 
 
-class Watch:
-    """One connection's interest in a game: ``changed`` is set when a newer version lands."""
+#: Entries a connection may have waiting before it reads the events from the engine instead.
+MAX_WAITING = 64
 
-    __slots__ = ("changed", "game_id")
+
+class Watch:
+    """One connection's interest in a game: ``changed`` is set when a newer version lands,
+    and ``entries`` holds each write's public events (``(version, events)``) since the
+    watch began, unless more than ``MAX_WAITING`` piled up (``overflowed``)."""
+
+    __slots__ = ("changed", "entries", "game_id", "overflowed")
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self.changed = asyncio.Event()
+        self.entries: list[tuple[int, list[dict[str, Any]]]] = []
+        self.overflowed = False
+
+    def take(self, since: int, upto: int) -> list[dict[str, Any]] | None:
+        """The public events of versions after ``since`` up to ``upto``, those later kept
+        for the next time; ``None`` when some were dropped (the engine has them all)."""
+        if self.overflowed:
+            self.overflowed = False
+            self.entries = [e for e in self.entries if e[0] > upto]
+            return None
+        out = [event for v, events in self.entries if since < v <= upto for event in events]
+        self.entries = [e for e in self.entries if e[0] > upto]
+        return out
 
 
 class LogFollower:
@@ -89,5 +109,23 @@ class LogFollower:
     def _wake(self, fields: dict[bytes, bytes]) -> None:
         game_id = fields.get(b"g", b"").decode(errors="replace")
         watches = self._watches.get(game_id)
-        for watch in watches or ():
+        if not watches:
+            return
+        try:
+            _, version, events = stream_entry_events(fields)
+        except (ValueError, KeyError, zlib.error):
+            log.warning("unreadable event log entry of game %s", game_id)
+            return
+        # An event with ``to`` is that seat's alone: the live path passes public ones only
+        # (a player's own cards reach them in their view's hand).
+        public = [
+            {"id": f"{version}-{n}", "version": version, "event": event}
+            for n, event in enumerate(events)
+            if "to" not in event
+        ]
+        for watch in watches:
+            if len(watch.entries) >= MAX_WAITING:
+                watch.overflowed = True
+            else:
+                watch.entries.append((version, public))
             watch.changed.set()

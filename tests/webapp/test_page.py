@@ -1,8 +1,8 @@
 """The Mini App's page in a real browser (Debian's Chromium, driven by Playwright), opened
 as the local Telegram launches it: Ann and Bob (in Persian, right to left) play a Classic
-hand by tapping their cards and the decision buttons, Sam watches and never sees a hand.
-Each step waits for what the pages show. ``UNO_TEST_SCREENSHOT=path`` keeps a picture of
-Ann's table."""
+hand by tapping their cards and the decision buttons (a colour, UNO!, Catch!, Draw); Sam
+watches and never sees a hand. Each step waits for what the pages show.
+``UNO_TEST_SCREENSHOT=path`` keeps a picture of Ann's table."""
 
 from __future__ import annotations
 
@@ -99,15 +99,30 @@ def test_two_people_play_classic_through_the_mini_app_while_a_spectator_watches(
         assert bob.text_content("#colour") == "سبز"
         tap_card(bob, "G7")
         at_version(ann, v + 5)
-        # Ann has B9 and G1: G1 plays; or she draws instead
-        ann.click(".decision[data-action='d']")
+        # two cards left on her turn: Ann calls UNO!, then plays down to one
+        ann.click(".decision[data-action='u']")
         at_version(ann, v + 6)
-        ann.wait_for_function("document.querySelectorAll('.hand-card').length === 3")
-        sam.wait_for_selector(".seat[data-seat='0'] .count[data-cards='3']")
+        tap_card(ann, "G1")
+        for page in (ann, bob, sam):
+            at_version(page, v + 7)
+        # Bob plays down to one card without calling: Ann catches him, he draws two
+        tap_card(bob, "G8")
+        at_version(ann, v + 8)
+        assert ann.text_content(".decision[data-action='x.1']") == "Catch Bob!"
+        ann.click(".decision[data-action='x.1']")
+        for page in (ann, bob, sam):
+            at_version(page, v + 9)
+        sam.wait_for_selector(".seat[data-seat='1'] .count[data-cards='3']")
+        bob.wait_for_function("document.querySelectorAll('.hand-card').length === 3")
+        # Ann, stuck with B9 on a green 8, draws
+        ann.click(".decision[data-action='d']")
+        at_version(ann, v + 10)
+        ann.wait_for_function("document.querySelectorAll('.hand-card').length === 2")
+        sam.wait_for_selector(".seat[data-seat='0'] .count[data-cards='2']")
         assert sam.locator(".hand-card").count() == 0
-        assert "R5" not in (sam.text_content("#hand") or "")
         log = sam.locator("#log li").all_text_contents()
-        assert any("G7" in line for line in log) and any("draws 1" in line for line in log)
+        assert any("catches Bob" in line for line in log), log
+        assert any("draws 1" in line for line in log), log
         shot = tmp_path / "mini_app.png"
         ann.screenshot(path=str(shot))
         if os.environ.get("UNO_TEST_SCREENSHOT"):
