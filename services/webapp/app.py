@@ -216,7 +216,8 @@ class WebApp:
                     PUSHES.inc()
                     PUSH_LAG.observe(time.perf_counter() - woken)
                 try:
-                    await asyncio.wait_for(watch.changed.wait(), KEEPALIVE_SECONDS)
+                    async with asyncio.timeout(KEEPALIVE_SECONDS):  # no task per wait
+                        await watch.changed.wait()
                 except TimeoutError:
                     yield b": keep-alive\n\n"
                 woken = time.perf_counter()

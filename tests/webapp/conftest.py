@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webapp_stack import WebAppStack, start_webapp
+from webapp_stack import WebAppStack, deal_classic, start_webapp
 
-from services.engine.client import EngineClient, GameInfo, SeatSpec
-from services.playground.processes import ENGINE_TOKEN, start_engine
+from services.engine.client import GameInfo
+from services.playground.processes import start_engine
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 _BOTS = itertools.count()
@@ -71,26 +71,9 @@ class Deal:
 @pytest.fixture
 def deal(webapp_stack: WebAppStack) -> Deal:
     """A Classic game between Ann (seat 0, to play) and Bob (seat 1) in the group."""
-    stack = webapp_stack
-    seats = [
-        SeatSpec(name="Ann", user_id=stack.people["Ann"]["id"]),
-        SeatSpec(name="Bob", user_id=stack.people["Bob"]["id"]),
-    ]
-    setup = {
-        "hands": ["R5 R6 B9 G1", "R7 G7 G8 Y2"],
-        "discard": "R3",
-        "draw_pile": "Y1 Y3 Y4 Y5 Y6 Y7 B1 B2 B3 B4 B5 B6",
-        "current": 0,
-    }
-
-    async def create() -> GameInfo:
-        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
-            existing = await engine.chat_game(stack.group["id"])
-            if existing is not None:
-                await engine.end(existing.game_id, existing.host, admin=True)
-            return await engine.create_test_game(stack.group["id"], seats, setup, turn_seconds=300)
-
-    return Deal(asyncio.run(create()), stack)
+    return Deal(
+        asyncio.run(deal_classic(webapp_stack, ["R5 R6 B9 G1", "R7 G7 G8 Y2"])), webapp_stack
+    )
 
 
 CHROMIUM = os.environ.get("UNO_CHROMIUM", "/usr/bin/chromium")

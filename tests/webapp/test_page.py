@@ -14,37 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import TEST_REDIS_URL  # noqa: F401 - the stack's Redis, emptied per module
-from webapp_stack import WebAppStack
+from webapp_stack import WebAppStack, deal_classic
 
-from services.engine.client import EngineClient, GameInfo, SeatSpec
-from services.playground.processes import ENGINE_TOKEN
+from services.engine.client import GameInfo
 
 pytestmark = pytest.mark.slow
 
 
 def deal(stack: WebAppStack) -> GameInfo:
-    seats = [
-        SeatSpec(name="Ann", user_id=stack.people["Ann"]["id"]),
-        SeatSpec(name="Bob", user_id=stack.people["Bob"]["id"]),
-    ]
-    setup = {
-        "hands": ["R5 W B9 G1", "R7 G7 G8 Y2"],
-        "discard": "R3",
-        "draw_pile": "Y1 Y3 Y4 Y5 Y6 Y7 B1 B2 B3 B4 B5 B6",
-        "current": 0,
-    }
-
-    async def create() -> GameInfo:
-        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
-            existing = await engine.chat_game(stack.group["id"])
-            if existing is not None:
-                await engine.end(existing.game_id, existing.host, admin=True)
-            return await engine.create_test_game(stack.group["id"], seats, setup, turn_seconds=300)
-
     # Playwright's sync API runs its own event loop in this thread: the deal runs in another
     with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, create()).result()
+        return pool.submit(asyncio.run, deal_classic(stack, ["R5 W B9 G1", "R7 G7 G8 Y2"])).result()
 
 
 def at_version(page: Any, version: int) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from services.engine import local_server
+from services.engine.client import EngineClient, GameInfo, SeatSpec
 from services.engine.local_server import answers_ok, free_port
 from services.playground.processes import ENGINE_TOKEN, Process
 from services.playground.web_apps import sign
@@ -58,6 +59,26 @@ class WebAppStack:
             "auth_date": str(int(auth_date if auth_date is not None else time.time())),
         }
         return sign(token or self.token, fields)
+
+
+async def deal_classic(stack: WebAppStack, hands: list[str]) -> GameInfo:
+    """A Classic game in play in the group between Ann (seat 0, to play) and Bob, dealt
+    ``hands`` on a red 3; the group's earlier game, if any, ended first."""
+    seats = [
+        SeatSpec(name="Ann", user_id=stack.people["Ann"]["id"]),
+        SeatSpec(name="Bob", user_id=stack.people["Bob"]["id"]),
+    ]
+    setup = {
+        "hands": hands,
+        "discard": "R3",
+        "draw_pile": "Y1 Y3 Y4 Y5 Y6 Y7 B1 B2 B3 B4 B5 B6",
+        "current": 0,
+    }
+    async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+        existing = await engine.chat_game(stack.group["id"])
+        if existing is not None:
+            await engine.end(existing.game_id, existing.host, admin=True)
+        return await engine.create_test_game(stack.group["id"], seats, setup, turn_seconds=300)
 
 
 def start_webapp(stack: WebAppStack, name: str, **extra: str) -> Process:
