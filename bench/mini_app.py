@@ -206,11 +206,20 @@ async def run(args: argparse.Namespace, webapp: Process, url: str, games: list[G
             opened.append(event)
             tasks.append(asyncio.create_task(viewer(host, port, game, user, figures, event)))
             await asyncio.sleep(0.002)  # a crowd arriving, not one instant
-    await asyncio.wait_for(asyncio.gather(*(e.wait() for e in opened)), 120)
-    while any(len(g.tables) < PLAYERS for g in games):
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not all(
+        e.is_set() or t.done() for e, t in zip(opened, tasks, strict=True)
+    ):
+        await asyncio.sleep(0.2)
+    failed = [t for t in tasks if t.done()]
+    for task in failed[:3]:
+        print(f"a viewer failed: {task.exception()!r}")
+    while time.monotonic() < deadline and sum(len(g.tables) for g in games) < len(tasks) - len(
+        failed
+    ):
         await asyncio.sleep(0.1)
     await asyncio.sleep(1)
-    connections = len(opened)
+    connections = sum(1 for e in opened if e.is_set()) - len(failed)
     per_connection = (rss_kb(pid) - before) / connections
     stop = time.monotonic() + args.warmup + args.seconds
     async with httpx.AsyncClient(

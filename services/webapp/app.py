@@ -34,6 +34,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, ConfigDict, Field
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.bot.callbacks import action_id, is_game_id
 from services.config import Settings, get_settings
@@ -254,6 +256,28 @@ class WebApp:
         return {"version": result.version, "duplicate": result.duplicate}
 
 
+class SecurityHeaders:
+    """``SECURITY_HEADERS`` on every response. Plain ASGI: Starlette's ``BaseHTTPMiddleware``
+    would relay each open stream through a memory channel and tasks of its own."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
 def _init_data_of(authorization: str | None) -> str:
     scheme, _, value = (authorization or "").partition(" ")
     return value if scheme.lower() == "tma" else ""
@@ -309,11 +333,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body = {"error": error.code, "message": error.message, **error.extra}
         return JSONResponse(body, status_code=error.status)
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Response:
-        response: Response = await call_next(request)
-        response.headers.update(SECURITY_HEADERS)
-        return response
+    app.add_middleware(SecurityHeaders)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
