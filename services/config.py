@@ -194,6 +194,16 @@ class Settings(BaseSettings):
     webapp_http_port: int = Field(
         default=8070, ge=0, le=65535, description="Port of the Mini App service."
     )
+    webapp_public_url: str = Field(
+        default="",
+        description="The Mini App's public HTTPS URL, as registered with @BotFather (the "
+        "private hand's web_app button opens it with ?game=<game id>); empty: no Mini App.",
+    )
+    webapp_short_name: str = Field(
+        default="table",
+        description="The Mini App's short name with @BotFather: the group's direct link is "
+        "https://t.me/<bot>/<short name>?startapp=<game id>.",
+    )
     webapp_init_data_seconds: int = Field(
         default=86_400,
         gt=0,

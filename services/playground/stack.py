@@ -316,11 +316,12 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
             made = set_up_world(telegram_url)
             bot_env["UNO_TELEGRAM_TOKEN"] = str(made["token"])
             bot_env["UNO_BOT_API_URL"] = f"{telegram_url}/bot"
+            webapp_port = next_free_port(8070, avoid=taken | {engine_port, page_port, bot_port})
+            webapp_url = f"http://127.0.0.1:{webapp_port}"
+            bot_env["UNO_WEBAPP_PUBLIC_URL"] = f"{webapp_url}/"
         bot = stack.spawn("bot", [sys.executable, "-m", "services.bot"], bot_env)
         webapp = None
         if not real_token:
-            webapp_port = next_free_port(8070, avoid=taken | {engine_port, page_port, bot_port})
-            webapp_url = f"http://127.0.0.1:{webapp_port}"
             webapp_env = {**bot_env, "UNO_WEBAPP_HTTP_HOST": "127.0.0.1",
                           "UNO_WEBAPP_HTTP_PORT": str(webapp_port)}  # fmt: skip
             webapp = stack.spawn("webapp", [sys.executable, "-m", "services.webapp"], webapp_env)
