@@ -8,14 +8,12 @@ import asyncio
 import itertools
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from webapp_stack import WebAppStack, deal_classic, start_webapp
+from webapp_stack import Deal, WebAppStack, deal_classic, start_webapp
 
-from services.engine.client import GameInfo
 from services.playground.processes import start_engine
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -56,16 +54,6 @@ def webapp_stack(
     yield stack
     for proc in [*stack.replicas, engine]:
         proc.stop()
-
-
-@dataclass
-class Deal:
-    game: GameInfo
-    stack: WebAppStack
-
-    @property
-    def game_id(self) -> str:
-        return self.game.game_id
 
 
 @pytest.fixture

@@ -10,9 +10,8 @@ import time
 from typing import Any
 
 import httpx
-from conftest import Deal
 from sse import table_stream
-from webapp_stack import start_webapp
+from webapp_stack import Deal, start_webapp
 
 from services.bot.callbacks import action_id
 from services.engine.client import EngineClient

@@ -61,6 +61,16 @@ class WebAppStack:
         return sign(token or self.token, fields)
 
 
+@dataclass
+class Deal:
+    game: GameInfo
+    stack: WebAppStack
+
+    @property
+    def game_id(self) -> str:
+        return self.game.game_id
+
+
 async def deal_classic(stack: WebAppStack, hands: list[str]) -> GameInfo:
     """A Classic game in play in the group between Ann (seat 0, to play) and Bob, dealt
     ``hands`` on a red 3; the group's earlier game, if any, ended first."""
