@@ -176,3 +176,42 @@ def start_local_telegram(log_dir: Path, *options: str) -> TelegramProcess:
     proc.start_ready(lambda: LISTENING in proc.log_since_start())
     proc.url = proc.log_since_start().split(LISTENING, 1)[1].split()[0]
     return proc
+
+
+@dataclass
+class WebAppProcess(ServiceProcess):
+    """The Mini App service (``python -m services.webapp``) on 127.0.0.1:``port``."""
+
+    port: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+def start_webapp(
+    name: str,
+    redis_url: str,
+    engine_url: str,
+    bot_api_url: str,
+    token: str,
+    log_dir: Path,
+    **extra: str,
+) -> WebAppProcess:
+    """A Mini App replica checking launches against the bot ``token`` at ``bot_api_url``
+    (its getChatMember), once its ``/readyz`` answers."""
+    port = free_port()
+    env = service_env(
+        redis_url,
+        engine_url,
+        ENGINE_TOKEN,
+        UNO_TELEGRAM_TOKEN=token,
+        UNO_BOT_API_URL=bot_api_url,
+        UNO_WEBAPP_HTTP_HOST="127.0.0.1",
+        UNO_WEBAPP_HTTP_PORT=str(port),
+        **extra,
+    )
+    argv = [sys.executable, "-m", "services.webapp"]
+    proc = WebAppProcess(name, argv, env, log_dir / f"{name}.log", port=port)
+    proc.start_ready(answers_ok(f"{proc.url}/readyz"))
+    return proc
