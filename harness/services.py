@@ -37,19 +37,25 @@ def records_url(log_dir: Path) -> str:
 
 
 @dataclass
-class EngineProcess(ServiceProcess):
-    """The engine service on 127.0.0.1:``port``, ready once ``ready_path`` answers."""
+class HTTPServiceProcess(ServiceProcess):
+    """A service answering HTTP on 127.0.0.1:``port``."""
 
     port: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@dataclass
+class EngineProcess(HTTPServiceProcess):
+    """The engine service, ready once ``ready_path`` answers."""
+
     ready_path: str = "/healthz"
 
     def serve(self) -> None:
         """Start (again, after a kill: same port and settings) and wait until ready."""
         self.start_ready(answers_ok(self.url + self.ready_path))
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     def client(self, **options: Any) -> EngineClient:
         return EngineClient(self.url, str(self.env["UNO_ENGINE_TOKEN"]), **options)
@@ -179,14 +185,8 @@ def start_local_telegram(log_dir: Path, *options: str) -> TelegramProcess:
 
 
 @dataclass
-class WebAppProcess(ServiceProcess):
-    """The Mini App service (``python -m services.webapp``) on 127.0.0.1:``port``."""
-
-    port: int = 0
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+class WebAppProcess(HTTPServiceProcess):
+    """The Mini App service (``python -m services.webapp``)."""
 
 
 def start_webapp(
