@@ -51,8 +51,12 @@ START_TIMEOUT = 60.0
 STOP_GRACE = 10.0
 #: The port of the bot's probes (/healthz), or the next free one.
 BOT_PROBE_PORT = 8090
+#: The Mini App's port (services/webapp), or the next free one.
+WEBAPP_PORT = 8070
 #: The bot's username in the local Telegram.
 BOT_USERNAME = "uno_playground_bot"
+#: The short name the bot's Mini App (services/webapp) is registered under.
+MINI_APP = "table"
 #: The first person the page plays as, and the group they play in.
 FIRST_PERSON = "Alex"
 GROUP_TITLE = "UNO night"
@@ -176,8 +180,9 @@ class Stack:
     def stop_all(self) -> None:
         """Stop the children in three waves, each wave's members together: the bot and the
         local Telegram (the bot's pending long poll ends with its server instead of running
-        out), then the worker and the engine, then Redis, which holds what they wrote."""
-        waves = (("bot", "telegram"), ("worker", "engine"), ("redis",))
+        out) with the Mini App, then the worker and the engine, then Redis, which holds what
+        they wrote."""
+        waves = (("bot", "webapp", "telegram"), ("worker", "engine"), ("redis",))
         for wave in waves:
             members = [c for c in self.children if c.name in wave and c.exit_code is None]
             for child in members:
@@ -232,6 +237,14 @@ def set_up_world(telegram_url: str) -> dict[str, object]:
     return made
 
 
+def register_mini_app(telegram_url: str, token: str, url: str) -> None:
+    """As @BotFather's /newapp: the bot's Mini App ``MINI_APP`` opens ``url``
+    (services/webapp/README.md)."""
+    from playground.control import TelegramControl
+
+    TelegramControl(telegram_url).register_web_app(token, MINI_APP, url)
+
+
 def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
     """Start everything, print the address, watch until Ctrl-C or a child fails."""
     stack = Stack(state, out)
@@ -284,7 +297,18 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
             made = set_up_world(telegram_url)
             bot_env["UNO_TELEGRAM_TOKEN"] = str(made["token"])
             bot_env["UNO_BOT_API_URL"] = f"{telegram_url}/bot"
+            webapp_port = next_free_port(
+                WEBAPP_PORT, avoid=taken | {engine_port, page_port, bot_port}
+            )
+            webapp_url = f"http://127.0.0.1:{webapp_port}"
+            bot_env["UNO_WEBAPP_PUBLIC_URL"] = f"{webapp_url}/"
         bot = stack.spawn("bot", [sys.executable, "-m", "services.bot"], bot_env)
+        webapp = None
+        if not real_token:
+            webapp_env = {**bot_env, "UNO_WEBAPP_HTTP_HOST": "127.0.0.1",
+                          "UNO_WEBAPP_HTTP_PORT": str(webapp_port)}  # fmt: skip
+            webapp = stack.spawn("webapp", [sys.executable, "-m", "services.webapp"], webapp_env)
+            register_mini_app(telegram_url, str(made["token"]), f"{webapp_url}/")
         stack.wait_ready(worker, lambda: " ready." in worker.log_tail(200), "ready")
         stack.progress("worker", "Celery worker ready")
         # The bot answers its probe once it polls (it starts polling, then serves).
@@ -293,6 +317,10 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
         if bot_port != BOT_PROBE_PORT:
             polling += f", probe on {bot_port}{moved(BOT_PROBE_PORT, bot_port)}"
         stack.progress("bot", polling)
+        if webapp is not None:
+            stack.wait_ready(webapp, answers_ok(f"{webapp_url}/readyz"), "answering")
+            link = f"t.me/{BOT_USERNAME}/{MINI_APP}"
+            stack.progress("mini app", f"{webapp_url}/ ({link}){moved(WEBAPP_PORT, webapp_port)}")
 
         elapsed = time.monotonic() - stack.started_at
         if real_token:

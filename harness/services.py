@@ -37,19 +37,25 @@ def records_url(log_dir: Path) -> str:
 
 
 @dataclass
-class EngineProcess(ServiceProcess):
-    """The engine service on 127.0.0.1:``port``, ready once ``ready_path`` answers."""
+class HTTPServiceProcess(ServiceProcess):
+    """A service answering HTTP on 127.0.0.1:``port``."""
 
     port: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@dataclass
+class EngineProcess(HTTPServiceProcess):
+    """The engine service, ready once ``ready_path`` answers."""
+
     ready_path: str = "/healthz"
 
     def serve(self) -> None:
         """Start (again, after a kill: same port and settings) and wait until ready."""
         self.start_ready(answers_ok(self.url + self.ready_path))
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
     def client(self, **options: Any) -> EngineClient:
         return EngineClient(self.url, str(self.env["UNO_ENGINE_TOKEN"]), **options)
@@ -175,4 +181,37 @@ def start_local_telegram(log_dir: Path, *options: str) -> TelegramProcess:
     proc = TelegramProcess("telegram", argv, env, log_dir / "telegram.log")
     proc.start_ready(lambda: LISTENING in proc.log_since_start())
     proc.url = proc.log_since_start().split(LISTENING, 1)[1].split()[0]
+    return proc
+
+
+@dataclass
+class WebAppProcess(HTTPServiceProcess):
+    """The Mini App service (``python -m services.webapp``)."""
+
+
+def start_webapp(
+    name: str,
+    redis_url: str,
+    engine_url: str,
+    bot_api_url: str,
+    token: str,
+    log_dir: Path,
+    **extra: str,
+) -> WebAppProcess:
+    """A Mini App replica checking launches against the bot ``token`` at ``bot_api_url``
+    (its getChatMember), once its ``/readyz`` answers."""
+    port = free_port()
+    env = service_env(
+        redis_url,
+        engine_url,
+        ENGINE_TOKEN,
+        UNO_TELEGRAM_TOKEN=token,
+        UNO_BOT_API_URL=bot_api_url,
+        UNO_WEBAPP_HTTP_HOST="127.0.0.1",
+        UNO_WEBAPP_HTTP_PORT=str(port),
+        **extra,
+    )
+    argv = [sys.executable, "-m", "services.webapp"]
+    proc = WebAppProcess(name, argv, env, log_dir / f"{name}.log", port=port)
+    proc.start_ready(answers_ok(f"{proc.url}/readyz"))
     return proc

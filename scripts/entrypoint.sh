@@ -6,6 +6,7 @@
 #   entrypoint.sh worker [celery args...]    the Celery worker: turn timers, AI players
 #   entrypoint.sh worker-ping                exits 0 when this host's worker answers (probe)
 #   entrypoint.sh bot                        the Telegram bot (polling, or webhook by settings)
+#   entrypoint.sh webapp                     the Mini App service on $UNO_WEBAPP_HTTP_PORT (8070)
 #   entrypoint.sh migrate [upgrade|downgrade REV]  the records database's migrations (default:
 #                                            upgrade to the newest), then exits
 #   entrypoint.sh set-webhook                registers (or removes) the bot's webhook, then exits
@@ -35,6 +36,9 @@ worker-ping)
     ;;
 bot)
     exec python -m services.bot "$@"
+    ;;
+webapp)
+    exec python -m services.webapp "$@"
     ;;
 migrate)
     [ "$#" -gt 0 ] || set -- upgrade

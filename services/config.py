@@ -204,6 +204,39 @@ class Settings(BaseSettings):
         description="An event log entry another replica took and has not acknowledged within "
         "this is rendered by this one.",
     )
+    # -- the Mini App (services/webapp/README.md) --
+    webapp_http_host: str = Field(
+        default="0.0.0.0", description="Where the Mini App service listens."
+    )
+    webapp_http_port: int = Field(
+        default=8070, ge=0, le=65535, description="Port of the Mini App service."
+    )
+    webapp_public_url: str = Field(
+        default="",
+        description="The Mini App's public HTTPS URL, as registered with @BotFather (the "
+        "private hand's web_app button opens it with ?game=<game id>); empty: no Mini App.",
+    )
+    webapp_short_name: str = Field(
+        default="table",
+        description="The Mini App's short name with @BotFather: the group's direct link is "
+        "https://t.me/<bot>/<short name>?startapp=<game id>.",
+    )
+    webapp_init_data_seconds: int = Field(
+        default=86_400,
+        gt=0,
+        description="The oldest initData (by its auth_date) the Mini App accepts.",
+    )
+    webapp_member_cache_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        description="How long a replica trusts one getChatMember answer for the Mini App.",
+    )
+    webapp_moves_per_second: float = Field(
+        default=4.0, gt=0, description="Moves one person may send the Mini App per second."
+    )
+    webapp_move_burst: int = Field(
+        default=6, gt=0, description="Moves one person may send the Mini App at once."
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -1,5 +1,6 @@
 """Shared fixtures: where the test Redis and PostgreSQL live, the engine app served
-in-process with a client of it, and the local Telegram.
+in-process with a client of it, the local Telegram, and the browser the playground's and
+the Mini App's page tests share.
 
 `make test` starts both (scripts/ensure-services.sh). Point the tests elsewhere with
 UNO_TEST_REDIS_URL and UNO_TEST_DATABASE_URL. Area-specific fixtures live in
@@ -11,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -124,3 +125,19 @@ def local_telegram() -> Iterator[LocalTelegram]:
     server = start_in_thread()
     yield server
     server.stop()
+
+
+CHROMIUM = os.environ.get("UNO_CHROMIUM", "/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium, headless, driven by Playwright (``make browser`` installs it)."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: run `make browser` (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield chromium
+        chromium.close()

@@ -117,6 +117,20 @@ def test_the_product_imports_nothing_of_the_harness_or_the_playground() -> None:
     assert imports_across(graph, {"harness", "playground", "tests", "bench"}) == []
 
 
+def test_the_mini_app_imports_nothing_of_the_bot() -> None:
+    """The Mini App and the bot are deployed apart (their own images' roles, replicas and
+    autoscalers): what both fronts must agree on, a move's idempotency key and a game id's
+    shape, lives in ``services.move_ids``, which both import."""
+    graph = import_graph("services")
+    webapp = {m: found for m, found in graph.items() if m.startswith("services.webapp")}
+    assert "services.webapp.app" in webapp
+    assert [
+        (m, n) for m, found in webapp.items() for n in found if n.startswith("services.bot")
+    ] == []
+    assert "services.move_ids" in webapp["services.webapp.app"]
+    assert "services.move_ids" in graph["services.bot.play"]
+
+
 def test_the_playground_imports_nothing_of_the_harness_and_only_the_products_logging() -> None:
     """The local Telegram is a product of its own: it knows Telegram, not the UNO bot."""
     graph = import_graph("playground")
@@ -180,7 +194,8 @@ def test_the_client_loads_nothing_of_the_service() -> None:
 
 
 SCREENS = "services.bot.screens"
-#: What the screens may reach of the project: the bot's words, cards and callback data, and
+#: What the screens may reach of the project: the bot's words, cards and callback data (with
+#: the game id check it uses), and
 #: the engine's client (for the views' types, the refusals and the scoring it re-exports).
 #: Not Telegram, not Redis, not the records: a page that shows the same screens can use them.
 SCREENS_REACH = (
@@ -193,6 +208,7 @@ SCREENS_REACH = (
     "services.bot.locales.glossary",
     "services.bot.locales.numerals",
     "services.engine.client",
+    "services.move_ids",
 )
 #: The other modules they may import: pure parts of the standard library, and Babel's
 #: number formats; the catalogs alone read files (the translations, once).

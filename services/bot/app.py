@@ -48,6 +48,7 @@ from services.bot.outbox import Outbox
 from services.bot.publisher import Publisher
 from services.bot.ratelimit import Bucket, NotAfforded, RedisRateLimiter, per_second, within
 from services.bot.records import Records
+from services.bot.screens.mini_app import MiniApp
 from services.config import Settings
 from services.engine.client import EngineClient, log_keys
 
@@ -79,10 +80,12 @@ def build_application(
         memory = Memory(redis)
         outbox = Outbox(app.bot)
         username = app.bot.username
+        mini_app = MiniApp.of(settings.webapp_public_url, username, settings.webapp_short_name)
         publisher = Publisher(
             engine,
             memory,
             outbox,
+            mini_app,
             repost_after=settings.bot_table_repost_after,
             nudge_after=settings.bot_turn_nudge_seconds,
         )

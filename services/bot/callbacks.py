@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from services.move_ids import is_game_id
+
 MAX_BYTES = 64
 
 
@@ -28,17 +30,8 @@ class Kind(StrEnum):
 
 _FIELD = re.compile(r"^[A-Za-z0-9_\-.+/]*$")
 
-#: The engine's game id pattern (services/engine/routes GAME_ID_PATTERN): every game id a
-#: person sent (callback data, an inline query, a deep link) is checked against it before
-#: it goes near an engine URL, so no path-shaped id ("../../v1/…") reaches one.
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-
 #: Versions are the engine's counters, far below 10**15; longer digits are made up.
 _VERSION_DIGITS = 15
-
-
-def is_game_id(text: str) -> bool:
-    return GAME_ID.fullmatch(text) is not None
 
 
 class BadCallback(ValueError):
@@ -82,10 +75,3 @@ class Callback:
         ):
             raise BadCallback(data)
         return Callback(parsed_kind, game_id, int(version), arg)
-
-
-def action_id(user_id: int, version: int, code: str) -> str:
-    """The engine's idempotency key for a player's move: the same press, the same inline
-    choice (its ``chosen_inline_result`` and its posted message) and every retry after a
-    fault carry the same id, so the engine applies the move once."""
-    return f"tg:{user_id}:{version}:{code}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from services.bot.screens.keyboard import Button, Keyboard, Screen
 
@@ -16,6 +16,10 @@ def telegram_button(button: Button) -> InlineKeyboardButton:
         return InlineKeyboardButton(
             button.text, switch_inline_query_current_chat=button.inline_query
         )
+    if button.url is not None:
+        return InlineKeyboardButton(button.text, url=button.url)
+    if button.web_app is not None:
+        return InlineKeyboardButton(button.text, web_app=WebAppInfo(button.web_app))
     assert button.callback is not None
     return InlineKeyboardButton(button.text, callback_data=button.callback.encode())
 

@@ -2,7 +2,7 @@
 cannot be played now, ✉️ Private hand: one handler each, app.py), the hand in inline mode
 (its query and the chosen result), the private chat's /start, and Minions' frozen players.
 
-A move is one engine request with the action id ``callbacks.action_id`` (the same for a
+A move is one engine request with the action id ``move_ids.action_id`` (the same for a
 repeat of the same press or choice, and for every retry), so it is applied once; the chat
 changes when the engine's write reaches the event log (publisher.py).
 """
@@ -22,7 +22,7 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from services.bot.callbacks import BadCallback, Callback, Kind, action_id, is_game_id
+from services.bot.callbacks import BadCallback, Callback, Kind
 from services.bot.context import (
     EngineDown,
     app_language_of,
@@ -45,6 +45,7 @@ from services.bot.screens.refusals import (
     not_answering,
 )
 from services.engine.client import EngineError, IllegalAction
+from services.move_ids import action_id, is_game_id
 
 log = logging.getLogger(__name__)
 

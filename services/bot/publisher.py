@@ -35,6 +35,7 @@ from services.bot.screens.event_lines import (
 from services.bot.screens.hand import game_over_hand, owes, private_hand
 from services.bot.screens.keyboard import Screen
 from services.bot.screens.lobby import lobby
+from services.bot.screens.mini_app import MiniApp, with_mini_app
 from services.bot.screens.notices import blocked, game_ended, notice, turn_nudge
 from services.bot.screens.table import table
 from services.engine.client import EngineClient, Forbidden, GameInfo, NotFound, PlayerView
@@ -59,11 +60,13 @@ class Publisher:
         engine: EngineClient,
         memory: Memory,
         outbox: Outbox,
+        mini_app: MiniApp | None = None,
         *,
         repost_after: int = REPOST_AFTER,
         nudge_after: float = NUDGE_AFTER,
     ) -> None:
         self.engine = engine
+        self.mini_app = mini_app
         self.memory = memory
         self.outbox = outbox
         self.repost_after = repost_after
@@ -275,6 +278,7 @@ class Publisher:
             facts = await self.engine.variant(game.variant)
             lines = event_lines(mem.locale, game, recent)
             shown = table(mem.locale, game, view, lines, two_sided=facts.two_sided)
+            shown = with_mini_app(shown, mem.locale, self.mini_app, game.game_id, in_group=True)
         frozen = ",".join(
             f"{game.seats[s.seat].user_id}:{s.seat}"
             for s in (view.seats if view is not None else [])
@@ -424,6 +428,7 @@ class Publisher:
         shown = Screen(with_direction(locale, shown.text), shown.keyboard)
         if player.game.status != "playing":
             shown = Screen(shown.text, None)
+        shown = with_mini_app(shown, locale, self.mini_app, mem.game_id, in_group=False)
         # The buttons' versions count only for the player who owes the decision: the game
         # may move on without touching their cards or choices (someone leaves, goes away,
         # a window closes), and a press on a version behind would be refused as out of date.

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from services.bot.callbacks import (
-    GAME_ID,
-    MAX_BYTES,
-    BadCallback,
-    Callback,
-    Kind,
-    action_id,
-    is_game_id,
-)
+from services.bot.callbacks import MAX_BYTES, BadCallback, Callback, Kind
+from services.move_ids import GAME_ID, action_id, is_game_id
 
 
 def test_round_trip_of_the_longest_move() -> None:

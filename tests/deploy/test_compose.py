@@ -23,7 +23,7 @@ from tests.helpers.deployment import (
 )
 
 COMPOSE_FILE = REPO / "docker-compose.yml"
-APP_SERVICES = {"migrate", "engine", "worker", "set-webhook", "bot"}
+APP_SERVICES = {"migrate", "engine", "worker", "set-webhook", "bot", "webapp"}
 #: Compose stops with an error while any of these is unset or empty.
 REQUIRED = {"UNO_TELEGRAM_TOKEN", "UNO_ENGINE_TOKEN", "UNO_REDIS_PASSWORD", "POSTGRES_PASSWORD"}
 #: What every service of ours needs to find the others.
@@ -117,7 +117,9 @@ def test_tokens_and_passwords_are_required_and_listed_in_env_example() -> None:
 
 def test_services_start_in_order(compose: dict[str, Any]) -> None:
     services = compose["services"]
-    for name in APP_SERVICES - {"migrate", "set-webhook"}:
+    # The Mini App keeps no records: it waits for the engine and Redis alone.
+    assert set(services["webapp"]["depends_on"]) == {"redis", "engine"}
+    for name in APP_SERVICES - {"migrate", "set-webhook", "webapp"}:
         assert services[name]["depends_on"]["migrate"] == {
             "condition": "service_completed_successfully"
         }, name
@@ -201,6 +203,7 @@ OVERRIDE_FILE = REPO / "docker-compose.local-telegram.yml"
 PUBLISHED = {
     "engine": ("ENGINE_HOST_PORT", "8080", "8080"),
     "bot": ("BOT_HOST_PORT", "8090", "8090"),
+    "webapp": ("WEBAPP_HOST_PORT", "8070", "8070"),
 }
 THIRD_PARTY_IMAGES = {
     "redis": ("REDIS_IMAGE", "redis:7.4-alpine"),

@@ -231,6 +231,7 @@ def test_the_bot_starts_against_the_local_telegram_and_answers_its_probes(
         UNO_BOT_API_URL=local_telegram.bot_api_url,
         UNO_BOT_HTTP_HOST="127.0.0.1",
         UNO_BOT_HTTP_PORT=str(http_port),
+        UNO_DATABASE_URL=f"sqlite:///{tmp_path / 'records.db'}",  # not ./uno.db
     )
     bot_url = f"http://127.0.0.1:{http_port}"
     with (

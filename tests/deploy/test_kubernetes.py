@@ -29,7 +29,7 @@ from tests.helpers.deployment import (
 OVERLAYS = ("dev", "prod")
 #: The oldest Kubernetes the manifests are meant for, and the newest the schemas know.
 KUBERNETES_VERSIONS = ("1.30.0", kubernetes_validate.latest_version())
-SERVICES = ("uno-engine", "uno-worker", "uno-bot")
+SERVICES = ("uno-engine", "uno-worker", "uno-bot", "uno-webapp")
 SECRET_KEYS = {
     "UNO_ENGINE_TOKEN",
     "UNO_TELEGRAM_TOKEN",
@@ -288,7 +288,7 @@ def test_the_services_get_the_settings_the_code_reads(rendered: list[Resource]) 
             assert names & FORBIDDEN_VARIABLES == set(), workload["metadata"]["name"]
             assert names - CODE_VARIABLES - MANIFEST_VARIABLES == set()
             assert {"UNO_REDIS_URL", "UNO_ENGINE_TOKEN"} <= names
-            if workload["metadata"]["name"] != "uno-engine":
+            if workload["metadata"]["name"] not in {"uno-engine", "uno-webapp"}:
                 assert "UNO_DATABASE_URL" in names
             defined: set[str] = set()
             for variable in container.get("env", []):
@@ -349,8 +349,8 @@ def test_only_the_right_pods_reach_the_engine_redis_and_postgres(rendered: list[
     pods = {w["metadata"]["name"]: pod_labels(w) for w in workloads(rendered)}
     outsider = {"app.kubernetes.io/name": "somebody-else"}
     reach = {
-        ("uno-engine", 8080): {"uno-bot", "uno-worker"},
-        ("uno-redis", 6379): {"uno-engine", "uno-worker", "uno-bot"},
+        ("uno-engine", 8080): {"uno-bot", "uno-worker", "uno-webapp"},
+        ("uno-redis", 6379): {"uno-engine", "uno-worker", "uno-bot", "uno-webapp"},
         ("uno-postgres", 5432): {"uno-worker", "uno-bot", "uno-migrate"},
     }
     for (target, port), sources in reach.items():
@@ -386,7 +386,11 @@ def test_the_probes_ask_what_the_compose_healthchecks_ask(rendered: list[Resourc
     question as the healthcheck compose waits on."""
     compose = yaml.safe_load((REPO / "docker-compose.yml").read_text())["services"]
     by_name = {**of_kind(rendered, "Deployment"), **of_kind(rendered, "StatefulSet")}
-    for workload, service in (("uno-engine", "engine"), ("uno-bot", "bot")):
+    for workload, service in (
+        ("uno-engine", "engine"),
+        ("uno-bot", "bot"),
+        ("uno-webapp", "webapp"),
+    ):
         (container,) = containers(by_name[workload])
         get = container["readinessProbe"]["httpGet"]
         port = next(p["containerPort"] for p in container["ports"] if p["name"] == get["port"])

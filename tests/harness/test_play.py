@@ -51,12 +51,12 @@ def test_the_stack_starts_moves_off_a_busy_port_is_found_again_and_stops_on_ctrl
             moved = f"http://127.0.0.1:{urlsplit(page).port} ({busy} was taken)"
             assert any("local telegram" in line and moved in line for line in launcher.lines)
             assert "<title>UNO playground</title>" in httpx.get(page).text
-            for step in ("redis", "engine", "local telegram", "worker", "bot"):
+            for step in ("redis", "engine", "local telegram", "worker", "bot", "mini app"):
                 assert any(step in line for line in launcher.lines), step  # progress shown
 
             info = json.loads((tmp_path / "play" / "stack.json").read_text())
             children = info["children"]
-            assert set(children) == {"engine", "worker", "telegram", "bot"}
+            assert set(children) == {"engine", "worker", "telegram", "bot", "webapp"}
             assert all(alive(pid) for pid in children.values())
 
             state = str(tmp_path / "play")

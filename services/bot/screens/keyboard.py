@@ -13,11 +13,14 @@ from services.bot.callbacks import Callback
 @dataclass(frozen=True, slots=True)
 class Button:
     """One button: it sends ``callback``, or (``inline_query``) opens the inline-mode hand
-    with that text in the chat's input field."""
+    with that text in the chat's input field, or opens ``url`` (a link), or ``web_app`` (a
+    Mini App's page, inside Telegram: private chats only)."""
 
     text: str
     callback: Callback | None = None
     inline_query: str | None = None
+    url: str | None = None
+    web_app: str | None = None
 
 
 #: Rows of buttons, top to bottom.

@@ -1,0 +1,391 @@
+"""The Mini App service: the page, its live table stream and its moves.
+
+- ``GET /`` and ``/static/…`` — the page (static files; nothing is fetched elsewhere).
+- ``GET /v1/games/{game_id}/stream?init_data=…`` — server-sent events: one ``table`` event
+  per version the viewer has not seen (``id:`` the game's version), each the viewer's own
+  view from the engine and the events since. A reconnect sends ``Last-Event-ID`` (the
+  browser's ``EventSource`` does) and resumes after that version.
+- ``POST /v1/games/{game_id}/moves`` (``Authorization: tma <initData>``, body
+  ``{"action", "version"}``) — a move, sent to the engine under the chat's action id.
+- ``GET /healthz``, ``/readyz``, ``/metrics`` — probes and Prometheus.
+
+Every request is the person their ``initData`` proves, in a chat Telegram says they are in;
+only a seated player gets a hand and may move, and only their own seat's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated, Any
+
+import httpx
+import orjson
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from pydantic import BaseModel, ConfigDict, Field
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from services.config import Settings, get_settings
+from services.engine.client import (
+    EngineClient,
+    EngineError,
+    Forbidden,
+    IllegalAction,
+    NotFound,
+    StaleVersion,
+)
+from services.move_ids import action_id, is_game_id
+from services.webapp.flood import FloodLimit
+from services.webapp.init_data import InvalidInitData, WebAppUser, validate
+from services.webapp.log_follower import LogFollower, Watch
+from services.webapp.membership import ChatMembers, MembershipUnknown
+from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSED
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+#: A comment line this often keeps proxies from closing an idle stream and finds a gone viewer.
+KEEPALIVE_SECONDS = 15.0
+#: What a viewer opening the table first sees of the log: the last few writes' events.
+FIRST_LOOK_VERSIONS = 6
+#: The page's own files only: no script, style or connection elsewhere.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+    "style-src 'self' 'unsafe-inline'; frame-ancestors *",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class Refused(Exception):
+    """A request answered with ``status`` and ``{"error": code, "message": …}``."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+class Move(BaseModel):
+    """A move as the page sends it: the engine's action code and the version it saw. The
+    person is the one the initData proves: no user id is taken from the body."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: str = Field(pattern=r"^[a-z]{1,5}(\.[A-Za-z0-9+]{1,8})?$")
+    version: int = Field(ge=0, le=10**15)
+
+
+@dataclass(slots=True)
+class Viewer:
+    """A person checked into a game's chat; ``seated`` is learnt from the engine's views
+    (``None`` until the first one)."""
+
+    user: WebAppUser
+    game_id: str
+    seated: bool | None = None
+
+
+@dataclass
+class WebApp:
+    settings: Settings
+    engine: EngineClient
+    redis: Redis
+    follower: LogFollower
+    members: ChatMembers
+    moves: FloodLimit
+    opens: FloodLimit
+    bot_token: str
+    _chats: dict[str, int] = field(default_factory=dict)
+
+    def authenticate(self, init_data: str) -> WebAppUser:
+        """The person a valid initData proves; 401 for any other."""
+        try:
+            return validate(
+                init_data,
+                self.bot_token,
+                max_age=self.settings.webapp_init_data_seconds,
+                now=time.time(),
+            )
+        except InvalidInitData as bad:
+            raise Refused(401, "bad_init_data", f"initData refused: {bad.reason}") from None
+
+    async def viewer(self, game_id: str, user: WebAppUser) -> Viewer:
+        """``user`` at ``game_id``, checked: a game that exists, in a chat they are in."""
+        try:
+            chat_id = await self.chat_of(game_id)
+        except NotFound:
+            raise Refused(404, "no_game", "no such game") from None
+        try:
+            member = await self.members.is_member(chat_id, user.id)
+        except MembershipUnknown:
+            raise Refused(503, "telegram_unavailable", "cannot ask Telegram now") from None
+        if not member:
+            raise Refused(403, "not_in_chat", "this game's chat is not yours")
+        return Viewer(user, game_id)
+
+    async def chat_of(self, game_id: str) -> int:
+        """The game's chat, which never changes: asked of the engine once per replica."""
+        chat_id = self._chats.get(game_id)
+        if chat_id is None:
+            if not is_game_id(game_id):
+                raise NotFound(404, "no_game", "no such game", {})
+            chat_id = (await self.engine.game(game_id)).chat_id
+            if len(self._chats) > 100_000:
+                self._chats.clear()
+            self._chats[game_id] = chat_id
+        return chat_id
+
+    async def flood_check(self, kind: str, user_id: int) -> None:
+        limit = self.moves if kind == "move" else self.opens
+        wait = await limit.wait_ms(kind, user_id)
+        if wait:
+            raise Refused(429, "slow_down", "too many at once", retry_after_ms=wait)
+
+    async def table(
+        self, viewer: Viewer, since: int | None, watch: Watch | None = None
+    ) -> dict[str, Any]:
+        """The viewer's view now and the events after version ``since`` (the last few when
+        ``None``), through the engine's views: a hand only for the viewer's own seat. The
+        events come from ``watch`` (what the log brought since) when it has them all."""
+        game_id, user_id = viewer.game_id, viewer.user.id
+        shown = None
+        if viewer.seated is not False:
+            # Forbidden: not seated (or left the game since): a spectator
+            with contextlib.suppress(Forbidden):
+                shown = await self.engine.view(game_id, user_id)
+        if shown is None:
+            shown = await self.engine.spectator_view(game_id)
+            # one who takes a seat in the lobby is shown their hand from then on
+            viewer.seated = any(s.user_id == user_id and not s.left for s in shown.game.seats)
+            if viewer.seated:
+                shown = await self.engine.view(game_id, user_id)
+        else:
+            viewer.seated = True
+        seated = viewer.seated
+        version = shown.game.version
+        events = watch.take(since, version) if watch is not None and since is not None else None
+        if events is None:
+            after = (
+                f"{since}-99999"
+                if since is not None
+                else f"{max(0, version - FIRST_LOOK_VERSIONS)}-0"
+            )
+            page = await self.engine.events(
+                game_id, after=after, user_id=user_id if seated else None, limit=100
+            )
+            events = [e.model_dump(mode="json") for e in page.events]
+        return {
+            "version": version,
+            "me": user_id,
+            "seat": shown.seat if seated else None,
+            "game": shown.game.model_dump(mode="json"),
+            "view": shown.view.model_dump(mode="json") if shown.view is not None else None,
+            "events": events,
+        }
+
+    async def stream(self, viewer: Viewer, since: int | None) -> AsyncIterator[bytes]:
+        watch = self.follower.watch(viewer.game_id)
+        CONNECTIONS.inc()
+        woken = time.perf_counter()
+        live: Watch | None = None  # from the first table on, events come from the log
+        try:
+            yield b"retry: 1000\n\n"
+            while True:
+                watch.changed.clear()
+                try:
+                    table = await self.table(viewer, since, live)
+                    live = watch
+                except NotFound:
+                    yield b"event: gone\ndata: {}\n\n"
+                    return
+                if table["version"] != since:
+                    since = table["version"]
+                    yield b"id: %d\nevent: table\ndata: %s\n\n" % (since, orjson.dumps(table))
+                    PUSHES.inc()
+                    PUSH_LAG.observe(time.perf_counter() - woken)
+                try:
+                    async with asyncio.timeout(KEEPALIVE_SECONDS):  # no task per wait
+                        await watch.changed.wait()
+                except TimeoutError:
+                    yield b": keep-alive\n\n"
+                woken = time.perf_counter()
+        except (EngineError, httpx.HTTPError):
+            log.warning("the engine failed a table stream; the viewer reconnects")
+        finally:
+            self.follower.unwatch(watch)
+            CONNECTIONS.dec()
+
+    async def move(self, game_id: str, init_data: str, move: Move) -> dict[str, Any]:
+        user = self.authenticate(init_data)
+        await self.flood_check("move", user.id)
+        await self.viewer(game_id, user)
+        code = move.action
+        try:
+            result = await self.engine.act(
+                game_id,
+                user.id,
+                code,
+                version=move.version,
+                action_id=action_id(user.id, move.version, code),
+            )
+        except StaleVersion as stale:
+            MOVES.labels("stale").inc()
+            raise Refused(
+                409, "stale_version", "the game moved on", current_version=stale.current_version
+            ) from None
+        except IllegalAction as illegal:
+            MOVES.labels("illegal").inc()
+            raise Refused(422, "illegal", "the rules refuse that", reason=illegal.reason) from None
+        except Forbidden:
+            raise Refused(403, "not_seated", "you have no seat in this game") from None
+        MOVES.labels("duplicate" if result.duplicate else "applied").inc()
+        return {"version": result.version, "duplicate": result.duplicate}
+
+
+class SecurityHeaders:
+    """``SECURITY_HEADERS`` on every response. Plain ASGI: Starlette's ``BaseHTTPMiddleware``
+    would relay each open stream through a memory channel and tasks of its own."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _init_data_of(authorization: str | None) -> str:
+    scheme, _, value = (authorization or "").partition(" ")
+    return value if scheme.lower() == "tma" else ""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+    if settings.telegram_token is None:
+        raise RuntimeError("UNO_TELEGRAM_TOKEN is not set: the Mini App checks initData with it")
+    bot_token = settings.telegram_token.get_secret_value()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        redis = Redis.from_url(settings.redis_url)
+        http = httpx.AsyncClient(timeout=5.0)
+        async with EngineClient.from_settings(settings, max_connections=200) as engine:
+            follower = LogFollower(redis, settings.event_shards)
+            app.state.webapp = WebApp(
+                settings=settings,
+                engine=engine,
+                redis=redis,
+                follower=follower,
+                members=ChatMembers(
+                    http,
+                    settings.bot_api_url,
+                    bot_token,
+                    cache_seconds=settings.webapp_member_cache_seconds,
+                ),
+                moves=FloodLimit(
+                    redis, settings.webapp_moves_per_second, settings.webapp_move_burst
+                ),
+                opens=FloodLimit(redis, 2.0, 10),
+                bot_token=bot_token,
+            )
+            task = asyncio.create_task(follower.run(), name="event-log-follower")
+            try:
+                yield
+            finally:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+                await http.aclose()
+                await redis.aclose()
+
+    app = FastAPI(title="UNO Mini App", lifespan=lifespan, docs_url=None, redoc_url=None)
+
+    def service(request: Request) -> WebApp:
+        webapp: WebApp = request.app.state.webapp
+        return webapp
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, error: Refused) -> JSONResponse:
+        REFUSED.labels(error.code).inc()
+        body = {"error": error.code, "message": error.message, **error.extra}
+        return JSONResponse(body, status_code=error.status)
+
+    app.add_middleware(SecurityHeaders)
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @app.get("/readyz")
+    async def readyz(request: Request) -> JSONResponse:
+        webapp = service(request)
+        try:
+            redis_ok = bool(await webapp.redis.ping())
+        except (RedisError, OSError):
+            redis_ok = False
+        engine_ok = await webapp.engine.ready()
+        ok = redis_ok and engine_ok
+        body = {"redis": redis_ok, "engine": engine_ok}
+        return JSONResponse(body, status_code=200 if ok else 503)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+    @app.get("/v1/games/{game_id}/stream")
+    async def stream(
+        request: Request,
+        game_id: str,
+        init_data: Annotated[str, Query(max_length=4096)] = "",
+        last_event_id: Annotated[str | None, Header()] = None,
+    ) -> StreamingResponse:
+        webapp = service(request)
+        user = webapp.authenticate(init_data)
+        await webapp.flood_check("open", user.id)
+        viewer = await webapp.viewer(game_id, user)
+        since = int(last_event_id) if last_event_id and last_event_id.isdigit() else None
+        return StreamingResponse(
+            webapp.stream(viewer, since),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    @app.post("/v1/games/{game_id}/moves")
+    async def post_move(
+        request: Request,
+        game_id: str,
+        move: Move,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        return await service(request).move(game_id, _init_data_of(authorization), move)
+
+    return app

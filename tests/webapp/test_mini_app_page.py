@@ -1,0 +1,111 @@
+"""The Mini App's page in a real browser (Debian's Chromium, driven by Playwright), opened
+as the local Telegram launches it: Ann and Bob (in Persian, right to left) play a Classic
+hand by tapping their cards and the decision buttons (a colour, UNO!, Catch!, Draw); Sam
+watches and never sees a hand. Each step waits for what the pages show.
+``UNO_TEST_SCREENSHOT=path`` keeps a picture of Ann's table."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from services.engine.client import GameInfo
+from tests.helpers.webapp import WebAppStack, deal_classic
+
+pytestmark = pytest.mark.slow
+
+
+def deal(stack: WebAppStack) -> GameInfo:
+    # Playwright's sync API runs its own event loop in this thread: the deal runs in another
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, deal_classic(stack, ["R5 W B9 G1", "R7 G7 G8 Y2"])).result()
+
+
+def at_version(page: Any, version: int) -> None:
+    page.wait_for_selector(f"body[data-version='{version}']")
+
+
+def tap_card(page: Any, code: str) -> None:
+    page.click(f".hand-card.playable[data-code='{code}']")
+
+
+def test_two_people_play_classic_through_the_mini_app_while_a_spectator_watches(
+    webapp_stack: WebAppStack, browser: Any, tmp_path: Path
+) -> None:
+    stack = webapp_stack
+    game = deal(stack)
+    gid, v = game.game_id, game.version
+    context = browser.new_context(viewport={"width": 390, "height": 800}, is_mobile=True)
+    try:
+        ann, bob, sam = (context.new_page() for _ in range(3))
+        for page, name in ((ann, "Ann"), (bob, "Bob"), (sam, "Sam")):
+            page.goto(stack.open_app(name, gid)["url"])
+            at_version(page, v)
+        assert (
+            bob.get_attribute("html", "dir") == "rtl" and ann.get_attribute("html", "dir") == "ltr"
+        )
+        assert sam.get_attribute("body", "data-role") == "spectator"
+        assert sam.locator(".hand-card").count() == 0 and sam.locator(".decision").count() == 0
+        # only the cards that match the pile are raised
+        playable = ann.locator(".hand-card.playable").evaluate_all(
+            "n => n.map(e => e.dataset.code)"
+        )
+        assert sorted(playable) == ["R5", "W"]
+        assert bob.locator(".hand-card.playable").count() == 0  # not Bob's turn
+
+        tap_card(ann, "R5")
+        for page in (ann, bob, sam):
+            at_version(page, v + 1)
+            page.wait_for_selector("#pile[data-top='R5']")
+        tap_card(bob, "R7")
+        at_version(ann, v + 2)
+        tap_card(ann, "W")
+        at_version(ann, v + 3)
+        # the wild asks for a colour: four buttons, each a colour
+        colours = ann.locator(".decision[data-colour]").evaluate_all(
+            "n => n.map(e => e.dataset.colour)"
+        )
+        assert sorted(colours) == ["B", "G", "R", "Y"]
+        ann.click(".decision[data-action='c.G']")
+        for page in (ann, bob, sam):
+            at_version(page, v + 4)
+            page.wait_for_selector("#colour[data-colour='G']")
+        assert bob.text_content("#colour") == "سبز"
+        tap_card(bob, "G7")
+        at_version(ann, v + 5)
+        # two cards left on her turn: Ann calls UNO!, then plays down to one
+        ann.click(".decision[data-action='u']")
+        at_version(ann, v + 6)
+        tap_card(ann, "G1")
+        for page in (ann, bob, sam):
+            at_version(page, v + 7)
+        # Bob plays down to one card without calling: Ann catches him, he draws two
+        tap_card(bob, "G8")
+        at_version(ann, v + 8)
+        assert ann.text_content(".decision[data-action='x.1']") == "Catch Bob!"
+        ann.click(".decision[data-action='x.1']")
+        for page in (ann, bob, sam):
+            at_version(page, v + 9)
+        sam.wait_for_selector(".seat[data-seat='1'] .count[data-cards='3']")
+        bob.wait_for_function("document.querySelectorAll('.hand-card').length === 3")
+        # Ann, stuck with B9 on a green 8, draws
+        ann.click(".decision[data-action='d']")
+        at_version(ann, v + 10)
+        ann.wait_for_function("document.querySelectorAll('.hand-card').length === 2")
+        sam.wait_for_selector(".seat[data-seat='0'] .count[data-cards='2']")
+        assert sam.locator(".hand-card").count() == 0
+        log = sam.locator("#log li").all_text_contents()
+        assert any("catches Bob" in line for line in log), log
+        assert any("draws 1" in line for line in log), log
+        shot = tmp_path / "mini_app.png"
+        ann.screenshot(path=str(shot))
+        if os.environ.get("UNO_TEST_SCREENSHOT"):
+            shutil.copy(shot, os.environ["UNO_TEST_SCREENSHOT"])
+    finally:
+        context.close()

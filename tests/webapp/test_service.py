@@ -1,0 +1,226 @@
+"""The Mini App service over real HTTP against the real engine and the local Telegram:
+who may see what (a hand only for its own seated player; spectators the table; outsiders
+and forged or stale launches nothing), the stream resumed by version after a reconnect and
+after a replica is killed, and a move applied once however many ways it arrives."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import httpx
+
+from harness.services import ENGINE_TOKEN
+from services.engine.client import EngineClient
+from services.move_ids import action_id
+from tests.helpers.webapp import Deal, start_webapp
+from tests.helpers.webapp_stream import table_stream
+
+
+async def post_move(
+    base: str, game_id: str, init_data: str, body: dict[str, Any]
+) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=base, timeout=20) as client:
+        return await client.post(
+            f"/v1/games/{game_id}/moves", json=body, headers={"Authorization": f"tma {init_data}"}
+        )
+
+
+async def open_stream(base: str, game_id: str, init_data: str) -> httpx.Response:
+    async with httpx.AsyncClient(base_url=base, timeout=20) as client:
+        return await client.get(f"/v1/games/{game_id}/stream", params={"init_data": init_data})
+
+
+def test_a_player_sees_their_hand_and_a_spectator_the_table_only(deal: Deal) -> None:
+    stack, gid = deal.stack, deal.game_id
+
+    async def run() -> None:
+        async with table_stream(stack.url(), gid, stack.launch("Ann", gid)) as ann:
+            table = await ann.table()
+            assert table["seat"] == 0 and table["view"]["hand"] == ["R5", "R6", "B9", "G1"]
+            assert "p.R5" in table["view"]["legal"] and table["view"]["top"] == "R3"
+        async with table_stream(stack.url(), gid, stack.launch("Sam", gid)) as sam:
+            table = await sam.table()
+            assert table["seat"] is None
+            assert table["view"]["hand"] == [] and table["view"]["legal"] == []
+            assert [s["cards"] for s in table["view"]["seats"]] == [4, 4]
+        # Bob's stream (seat 1) never carries Ann's cards
+        async with table_stream(stack.url(), gid, stack.launch("Bob", gid)) as bob:
+            table = await bob.table()
+            assert table["view"]["hand"] == ["R7", "G7", "G8", "Y2"]
+            assert "R5" not in str(table["view"]["hand"])
+
+    asyncio.run(run())
+
+
+def test_forged_stale_and_foreign_launches_are_refused(deal: Deal) -> None:
+    stack, gid = deal.stack, deal.game_id
+
+    async def run() -> None:
+        base = stack.url()
+        cases = {
+            "bad_hash": stack.signed("Ann", token="1:another-bots-token"),
+            "expired": stack.signed("Ann", auth_date=time.time() - 2 * 86_400),
+        }
+        for code, init_data in cases.items():
+            response = await open_stream(base, gid, init_data)
+            assert response.status_code == 401 and code in response.json()["message"]
+            moved = await post_move(base, gid, init_data, {"action": "p.R5", "version": 1})
+            assert moved.status_code == 401
+        # a valid launch (e.g. from the menu button) asking for a game of a chat not theirs
+        outsider = await open_stream(base, gid, stack.signed("Out"))
+        assert outsider.status_code == 403 and outsider.json()["error"] == "not_in_chat"
+        unknown = await open_stream(base, "nosuchgame00", stack.launch("Ann", gid))
+        assert unknown.status_code == 404
+        # another user's id in the body is not taken: the body names no one
+        body = {
+            "action": "p.R5",
+            "version": deal.game.version,
+            "user_id": stack.people["Bob"]["id"],
+        }
+        assert (await post_move(base, gid, stack.launch("Ann", gid), body)).status_code == 422
+        # a spectator may not move; a player may not move another's seat
+        spectator = await post_move(
+            base, gid, stack.launch("Sam", gid), {"action": "d", "version": deal.game.version}
+        )
+        assert spectator.status_code == 403 and spectator.json()["error"] == "not_seated"
+        not_bobs_turn = await post_move(
+            base, gid, stack.launch("Bob", gid), {"action": "p.R7", "version": deal.game.version}
+        )
+        assert not_bobs_turn.status_code == 422 and not_bobs_turn.json()["error"] == "illegal"
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            assert (await engine.game(gid)).version == deal.game.version  # nothing applied
+
+    asyncio.run(run())
+
+
+def test_the_same_decision_from_the_app_and_the_chat_is_applied_once(deal: Deal) -> None:
+    stack, gid, version = deal.stack, deal.game_id, deal.game.version
+    ann = stack.people["Ann"]["id"]
+
+    async def run() -> None:
+        init_data = stack.launch("Ann", gid)
+        first = await post_move(stack.url(), gid, init_data, {"action": "p.R5", "version": version})
+        assert first.status_code == 200 and first.json() == {
+            "version": version + 1,
+            "duplicate": False,
+        }
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            # the chat's button (and the inline hand) send the bot's action id for the press
+            chat = await engine.act(
+                gid, ann, "p.R5", version=version, action_id=action_id(ann, version, "p.R5")
+            )
+            assert chat.duplicate and chat.version == version + 1
+            again = await post_move(
+                stack.url(), gid, init_data, {"action": "p.R5", "version": version}
+            )
+            assert again.status_code == 200 and again.json()["duplicate"] is True
+            view = await engine.view(gid, ann)
+            assert view.game.version == version + 1 and view.view is not None
+            assert view.view.hand == ["R6", "B9", "G1"] and view.view.top == "R5"
+        # another move at the old version is stale, not applied
+        stale = await post_move(stack.url(), gid, init_data, {"action": "p.R6", "version": version})
+        assert stale.status_code == 409 and stale.json()["current_version"] == version + 1
+
+    asyncio.run(run())
+
+
+def test_a_reconnect_resumes_from_its_version_and_misses_nothing(deal: Deal) -> None:
+    stack, gid, version = deal.stack, deal.game_id, deal.game.version
+
+    async def run() -> None:
+        sam = stack.launch("Sam", gid)
+        async with table_stream(stack.url(), gid, sam) as stream:
+            seen = (await stream.table())["version"]
+            assert seen == version
+        # while Sam is away, Ann and Bob move
+        played = await post_move(
+            stack.url(), gid, stack.launch("Ann", gid), {"action": "p.R5", "version": version}
+        )
+        bob = await post_move(
+            stack.url(), gid, stack.launch("Bob", gid), {"action": "p.R7", "version": version + 1}
+        )
+        assert played.status_code == bob.status_code == 200
+        async with table_stream(stack.url(), gid, sam, last_id=seen) as stream:
+            table = await stream.table()
+            plays = [e["event"]["card"] for e in table["events"] if e["event"]["type"] == "played"]
+            assert plays == ["R5", "R7"] and table["version"] == version + 2
+            assert all(e["version"] > seen for e in table["events"])
+            assert not any("to" in e["event"] for e in table["events"])  # no private event
+            # live from here: Ann's next move arrives on the open stream
+            await post_move(
+                stack.url(),
+                gid,
+                stack.launch("Ann", gid),
+                {"action": "p.R6", "version": version + 2},
+            )
+            live = await stream.table(at_least=version + 3)
+            assert [
+                e["event"].get("card") for e in live["events"] if e["event"]["type"] == "played"
+            ] == ["R6"]
+
+    asyncio.run(run())
+
+
+def test_a_replica_killed_costs_its_viewers_a_reconnect_not_an_update(deal: Deal) -> None:
+    stack, gid, version = deal.stack, deal.game_id, deal.game.version
+    if len(stack.replicas) < 2:
+        stack.replicas.append(start_webapp(stack, "webapp-b"))
+
+    async def run() -> None:
+        sam = stack.launch("Sam", gid)
+        async with table_stream(stack.url(1), gid, sam) as stream:
+            seen = (await stream.table())["version"]
+            stack.replicas[1].kill()
+            try:
+                while True:
+                    await stream.next_event()
+            except (httpx.HTTPError, EOFError):
+                pass  # the replica is gone: the stream ends
+        await post_move(
+            stack.url(0), gid, stack.launch("Ann", gid), {"action": "p.R5", "version": version}
+        )
+        async with table_stream(stack.url(0), gid, sam, last_id=seen) as stream:
+            table = await stream.table()
+            assert table["version"] == version + 1
+            assert [
+                e["event"].get("card") for e in table["events"] if e["event"]["type"] == "played"
+            ] == ["R5"]
+
+    try:
+        asyncio.run(run())
+    finally:
+        stack.replicas[1].start_again()
+
+
+def test_a_flood_from_one_person_is_refused_and_others_play_on(deal: Deal) -> None:
+    stack, gid, version = deal.stack, deal.game_id, deal.game.version
+
+    async def run() -> None:
+        ann = stack.launch("Ann", gid)
+        async with table_stream(stack.url(), gid, stack.launch("Bob", gid)) as bob:
+            assert (await bob.table())["version"] == version
+            move = {"action": "p.R5", "version": version}
+            answers = await asyncio.gather(
+                *(post_move(stack.url(), gid, ann, move) for _ in range(20))
+            )
+            codes = sorted(a.status_code for a in answers)
+            assert 429 in codes and codes.count(200) >= 1
+            slow = next(a for a in answers if a.status_code == 429).json()
+            assert slow["error"] == "slow_down" and slow["retry_after_ms"] > 0
+            assert (
+                sum(1 for a in answers if a.status_code == 200 and not a.json()["duplicate"]) == 1
+            )
+            table = await bob.table(at_least=version + 1)
+            assert table["version"] == version + 1 and table["view"]["seats"][0]["cards"] == 3
+            # Bob, whose own budget is whole, moves at once
+            moved = await post_move(
+                stack.url(),
+                gid,
+                stack.launch("Bob", gid),
+                {"action": "p.R7", "version": version + 1},
+            )
+            assert moved.status_code == 200
+
+    asyncio.run(run())
