@@ -218,7 +218,7 @@ def group_texts(control: TelegramControl, group_id: int) -> list[str]:
 def test_a_person_picks_house_rules_from_the_page_and_the_lobby_shows_them(
     on_the_page: OnThePage,
 ) -> None:
-    """Issue #16: on the page, a person picks the variant's house rules (/settings from the
+    """On the page, a person picks the variant's house rules (/settings from the
     bot's own command menu) and the next game's lobby shows them. "Alex" owns the group, so
     may change its settings. Put back as it was at the end, for the round below."""
     page = on_the_page.page
