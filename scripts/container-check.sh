@@ -295,7 +295,7 @@ EOF
     local service status began=$(now) waiting
     while :; do
         waiting=()
-        for service in redis postgres local-telegram engine worker bot migrate set-webhook; do
+        for service in redis postgres local-telegram engine worker bot webapp migrate set-webhook; do
             status=$(service_status "$service")
             case "$service:$status" in
             migrate:exited-0 | set-webhook:exited-0 | *:healthy) ;;
@@ -315,7 +315,7 @@ EOF
     done
     say "every service healthy (migrate and set-webhook done) $(since "$began") s after up"
 
-    for service in migrate set-webhook engine worker bot; do
+    for service in migrate set-webhook engine worker bot webapp; do
         local id settings
         id=$(container_of "$service")
         settings=$("$DOCKER" inspect --format '{{.HostConfig.ReadonlyRootfs}} {{.Config.User}}' "$id")
@@ -324,7 +324,7 @@ EOF
             exit 1
         }
     done
-    say "migrate, set-webhook, engine, worker and bot: read-only root, user 10001"
+    say "migrate, set-webhook, engine, worker, bot and webapp: read-only root, user 10001"
     game_driver probes
 }
 

@@ -324,8 +324,12 @@ def test_kill_9_with_timers_pending_then_restart_fires_every_timer_once(
     lateness = {gid: advanced_at[gid] - due for gid, (_, _, due) in games.items()}
     for gid, (group, version, _) in games.items():
         events = table.events(gid)
-        assert [e["version"] for e in stand_ins(events)] == [version + 1], (group, events)
-        assert table.version(gid) == version + 1, group
+        # The missed deadline fired once; a stand-in move after it (not timed out) is the
+        # stand-in finishing that turn (a drawn card to play or keep), not a second firing.
+        misses = [e["version"] for e in stand_ins(events) if e["timed_out"]]
+        assert misses == [version + 1], (group, events)
+        finishing = [e for e in stand_ins(events) if not e["timed_out"]]
+        assert all(e["version"] > version + 1 for e in finishing), (group, events)
     worst = {
         group: max(lateness[g] for g, (grp, _, _) in games.items() if grp == group)
         for group, _, _ in games.values()
