@@ -43,6 +43,7 @@ SERVICE_OF_WORKLOAD = {
     "uno-engine": "engine",
     "uno-worker": "worker",
     "uno-bot": "bot",
+    "uno-webapp": "webapp",
     "uno-redis": "redis",
     "uno-postgres": "postgres",
 }
