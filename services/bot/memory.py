@@ -8,14 +8,20 @@ own records do.
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
 from redis.asyncio import Redis
+from redis.exceptions import LockError
 
 PREFIX = "bot:"
 TTL_SECONDS = 86_400
+# How long one hand edit may hold its lock: longer than the private chat's budget makes an
+# edit wait (services/bot/outbox.py), short enough that a crashed holder is soon forgotten.
+HAND_EDIT_SECONDS = 10
 
 # Render by version (publisher.py): a replica that takes a game's render lock renders the
 # game's current state until no newer version has been seen; the others only record that
@@ -272,6 +278,28 @@ class Memory:
 
     async def drop_hand_message(self, game_id: str, user_id: int) -> None:
         await self.redis.hdel(self.hands_key(game_id), str(user_id))
+
+    @contextlib.asynccontextmanager
+    async def editing_hand(self, game_id: str, user_id: int, *, wait: bool) -> AsyncIterator[bool]:
+        """Hold the one right to edit ``user_id``'s hand message, across replicas: the event
+        log's refresh and a stale press's refresh would otherwise both compare against the
+        same stored fingerprint and both send the same edit. Yields False when ``wait`` is
+        off and another edit holds it. The lock expires by itself, so a replica killed
+        mid-edit blocks nobody for long; a waiter that outwaits it goes on unlocked rather
+        than lose the change."""
+        lock = self.redis.lock(
+            f"{PREFIX}handedit:{game_id}:{user_id}",
+            timeout=HAND_EDIT_SECONDS,
+            blocking=wait,
+            blocking_timeout=HAND_EDIT_SECONDS,
+        )
+        held = await lock.acquire()
+        try:
+            yield held or wait
+        finally:
+            if held:
+                with contextlib.suppress(LockError):
+                    await lock.release()
 
     # -- said once ----------------------------------------------------------------------------
 

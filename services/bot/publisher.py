@@ -401,7 +401,37 @@ class Publisher:
         (None: their /language choice, else their app's ``app_language``, else the one
         their hand was opened in, else the chat's); whether the player has one there now.
         ``fingerprint``: what the message shows now (unchanged: no edit); ``worth``: a
-        refresh sent only if the private chat's budget has room that soon."""
+        refresh sent only if the private chat's budget has room that soon, and not at all
+        while another edit of the hand is under way (that one shows it)."""
+        async with self.memory.editing_hand(mem.game_id, user_id, wait=worth is None) as mine:
+            if not mine:
+                return True
+            # What the message shows as stored now: the caller's may predate an edit that
+            # finished while this one waited for the lock.
+            known = await self.memory.hand_message(mem.game_id, user_id)
+            if known is not None and message_id in (None, known.message_id):
+                message_id, fingerprint = known.message_id, known.fingerprint
+            return await self._show_hand(
+                mem,
+                user_id,
+                message_id,
+                fingerprint,
+                locale=locale,
+                app_language=app_language or (known.language if known is not None else ""),
+                worth=worth,
+            )
+
+    async def _show_hand(
+        self,
+        mem: GameMemory,
+        user_id: int,
+        message_id: int | None,
+        fingerprint: str,
+        *,
+        locale: str | None,
+        app_language: str,
+        worth: float | None,
+    ) -> bool:
         try:
             player = await self.engine.view(mem.game_id, user_id)
         except (Forbidden, NotFound):
@@ -414,9 +444,6 @@ class Publisher:
             return message_id is not None
         if locale is None:
             # The hand speaks its owner's language, not the group's.
-            if not app_language:
-                known = await self.memory.hand_message(mem.game_id, user_id)
-                app_language = known.language if known is not None else ""
             locale = await LanguagePreferences(self.memory.redis).person(
                 user_id, fallback=app_language or mem.locale
             )

@@ -72,6 +72,19 @@ async def test_game_hands_and_once(memory: Memory) -> None:
     assert await memory.game("nope") is None
 
 
+async def test_one_hand_edit_at_a_time(memory: Memory) -> None:
+    """A stale press's refresh (not waiting) gives way to an edit under way; the event
+    log's edit (waiting) goes next, once the first is done."""
+    async with memory.editing_hand("g1", 11, wait=True) as first:
+        assert first
+        async with memory.editing_hand("g1", 11, wait=False) as refresh:
+            assert not refresh
+        async with memory.editing_hand("g1", 12, wait=False) as someone_else:
+            assert someone_else  # another player's hand is not held
+    async with memory.editing_hand("g1", 11, wait=False) as after:
+        assert after
+
+
 async def test_a_chats_games_and_who_left_them(memory: Memory) -> None:
     """Every topic's game of a chat is found when a member leaves it; a departure is marked
     once (Telegram may tell it twice), and undone when they are back."""
