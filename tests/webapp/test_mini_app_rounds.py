@@ -21,6 +21,7 @@ from harness.services import ENGINE_TOKEN, start_worker
 from services.bot.i18n import gettext
 from services.bot.locales.glossary import face_name
 from services.bot.locales.preferences import CHOICE_KEY
+from services.bot.screens.names import plain_text
 from services.engine.client import EngineClient, GameInfo, SeatSpec
 from tests.helpers.webapp import WebAppStack
 
@@ -178,7 +179,7 @@ def play_round(people: dict[int, Any], sam: Any, scene: Scene) -> None:
 
 def expect_label(page: Any, code: str, text: str) -> None:
     page.wait_for_selector(f".decision[data-action='{code}']")
-    assert page.text_content(f".decision[data-action='{code}']") == text
+    assert page.text_content(f".decision[data-action='{code}']") == plain_text(text)
 
 
 @pytest.fixture
