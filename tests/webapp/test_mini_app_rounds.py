@@ -18,6 +18,7 @@ import pytest
 import redis as sync_redis
 
 from harness.services import ENGINE_TOKEN, start_worker
+from services.bot.cards import color_name
 from services.bot.i18n import gettext
 from services.bot.locales.glossary import face_name
 from services.bot.locales.preferences import CHOICE_KEY
@@ -45,6 +46,7 @@ class Scene:
     discard: str
     draw_pile: str
     first: list[str] = field(default_factory=list)
+    options: dict[str, bool] = field(default_factory=dict)
 
 
 #: A long draw pile of plain numbers (the round never runs out of it).
@@ -89,6 +91,7 @@ def deal(stack: WebAppStack, scene: Scene) -> GameInfo:
             "discard": scene.discard,
             "draw_pile": scene.draw_pile,
             "current": ANN,
+            "options": scene.options,
         }
         async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
             existing = await engine.chat_game(stack.group["id"])
@@ -245,7 +248,7 @@ def test_classic_round_with_a_challenged_wild_draw_four(
 def test_flip_round_turns_to_the_dark_side(webapp_stack: WebAppStack, tables: Any) -> None:
     scene = Scene(
         "flip",
-        ["RF/OF G5/P5", "Y9/T9 B7/V7 R1/O1", "Y2/P2 Y3/T3 B2/O2 B3/V3 G2/P2 G3/T3 Y8/O8"],
+        ["RF/OF G5/P5", "Y9/T9 B7/O7 R1/O1", "Y2/P2 Y3/T3 B2/O2 B3/V3 G2/P2 G3/T3 Y8/O8"],
         "R3/V3",
         FLIP_NUMBERS,
     )
@@ -261,8 +264,15 @@ def test_flip_round_turns_to_the_dark_side(webapp_stack: WebAppStack, tables: An
         page.wait_for_selector("body[data-side='dark']")
     # on the dark side Ann's hand is dark-faced, and the draw pile shows a light back
     ann.wait_for_selector(".hand-card[data-code='P5'] .card[data-side='dark']")
-    sam.wait_for_selector("#draw-back:not([hidden])")
-    assert sam.text_content("#head") and gettext("gu", "dark side") in sam.text_content("#head")
+    sam.wait_for_selector("#draw-back[data-code='R9']")  # the pile turned over too
+    assert gettext("gu", "dark side") in (sam.text_content("#head") or "")
+    # Bob has nothing for the violet 3: he draws the violet 9, then plays it or keeps it
+    reached(bob, version_of(ann))
+    assert bob.locator(".hand-card.playable").count() == 0
+    press(bob, "d")
+    bob.wait_for_selector(".hand-card.playable[data-code='V9']")
+    expect_label(bob, "k", "✋ " + gettext("fa", "Keep"))
+    press(bob, "k")
     finish(scene, ann, bob, sam)
 
 
@@ -270,7 +280,9 @@ def test_no_mercy_round_with_a_swap_a_stack_and_a_knock_out(
     webapp_stack: WebAppStack, tables: Any
 ) -> None:
     ai_hand = " ".join((["Y5", "Y6", "B5", "B6", "G5", "G6"] * 4)[:23])  # no draw card
-    scene = Scene("no_mercy", ["R7 R+2 G1", "B+2 B4", ai_hand], "R3", NUMBERS)
+    # the AI's knock-out draws the first two; Bob's roulette turns up the +2 and the blue 1
+    pile = "Y7 Y8 Y+2 B1 " + NUMBERS
+    scene = Scene("no_mercy", ["R7 R+2 G1", "B+2 B4 WCR", ai_hand], "R3", pile)
     ann, bob, sam = start(webapp_stack, tables, scene)
     press(ann, "p.R7")
     # a 7: whom to swap hands with, as the chat asks it
@@ -283,12 +295,26 @@ def test_no_mercy_round_with_a_swap_a_stack_and_a_knock_out(
     press(bob, "p.R+2")
     # the AI holds 23 and cannot stack: it takes 2 and is knocked out by the mercy rule
     sam.wait_for_selector(".seat[data-seat='2'][data-knocked-out]")
-    # Ann stacks nothing: her +2 goes on Bob, who may only take it
+    # Ann's colour roulette: Bob, next, names the colour and turns cards up until it shows
+    press(ann, "p.WCR")
+    expect_label(bob, "c.B", "🟦 " + color_name("fa", "B"))
+    assert bob.text_content("#why") == gettext("fa", "colour roulette: name a colour")
+    press(bob, "c.B")
+    bob.wait_for_selector(".hand-card[data-code='Y+2']")
+    # Ann's +2 on blue: Bob may stack his +2 on it or take the two
+    press(ann, "u")
+    press(ann, "p.B+2")
+    expect_label(bob, "a", "📥 " + gettext("fa", "Take +{n}", n=2))
+    bob.wait_for_selector(".hand-card.playable[data-code='Y+2']")
+    press(bob, "p.Y+2")
+    sam.wait_for_selector(".seat[data-seat='0'] .count[data-cards='5']")  # Ann took 4
     finish(scene, ann, bob, sam)
 
 
 def test_minecraft_round_with_the_creeper(webapp_stack: WebAppStack, tables: Any) -> None:
-    scene = Scene("minecraft", ["W+3 G5", "Y9 B7 G7", AI_HAND], "R3", NUMBERS)
+    scene = Scene(
+        "minecraft", ["W+3 G5", "Y9 G2 G3", AI_HAND], "R3", NUMBERS, options={"jump_in": True}
+    )
     ann, bob, sam = start(webapp_stack, tables, scene)
     creeper = face_name("fa", "W+3", "minecraft")
     named = ann.get_attribute(".hand-card[data-code='W+3']", "title")
@@ -297,6 +323,16 @@ def test_minecraft_round_with_the_creeper(webapp_stack: WebAppStack, tables: Any
     press(ann, "p.W+3")
     press(ann, "c.G")
     bob.wait_for_selector(f"#pile svg[aria-label='{creeper}']")
+    # Bob draws 3 and is skipped; the AI answers with a green card, and Bob, holding the
+    # same card, jumps in with it before Ann plays (Jump-In, RULES.md §2)
+    sam.wait_for_selector(
+        "body[data-owing='0'] #pile[data-top='G2'], body[data-owing='0'] #pile[data-top='G3']"
+    )
+    top = sam.get_attribute("#pile", "data-top")
+    reached(bob, version_of(sam))
+    press(bob, f"p.{top}")
+    # the card left Bob's hand (6 after the Creeper's 3) out of his turn
+    sam.wait_for_selector(".seat[data-seat='1'] .count[data-cards='5']")
     finish(scene, ann, bob, sam)
 
 
