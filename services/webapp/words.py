@@ -11,6 +11,7 @@ text here (``plain_text``), and any markup a screen adds (a mention) is dropped.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from redis.asyncio import Redis
@@ -61,14 +62,16 @@ def _card_names(
         codes.update(seat.back_faces or ())
     codes.update(str(c) for c in extra.get("reveal") or ())
     codes.update(str(e["card"]) for e in events if isinstance(e.get("card"), str))
-    names: dict[str, dict[str, str]] = {}
-    for code in codes:
-        try:
-            name: str = face_name(locale, code, game.variant)
-        except UnknownCard:
-            name = code
-        names[code] = {"name": str(name), "label": face_label(locale, code)}
-    return names
+    return {code: _card_words(locale, code, game.variant) for code in codes}
+
+
+@lru_cache(maxsize=8192)
+def _card_words(locale: str, code: str, variant: str) -> dict[str, str]:
+    try:
+        name: str = face_name(locale, code, variant)
+    except UnknownCard:
+        name = code
+    return {"name": str(name), "label": face_label(locale, code)}
 
 
 def table_words(
