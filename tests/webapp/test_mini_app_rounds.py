@@ -4,11 +4,14 @@ cards and the decisions the rules owe them, an AI seat (played by the real worke
 between them, and Sam, a member of the group with no seat, watches in Gujarati (his
 /language choice, as the bot keeps it) and never sees a hand. Each round is dealt short
 (RULES.md §1 notation) so it opens on the variant's own decisions; it ends when the
-spectator's page shows the round's result. Every step waits for what the pages show."""
+spectator's page shows the round's result. Every step waits for what the pages show.
+``UNO_TEST_SCREENSHOT_DIR=dir`` keeps a picture of each page of each variant's table as the
+scripted opening leaves it."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -215,6 +218,10 @@ def start(stack: WebAppStack, tables: Any, scene: Scene) -> tuple[Any, Any, Any]
 
 
 def finish(scene: Scene, ann: Any, bob: Any, sam: Any) -> None:
+    pictures = os.environ.get("UNO_TEST_SCREENSHOT_DIR")
+    if pictures:
+        for page, name in ((ann, "ann"), (bob, "bob"), (sam, "sam")):
+            page.screenshot(path=os.path.join(pictures, f"{scene.variant}-{name}.png"))
     play_round({ANN: ann, BOB: bob}, sam, scene)
     # the round's result on every page, in each viewer's language; never a hand for Sam
     for page, lang in ((ann, "en"), (bob, "fa"), (sam, "gu")):

@@ -69,7 +69,7 @@
       `<text x="30" y="52" text-anchor="middle" font-size="${label.length > 2 ? 15 : 21}" font-weight="700" fill="${colour ? fill : "#fff"}" stroke="${colour ? "#0006" : "none"}" stroke-width="0.6">${escape(label)}</text>` +
       mark(11, 12, 5) + mark(49, 78, 5) +
       `<text x="49" y="16" text-anchor="middle" font-size="9" font-weight="700" fill="${ink}">${escape(label)}</text>` +
-      (named ? `<text x="30" y="84" text-anchor="middle" font-size="6" fill="${ink}"${named.length > 14 ? ' textLength="50" lengthAdjust="spacingAndGlyphs"' : ""}>${escape(named)}</text>` : "");
+      (named ? `<text x="30" y="84" text-anchor="middle" font-size="6" fill="${ink}"${named.length > 10 ? ' textLength="34" lengthAdjust="spacingAndGlyphs"' : ""}>${escape(named)}</text>` : "");
     svg.dataset.side = colour && DARK.has(colour) ? "dark" : "light";
     return svg;
   }
