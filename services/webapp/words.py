@@ -4,12 +4,14 @@ scores) and card names (``services.bot.locales.glossary``: the variants' themed 
 the page and the chat say the same thing the same way and the page keeps no words of its
 own for the game.
 
-The screens give Telegram HTML; the page shows text, so each is turned back into plain
-text here (``plain_text``), and any markup a screen adds (a mention) is dropped.
+The screens give Telegram HTML; the page shows text, so each is turned back into text here
+and any markup a screen adds (a mention) is dropped. The Unicode isolates round names and
+values stay: they keep a Persian line in order on the page as in the chat.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from functools import lru_cache
 from typing import Any
@@ -23,7 +25,7 @@ from services.bot.locales.glossary import UnknownCard, face_name
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.screens.event_lines import event_lines
 from services.bot.screens.hand import action_label, owes, why_line
-from services.bot.screens.names import plain_text, variant_name
+from services.bot.screens.names import variant_name
 from services.bot.screens.scores import game_over, round_end
 from services.bot.screens.table import catch_line, owing_text, table_text
 from services.engine.client import EngineView, GameInfo
@@ -35,8 +37,8 @@ RTL = frozenset({"fa"})
 
 
 def text(html_text: str) -> str:
-    """A screen's HTML as the page's plain text."""
-    return plain_text(_TAG.sub("", html_text))
+    """A screen's HTML as the page's text."""
+    return html.unescape(_TAG.sub("", html_text))
 
 
 async def viewer_language(redis: Redis, user_id: int, app_language: str | None) -> str:

@@ -122,18 +122,26 @@ def offered(page: Any) -> tuple[list[str], list[str]]:
     return decisions, cards
 
 
-def press(page: Any, code: str) -> None:
+def press(page: Any, code: str) -> bool:
     """Press ``code`` (a card or a decision) and wait until the page shows the next
-    version, or says why the press was refused."""
+    version (True), or says the press was refused (False)."""
     version = version_of(page)
+    refused = page.get_attribute("body", "data-refused") or "0"
     if code.startswith("p."):
         page.click(f".hand-card.playable[data-code='{code[2:]}']")
     else:
         page.click(f".decision[data-action='{code}']")
     page.wait_for_function(
-        "v => document.body.dataset.version !== v || !document.querySelector('#notice').hidden",
-        arg=str(version),
+        "([v, r]) => document.body.dataset.version !== v"
+        " || (document.body.dataset.refused || '0') !== r",
+        arg=[str(version), refused],
     )
+    return version_of(page) != version
+
+
+def do(page: Any, code: str) -> None:
+    """A scripted press, which the rules must take."""
+    assert press(page, code), f"{code} refused: {page.text_content('#notice')}"
 
 
 def choose(decisions: list[str], cards: list[str], first: list[str]) -> str | None:
@@ -185,7 +193,8 @@ def play_round(people: dict[int, Any], sam: Any, scene: Scene) -> None:
 
 def expect_label(page: Any, code: str, text: str) -> None:
     page.wait_for_selector(f".decision[data-action='{code}']")
-    assert page.text_content(f".decision[data-action='{code}']") == plain_text(text)
+    shown = page.text_content(f".decision[data-action='{code}']") or ""
+    assert plain_text(shown) == plain_text(text)
 
 
 @pytest.fixture
@@ -238,16 +247,16 @@ def test_classic_round_with_a_challenged_wild_draw_four(
     ann, bob, sam = start(webapp_stack, tables, scene)
     # the event line and card names are the chat's: Ann's wild is named on her card
     assert ann.get_attribute(".hand-card[data-code='W+4']", "title") == "Wild Draw Four"
-    press(ann, "u")
-    press(ann, "p.W+4")
+    do(ann, "u")
+    do(ann, "p.W+4")
     expect_label(ann, "c.G", "🟩 " + gettext("en", "green"))
-    press(ann, "c.G")
+    do(ann, "c.G")
     # Bob may challenge the Wild Draw Four or take the cards: the chat's two buttons
     reached(bob, version_of(ann))
     expect_label(bob, "ch", "⚖️ " + gettext("fa", "Challenge"))
     expect_label(bob, "a", "📥 " + gettext("fa", "Take +{n}", n=4))
     assert bob.text_content("#why")
-    press(bob, "ch")
+    do(bob, "ch")
     sam.wait_for_function("() => document.querySelector('#log').textContent.includes('Bob')")
     finish(scene, ann, bob, sam)
 
@@ -265,8 +274,8 @@ def test_flip_round_turns_to_the_dark_side(webapp_stack: WebAppStack, tables: An
     sam.wait_for_selector("#draw-back[data-code='P1']")
     # the others' cards show their dark faces to Sam
     assert sam.locator(".seat[data-seat='0'] .backs .card").count() == 2
-    press(ann, "u")
-    press(ann, "p.RF")
+    do(ann, "u")
+    do(ann, "p.RF")
     for page in (ann, bob, sam):
         page.wait_for_selector("body[data-side='dark']")
     # on the dark side Ann's hand is dark-faced, and the draw pile shows a light back
@@ -276,10 +285,10 @@ def test_flip_round_turns_to_the_dark_side(webapp_stack: WebAppStack, tables: An
     # Bob has nothing for the violet 3: he draws the violet 9, then plays it or keeps it
     reached(bob, version_of(ann))
     assert bob.locator(".hand-card.playable").count() == 0
-    press(bob, "d")
+    do(bob, "d")
     bob.wait_for_selector(".hand-card.playable[data-code='V9']")
     expect_label(bob, "k", "✋ " + gettext("fa", "Keep"))
-    press(bob, "k")
+    do(bob, "k")
     finish(scene, ann, bob, sam)
 
 
@@ -291,29 +300,31 @@ def test_no_mercy_round_with_a_swap_a_stack_and_a_knock_out(
     pile = "Y7 Y8 Y+2 B1 " + NUMBERS
     scene = Scene("no_mercy", ["R7 R+2 G1", "B+2 B4 WCR", ai_hand], "R3", pile)
     ann, bob, sam = start(webapp_stack, tables, scene)
-    press(ann, "p.R7")
+    do(ann, "p.R7")
     # a 7: whom to swap hands with, as the chat asks it
     expect_label(ann, "s.1", "🔄 " + gettext("en", "Swap with {name}", name="Bob"))
     expect_label(ann, "s.2", "🔄 " + gettext("en", "Swap with {name}", name="AI 1"))
-    press(ann, "s.1")
+    do(ann, "s.1")
     bob.wait_for_selector(".hand-card[data-code='R+2']")
     ann.wait_for_selector(".hand-card[data-code='B+2']")
-    press(bob, "u")
-    press(bob, "p.R+2")
+    do(bob, "u")
+    do(bob, "p.R+2")
     # the AI holds 23 and cannot stack: it takes 2 and is knocked out by the mercy rule
     sam.wait_for_selector(".seat[data-seat='2'][data-knocked-out]")
     # Ann's colour roulette: Bob, next, names the colour and turns cards up until it shows
-    press(ann, "p.WCR")
+    do(ann, "p.WCR")
     expect_label(bob, "c.B", "🟦 " + color_name("fa", "B"))
-    assert bob.text_content("#why") == gettext("fa", "colour roulette: name a colour")
-    press(bob, "c.B")
+    assert plain_text(bob.text_content("#why") or "") == gettext(
+        "fa", "colour roulette: name a colour"
+    )
+    do(bob, "c.B")
     bob.wait_for_selector(".hand-card[data-code='Y+2']")
     # Ann's +2 on blue: Bob may stack his +2 on it or take the two
-    press(ann, "u")
-    press(ann, "p.B+2")
+    do(ann, "u")
+    do(ann, "p.B+2")
     expect_label(bob, "a", "📥 " + gettext("fa", "Take +{n}", n=2))
     bob.wait_for_selector(".hand-card.playable[data-code='Y+2']")
-    press(bob, "p.Y+2")
+    do(bob, "p.Y+2")
     sam.wait_for_selector(".seat[data-seat='0'] .count[data-cards='5']")  # Ann took 4
     finish(scene, ann, bob, sam)
 
@@ -326,9 +337,9 @@ def test_minecraft_round_with_the_creeper(webapp_stack: WebAppStack, tables: Any
     creeper = face_name("fa", "W+3", "minecraft")
     named = ann.get_attribute(".hand-card[data-code='W+3']", "title")
     assert named == face_name("en", "W+3", "minecraft") == "Mob (Creeper)"
-    press(ann, "u")
-    press(ann, "p.W+3")
-    press(ann, "c.G")
+    do(ann, "u")
+    do(ann, "p.W+3")
+    do(ann, "c.G")
     bob.wait_for_selector(f"#pile svg[aria-label='{creeper}']")
     # Bob draws 3 and is skipped; the AI answers with a green card, and Bob, holding the
     # same card, jumps in with it before Ann plays (Jump-In, RULES.md §2)
@@ -337,7 +348,7 @@ def test_minecraft_round_with_the_creeper(webapp_stack: WebAppStack, tables: Any
     )
     top = sam.get_attribute("#pile", "data-top")
     reached(bob, version_of(sam))
-    press(bob, f"p.{top}")
+    do(bob, f"p.{top}")
     # the card left Bob's hand (6 after the Creeper's 3) out of his turn
     sam.wait_for_selector(".seat[data-seat='1'] .count[data-cards='5']")
     finish(scene, ann, bob, sam)
@@ -352,9 +363,9 @@ def test_minions_round_with_dumb_fu_and_the_themed_wilds(
         "fa", "W", "minions"
     )
     assert face_name("en", "W", "minions") == "Rainbow"
-    press(ann, "u")
-    press(ann, "p.WDF")
-    press(ann, "c.B")
+    do(ann, "u")
+    do(ann, "p.WDF")
+    do(ann, "c.B")
     # Dumb Fu freezes Bob, the next player: the table marks him
     sam.wait_for_selector(".seat[data-seat='1'][data-frozen]")
     finish(scene, ann, bob, sam)

@@ -55,7 +55,9 @@
   const gameId = tg.startParam || new URLSearchParams(window.location.search).get("game") || "";
   let table = null;
   let turnStarted = 0;
-  let sending = false;
+  // The version a move is on its way for: a second tap on the same table is not sent, but
+  // a tap on a newer one is, even when the table came back before the first move's answer.
+  let sendingAt = null;
 
   function status(text) { $("#status").textContent = text; }
 
@@ -233,23 +235,25 @@
   }
 
   async function send(action) {
-    if (!table || sending) return;
-    sending = true;
+    if (!table || sendingAt === table.version) return;
+    const version = table.version;
+    sendingAt = version;
     try {
       const response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/moves`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `tma ${tg.initData}` },
-        body: JSON.stringify({ action, version: table.version }),
+        body: JSON.stringify({ action, version }),
       });
       if (!response.ok) {
         const body = await response.json().catch(() => ({}));
         const key = { stale_version: "stale", illegal: "illegal", slow_down: "slow" }[body.error] || "refused";
+        document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
         notice(say(key));
       } else if (tg.HapticFeedback) {
         tg.HapticFeedback.impactOccurred("light");
       }
     } finally {
-      sending = false;
+      if (sendingAt === version) sendingAt = null;
     }
   }
 
