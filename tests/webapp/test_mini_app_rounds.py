@@ -243,6 +243,7 @@ def finish(scene: Scene, ann: Any, bob: Any, sam: Any) -> None:
 def test_classic_round_with_a_challenged_wild_draw_four(
     webapp_stack: WebAppStack, tables: Any
 ) -> None:
+    """RULES.md §2: a Wild Draw Four, its colour, and the challenge offered beside taking."""
     scene = Scene("classic", ["W+4 G5", "Y9 B7 G7", AI_HAND], "R3", NUMBERS)
     ann, bob, sam = start(webapp_stack, tables, scene)
     # the event line and card names are the chat's: Ann's wild is named on her card
@@ -262,6 +263,7 @@ def test_classic_round_with_a_challenged_wild_draw_four(
 
 
 def test_flip_round_turns_to_the_dark_side(webapp_stack: WebAppStack, tables: Any) -> None:
+    """RULES.md §3 "What is visible" and "Both sides" (F), and a drawn card played or kept."""
     scene = Scene(
         "flip",
         ["RF/OF G5/P5", "Y9/T9 B7/O7 R1/O1", "Y2/P2 Y3/T3 B2/O2 B3/V3 G2/P2 G3/T3 Y8/O8"],
@@ -292,12 +294,13 @@ def test_flip_round_turns_to_the_dark_side(webapp_stack: WebAppStack, tables: An
     finish(scene, ann, bob, sam)
 
 
-def test_no_mercy_round_with_a_swap_a_stack_and_a_knock_out(
+def test_no_mercy_round_with_a_swap_a_knock_out_a_roulette_a_stack_and_a_zero(
     webapp_stack: WebAppStack, tables: Any
 ) -> None:
+    """RULES.md §4 "Seven and zero", "Mercy", "Stacking" and "Actions" (WCR) on the page."""
     ai_hand = " ".join((["Y5", "Y6", "B5", "B6", "G5", "G6"] * 4)[:23])  # no draw card
-    # the AI's knock-out draws the first two; Bob's roulette turns up the +2 and the blue 1
-    pile = "Y7 Y8 Y+2 B1 " + NUMBERS
+    # the AI's knock-out draws the first two; Bob's roulette turns up a +2, a 0 and a blue
+    pile = "Y7 Y8 Y+2 Y0 B1 " + NUMBERS
     scene = Scene("no_mercy", ["R7 R+2 G1", "B+2 B4 WCR", ai_hand], "R3", pile)
     ann, bob, sam = start(webapp_stack, tables, scene)
     do(ann, "p.R7")
@@ -326,10 +329,17 @@ def test_no_mercy_round_with_a_swap_a_stack_and_a_knock_out(
     bob.wait_for_selector(".hand-card.playable[data-code='Y+2']")
     do(bob, "p.Y+2")
     sam.wait_for_selector(".seat[data-seat='0'] .count[data-cards='5']")  # Ann took 4
+    # Bob's 0: every hand passes on (the knocked-out seat's turn is gone), his two to Ann
+    do(bob, "p.Y0")
+    sam.wait_for_selector(".seat[data-seat='0'] .count[data-cards='2']")
+    sam.wait_for_selector(".seat[data-seat='1'] .count[data-cards='5']")
+    rotated = gettext("gu", "every hand passed on")
+    assert any(rotated in line for line in sam.locator("#log li").all_text_contents())
     finish(scene, ann, bob, sam)
 
 
 def test_minecraft_round_with_the_creeper(webapp_stack: WebAppStack, tables: Any) -> None:
+    """RULES.md §5 (the Creeper, by its name) and §2's Jump-In house rule."""
     scene = Scene(
         "minecraft", ["W+3 G5", "Y9 G2 G3", AI_HAND], "R3", NUMBERS, options={"jump_in": True}
     )
@@ -357,6 +367,7 @@ def test_minecraft_round_with_the_creeper(webapp_stack: WebAppStack, tables: Any
 def test_minions_round_with_dumb_fu_and_the_themed_wilds(
     webapp_stack: WebAppStack, tables: Any
 ) -> None:
+    """RULES.md §6: Dumb Fu freezes the next player; the Rainbow is named as the sheet has it."""
     scene = Scene("minions", ["WDF G5", "W B7 Y9", AI_HAND], "R3", NUMBERS)
     ann, bob, sam = start(webapp_stack, tables, scene)
     assert bob.get_attribute(".hand-card[data-code='W']", "title") == face_name(
