@@ -207,7 +207,8 @@
     if (!previous || !previous.view || !next.view || previous.view.current !== next.view.current || previous.version !== next.version) {
       turnStarted = Date.now();
     }
-    if (next.words.lang !== lang) speak(next.words.lang);
+    next.words = next.words || {}; // a replica older than the table's words sends none
+    if (next.words.lang && next.words.lang !== lang) speak(next.words.lang);
     document.body.dataset.version = String(next.version);
     document.body.dataset.role = next.seat === null ? "spectator" : "player";
     document.body.dataset.variant = next.game.variant;
