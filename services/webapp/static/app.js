@@ -36,7 +36,9 @@
       drawPile: "ડ્રો પાઈલ",
     },
   };
-  const DIGITS = { fa: "۰۱۲۳۴۵۶۷۸۹", gu: "૦૧૨૩૪૫૬૭૮૯" };
+  // Digits as the bot writes them (services/bot/locales/numerals.py): Persian its own,
+  // Gujarati and English Latin ones.
+  const DIGITS = { fa: "۰۱۲۳۴۵۶۷۸۹" };
   const user = tg.initDataUnsafe.user || {};
   let lang = "en";
   let words = WORDS.en;
