@@ -117,15 +117,22 @@ def test_the_product_imports_nothing_of_the_harness_or_the_playground() -> None:
     assert imports_across(graph, {"harness", "playground", "tests", "bench"}) == []
 
 
-def test_the_mini_app_imports_nothing_of_the_bot() -> None:
+def test_the_mini_app_imports_of_the_bot_only_its_words() -> None:
     """The Mini App and the bot are deployed apart (their own images' roles, replicas and
     autoscalers): what both fronts must agree on, a move's idempotency key and a game id's
-    shape, lives in ``services.move_ids``, which both import."""
+    shape, lives in ``services.move_ids``, which both import; the page's words are the
+    chat's own screens (pure: no Telegram, no I/O), never the bot's runtime."""
+    # the pure screens and what they reach (the chat's words, cards and lines), and which
+    # language the bot speaks to whom
+    uses = (*SCREENS_REACH, "services.bot.locales.preferences")
     graph = import_graph("services")
     webapp = {m: found for m, found in graph.items() if m.startswith("services.webapp")}
     assert "services.webapp.app" in webapp
     assert [
-        (m, n) for m, found in webapp.items() for n in found if n.startswith("services.bot")
+        (m, n)
+        for m, found in webapp.items()
+        for n in found
+        if n.startswith("services.bot") and not n.startswith(uses)
     ] == []
     assert "services.move_ids" in webapp["services.webapp.app"]
     assert "services.move_ids" in graph["services.bot.play"]

@@ -52,6 +52,7 @@ from services.webapp.init_data import InvalidInitData, WebAppUser, validate
 from services.webapp.log_follower import LogFollower, Watch
 from services.webapp.membership import ChatMembers, MembershipUnknown
 from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSED
+from services.webapp.words import table_words, viewer_language
 
 log = logging.getLogger(__name__)
 
@@ -92,11 +93,12 @@ class Move(BaseModel):
 @dataclass(slots=True)
 class Viewer:
     """A person checked into a game's chat; ``seated`` is learnt from the engine's views
-    (``None`` until the first one)."""
+    (``None`` until the first one); ``locale``: the language the bot speaks to them."""
 
     user: WebAppUser
     game_id: str
     seated: bool | None = None
+    locale: str = "en"
 
 
 @dataclass
@@ -195,6 +197,7 @@ class WebApp:
             "game": shown.game.model_dump(mode="json"),
             "view": shown.view.model_dump(mode="json") if shown.view is not None else None,
             "events": events,
+            "words": table_words(viewer.locale, shown.game, shown.view, events),
         }
 
     async def stream(self, viewer: Viewer, since: int | None) -> AsyncIterator[bytes]:
@@ -372,6 +375,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         user = webapp.authenticate(init_data)
         await webapp.flood_check("open", user.id)
         viewer = await webapp.viewer(game_id, user)
+        viewer.locale = await viewer_language(webapp.redis, user.id, user.language_code)
         since = int(last_event_id) if last_event_id and last_event_id.isdigit() else None
         return StreamingResponse(
             webapp.stream(viewer, since),

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from services.bot.screens.names import plain_text
 from services.engine.client import GameInfo
 from tests.helpers.webapp import WebAppStack, deal_classic
 
@@ -88,7 +89,8 @@ def test_two_people_play_classic_through_the_mini_app_while_a_spectator_watches(
         # Bob plays down to one card without calling: Ann catches him, he draws two
         tap_card(bob, "G8")
         at_version(ann, v + 8)
-        assert ann.text_content(".decision[data-action='x.1']") == "Catch Bob!"
+        catch = plain_text(ann.text_content(".decision[data-action='x.1']") or "")
+        assert catch == "🫵 Catch Bob!"  # the chat's
         ann.click(".decision[data-action='x.1']")
         for page in (ann, bob, sam):
             at_version(page, v + 9)
@@ -100,9 +102,10 @@ def test_two_people_play_classic_through_the_mini_app_while_a_spectator_watches(
         ann.wait_for_function("document.querySelectorAll('.hand-card').length === 2")
         sam.wait_for_selector(".seat[data-seat='0'] .count[data-cards='2']")
         assert sam.locator(".hand-card").count() == 0
-        log = sam.locator("#log li").all_text_contents()
-        assert any("catches Bob" in line for line in log), log
-        assert any("draws 1" in line for line in log), log
+        log = [plain_text(line) for line in sam.locator("#log li").all_text_contents()]
+        # the chat's own event lines
+        assert "Ann caught Bob: +2" in log, log
+        assert "Ann drew 1" in log, log
         shot = tmp_path / "mini_app.png"
         ann.screenshot(path=str(shot))
         if os.environ.get("UNO_TEST_SCREENSHOT"):

@@ -10,8 +10,12 @@ import time
 from typing import Any
 
 import httpx
+import redis as sync_redis
 
 from harness.services import ENGINE_TOKEN
+from services.bot.i18n import gettext
+from services.bot.locales.preferences import CHOICE_KEY
+from services.bot.screens.names import plain_text
 from services.engine.client import EngineClient
 from services.move_ids import action_id
 from tests.helpers.webapp import Deal, start_webapp
@@ -224,3 +228,47 @@ def test_a_flood_from_one_person_is_refused_and_others_play_on(deal: Deal) -> No
             assert moved.status_code == 200
 
     asyncio.run(run())
+
+
+def test_each_viewer_reads_the_table_in_the_language_the_bot_speaks_to_them(deal: Deal) -> None:
+    """The table's words are the chat's own (the hand's labels, the event lines), in each
+    viewer's language: their Telegram app's (Bob's Persian), or the one they chose with
+    /language (Sam's Gujarati), kept where the bot keeps it."""
+    stack, gid = deal.stack, deal.game_id
+    choice = CHOICE_KEY.format(user_id=stack.people["Sam"]["id"])
+    client = sync_redis.Redis.from_url(stack.redis_url)
+    client.set(choice, "gu")
+
+    async def run() -> None:
+        moved = await post_move(
+            stack.url(),
+            gid,
+            stack.launch("Ann", gid),
+            {"action": "d", "version": deal.game.version},
+        )
+        assert moved.status_code == 200, moved.text
+        async with table_stream(stack.url(), gid, stack.launch("Ann", gid)) as ann:
+            words = (await ann.table())["words"]
+            assert words["lang"] == "en" and words["dir"] == "ltr"
+            assert plain_text(words["lines"][-1]) == "Ann drew 1"
+            # the yellow 1 drawn does not go on the red 3: Bob's turn, nothing Ann owes
+            assert words["actions"] == {} and words["why"] == ""
+            assert words["cards"]["R3"] == {"name": "Red 3", "label": "🟥 3"}
+            assert words["cards"]["Y1"]["label"] == "🟨 1"
+        async with table_stream(stack.url(), gid, stack.launch("Bob", gid)) as bob:
+            words = (await bob.table())["words"]
+            assert words["lang"] == "fa" and words["dir"] == "rtl"
+            line = plain_text(words["lines"][-1])
+            assert line != "Ann drew 1" and "Ann" in line
+            assert plain_text(words["actions"]["d"]) == "📥 " + gettext("fa", "Draw")
+            assert plain_text(words["why"]) == gettext("fa", "your turn")
+        async with table_stream(stack.url(), gid, stack.launch("Sam", gid)) as sam:
+            table = await sam.table()
+            assert table["seat"] is None and table["words"]["lang"] == "gu"
+            assert table["words"]["cards"]["R3"]["name"] != "Red 3"
+
+    try:
+        asyncio.run(run())
+    finally:
+        client.delete(choice)
+        client.close()

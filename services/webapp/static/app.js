@@ -7,45 +7,59 @@
   const { cardSvg, COLOURS } = window.UnoCards;
   const $ = (selector) => document.querySelector(selector);
 
+  // The page's own words: only what it says before the table arrives and the marks it
+  // draws. Everything about the game (moves, cards, decisions, results) is in the table's
+  // `words`, made by the server from the chat's own screens in the viewer's language.
   const WORDS = {
     en: {
       connecting: "Connecting…", reconnecting: "Reconnecting…", noGame: "No game to show.",
-      refused: "Not allowed", draw: "Draw", keep: "Keep it", challenge: "Challenge",
-      accept: "Take the cards", uno: "UNO!", catch: "Catch {name}!", swap: "Swap with {name}",
-      colour: { R: "Red", Y: "Yellow", G: "Green", B: "Blue", P: "Pink", T: "Teal", O: "Orange", V: "Violet" },
-      turn: "{name} to play", yourTurn: "Your turn", owed: "Draw {n} owed", cw: "↻ clockwise",
-      ccw: "↺ anticlockwise", ai: "AI", away: "away", frozen: "frozen", out: "out", spectator: "Watching",
-      stale: "The game moved on", illegal: "Not allowed now", slow: "Slow down", lobby: "Waiting for the game to start",
-      over: "Game over", cards: "{n} cards", played: "{name} plays {card}", drew: "{name} draws {n}",
-      named: "{name} names {colour}", skipped: "{name} is skipped", calls: "{name}: UNO!",
-      caught: "{name} catches {target}", reversed: "Direction changes", started: "Round {n}",
-      ended: "Round won by {name}", kept: "{name} keeps the card",
+      refused: "Not allowed", turn: "{name} to play", yourTurn: "Your turn",
+      ai: "AI", away: "away", frozen: "frozen", out: "knocked out", spectator: "Watching",
+      stale: "The game moved on", illegal: "Not allowed now", slow: "Slow down",
+      lobby: "Waiting for the game to start", over: "Game over", cards: "{n} cards",
+      drawPile: "draw pile",
     },
     fa: {
       connecting: "در حال اتصال…", reconnecting: "اتصال دوباره…", noGame: "بازی‌ای برای نمایش نیست.",
-      refused: "مجاز نیست", draw: "برداشتن", keep: "نگه دار", challenge: "چالش",
-      accept: "کارت‌ها را بردار", uno: "اونو!", catch: "{name} را بگیر!", swap: "جابه‌جایی با {name}",
-      colour: { R: "قرمز", Y: "زرد", G: "سبز", B: "آبی", P: "صورتی", T: "فیروزه‌ای", O: "نارنجی", V: "بنفش" },
-      turn: "نوبت {name}", yourTurn: "نوبت شما", owed: "{n} کارت بدهکار", cw: "↻ ساعتگرد",
-      ccw: "↺ پادساعتگرد", ai: "هوش مصنوعی", away: "غایب", frozen: "یخ‌زده", out: "بیرون", spectator: "تماشاگر",
-      stale: "بازی جلو رفت", illegal: "الان مجاز نیست", slow: "آهسته‌تر", lobby: "در انتظار شروع بازی",
-      over: "پایان بازی", cards: "{n} کارت", played: "{name} {card} بازی کرد", drew: "{name} {n} کارت برداشت",
-      named: "{name} رنگ {colour} را گفت", skipped: "نوبت {name} سوخت", calls: "{name}: اونو!",
-      caught: "{name} {target} را گرفت", reversed: "جهت عوض شد", started: "دور {n}",
-      ended: "برندهٔ دور: {name}", kept: "{name} کارت را نگه داشت",
+      refused: "مجاز نیست", turn: "نوبت {name}", yourTurn: "نوبت شما",
+      ai: "هوش مصنوعی", away: "غایب", frozen: "یخ‌زده", out: "حذف‌شده", spectator: "تماشاگر",
+      stale: "بازی جلو رفت", illegal: "الان مجاز نیست", slow: "آهسته‌تر",
+      lobby: "در انتظار شروع بازی", over: "پایان بازی", cards: "{n} کارت",
+      drawPile: "دسته‌ی کارت",
+    },
+    gu: {
+      connecting: "જોડાઈ રહ્યું છે…", reconnecting: "ફરી જોડાઈ રહ્યું છે…", noGame: "બતાવવા માટે કોઈ રમત નથી.",
+      refused: "મંજૂરી નથી", turn: "{name}નો વારો", yourTurn: "તમારો વારો",
+      ai: "AI", away: "ગેરહાજર", frozen: "ફ્રીઝ", out: "નોકઆઉટ", spectator: "જોઈ રહ્યા છો",
+      stale: "રમત આગળ વધી ગઈ", illegal: "હમણાં મંજૂરી નથી", slow: "ધીમે કરો",
+      lobby: "રમત શરૂ થવાની રાહ જોવાય છે", over: "રમત પૂરી", cards: "{n} કાર્ડ",
+      drawPile: "ડ્રો પાઈલ",
     },
   };
+  // Digits as the bot writes them (services/bot/locales/numerals.py): Persian its own,
+  // Gujarati and English Latin ones.
+  const DIGITS = { fa: "۰۱۲۳۴۵۶۷۸۹" };
   const user = tg.initDataUnsafe.user || {};
-  const lang = (user.language_code || "en").slice(0, 2) === "fa" ? "fa" : "en";
-  const words = WORDS[lang];
-  document.documentElement.lang = lang;
-  document.documentElement.dir = lang === "fa" ? "rtl" : "ltr";
-  const say = (key, values = {}) => String(words[key] || key).replace(/\{(\w+)\}/g, (_, k) => values[k] ?? "");
+  let lang = "en";
+  let words = WORDS.en;
+  // The language the bot speaks to this person: the server's (their /language choice)
+  // once the table arrives, their Telegram app's until then.
+  function speak(language) {
+    lang = WORDS[language] ? language : "en";
+    words = WORDS[lang];
+    document.documentElement.lang = lang;
+    document.documentElement.dir = lang === "fa" ? "rtl" : "ltr";
+  }
+  speak((user.language_code || "en").slice(0, 2));
+  const digits = (text) => (DIGITS[lang] ? String(text).replace(/[0-9]/g, (d) => DIGITS[lang][d]) : String(text));
+  const say = (key, values = {}) => String(words[key] || key).replace(/\{(\w+)\}/g, (_, k) => (k === "n" ? digits(values[k] ?? "") : values[k] ?? ""));
 
   const gameId = tg.startParam || new URLSearchParams(window.location.search).get("game") || "";
   let table = null;
   let turnStarted = 0;
-  let sending = false;
+  // The version a move is on its way for: a second tap on the same table is not sent, but
+  // a tap on a newer one is, even when the table came back before the first move's answer.
+  let sendingAt = null;
 
   function status(text) { $("#status").textContent = text; }
 
@@ -71,24 +85,6 @@
     return s ? s.name : `#${seat}`;
   }
 
-  function eventLine(event) {
-    const e = event.event;
-    const name = seatName(e.player);
-    switch (e.type) {
-      case "played": return say("played", { name, card: e.card });
-      case "drew": return say("drew", { name, n: e.count });
-      case "kept": return say("kept", { name });
-      case "color_chosen": return say("named", { name, colour: words.colour[e.color] || e.color });
-      case "skipped": return say("skipped", { name });
-      case "uno_called": return say("calls", { name });
-      case "caught": return say("caught", { name, target: seatName(e.target) });
-      case "reversed": return say("reversed");
-      case "round_started": return say("started", { n: e.round });
-      case "round_ended": return say("ended", { name: seatName(e.winner) });
-      default: return null;
-    }
-  }
-
   function renderSeats(view) {
     const list = $("#seats");
     list.replaceChildren();
@@ -98,30 +94,52 @@
       const marks = [];
       if (info.ai) marks.push(say("ai"));
       if (info.away) marks.push(say("away"));
-      if (seat.frozen) marks.push(say("frozen"));
-      if (seat.knocked_out) marks.push(say("out"));
-      if (seat.declared_uno) marks.push("UNO");
+      if (seat.frozen) marks.push("🧊 " + say("frozen"));
+      if (seat.knocked_out) marks.push("☠ " + say("out"));
+      if (seat.declared_uno) marks.push("🔔 UNO");
+      else if (view.uno_window === seat.seat) marks.push("⚠️");
+      // UNO Flip: the sides of this player's cards that the table sees (RULES.md §3)
+      const backs = element("span", { class: "backs" });
+      for (const code of seat.back_faces || []) backs.append(cardSvg(code, null, cardName(code)));
       list.append(element("li", {
         class: "seat" + (seat.seat === view.current ? " current" : "") + (seat.seat === table.seat ? " me" : ""),
         "data-seat": seat.seat,
+        "data-knocked-out": seat.knocked_out ? "1" : null,
+        "data-frozen": seat.frozen ? "1" : null,
       },
-      element("span", { class: "name" }, seat.name),
+      element("span", { class: "name" }, (info.ai ? "🤖 " : "") + seat.name),
       element("span", { class: "count", "data-cards": seat.cards }, say("cards", { n: seat.cards })),
       element("span", { class: "marks" }, marks.join(" · ")),
-      element("span", { class: "score" }, String(seat.score))));
+      element("span", { class: "score" }, digits(seat.score)),
+      backs));
     });
   }
 
+  function cardName(code) {
+    const card = table.words.cards && table.words.cards[code];
+    return card ? card.name : code;
+  }
+
   function renderCentre(view) {
-    $("#pile").replaceChildren(cardSvg(view.top, view.color));
+    const w = table.words;
+    $("#pile").replaceChildren(cardSvg(view.top, view.color, cardName(view.top)));
     $("#pile").dataset.top = view.top;
     const colour = view.color && COLOURS[view.color];
-    $("#colour").textContent = colour ? words.colour[view.color] : "";
+    $("#colour").textContent = colour ? w.colour : "";
     $("#colour").dataset.colour = view.color || "";
-    $("#direction").textContent = view.direction === 1 ? say("cw") : say("ccw");
-    const owed = view.pending && view.pending.amount ? view.pending.amount : 0;
-    $("#owed").textContent = owed ? say("owed", { n: owed }) : "";
+    $("#head").textContent = w.head || "";
+    $("#direction").textContent = view.direction === 1 ? "↻" : "↺";
+    $("#direction").dataset.direction = String(view.direction);
+    const owed = view.pending && view.pending.kind === "respond_to_draw" ? view.pending.amount : 0;
     $("#owed").dataset.owed = String(owed);
+    $("#draw-pile").textContent = w.pile || "";
+    $("#catch").textContent = w.catch || "";
+    // UNO Flip: the side in play, and the draw pile's top card as the table sees it
+    document.body.dataset.side = view.side || "light";
+    const back = view.draw_pile_back;
+    $("#draw-back").replaceChildren(...(back ? [cardSvg(back, null, cardName(back))] : []));
+    $("#draw-back").dataset.code = back || "";
+    $("#draw-back").hidden = !back;
   }
 
   function renderTurn() {
@@ -132,23 +150,9 @@
       return;
     }
     const left = Math.max(0, Math.ceil(table.game.turn_seconds - (Date.now() - turnStarted) / 1000));
-    const who = view.current === table.seat ? say("yourTurn") : say("turn", { name: seatName(view.current) });
-    $("#turn").textContent = `${who} · ${left}s`;
-  }
-
-  function decisionLabel(code) {
-    const [head, arg] = code.split(".");
-    switch (head) {
-      case "d": return say("draw");
-      case "k": return say("keep");
-      case "c": return words.colour[arg] || arg;
-      case "ch": return say("challenge");
-      case "a": return say("accept");
-      case "u": return say("uno");
-      case "x": return say("catch", { name: seatName(Number(arg)) });
-      case "s": return say("swap", { name: seatName(Number(arg)) });
-      default: return code;
-    }
+    const owing = view.pending ? view.pending.player : view.current;
+    const who = owing === table.seat ? say("yourTurn") : say("turn", { name: seatName(owing) });
+    $("#turn").textContent = `${who} · ⏱ ${digits(left)}`;
   }
 
   function renderHand(view) {
@@ -162,7 +166,8 @@
         "data-code": code,
         disabled: !playable,
         onclick: () => send(`p.${code}`),
-      }, cardSvg(code));
+        title: cardName(code),
+      }, cardSvg(code, null, cardName(code)));
       hand.append(button);
     });
     const decisions = $("#decisions");
@@ -171,17 +176,31 @@
       if (code.startsWith("p.")) continue;
       const attrs = { class: "decision", "data-action": code, onclick: () => send(code) };
       if (code.startsWith("c.")) attrs["data-colour"] = code.slice(2);
-      decisions.append(element("button", attrs, decisionLabel(code)));
+      decisions.append(element("button", attrs, (table.words.actions || {})[code] || code));
     }
+    $("#why").textContent = table.words.why || "";
   }
 
-  function renderLog(events) {
+  function renderLog(lines) {
     const log = $("#log");
-    for (const event of events) {
-      const line = eventLine(event);
-      if (line) log.append(element("li", { class: "fresh" }, line));
-    }
+    for (const line of lines) log.append(element("li", { class: "fresh" }, line));
     while (log.children.length > 6) log.firstElementChild.remove();
+  }
+
+  // A round's scores (and the game's end) stay shown until the next round's.
+  function renderResult(words) {
+    const result = $("#result");
+    const last = (words.results || []).at(-1);
+    if (last) {
+      result.textContent = last.text;
+      result.dataset.round = String(last.round);
+      result.hidden = false;
+    }
+    if (words.game_over) {
+      result.textContent = words.game_over + "\n\n" + result.textContent;
+      result.dataset.over = "1";
+      result.hidden = false;
+    }
   }
 
   function render(next) {
@@ -190,45 +209,54 @@
     if (!previous || !previous.view || !next.view || previous.view.current !== next.view.current || previous.version !== next.version) {
       turnStarted = Date.now();
     }
+    next.words = next.words || {}; // a replica older than the table's words sends none
+    if (next.words.lang && next.words.lang !== lang) speak(next.words.lang);
     document.body.dataset.version = String(next.version);
     document.body.dataset.role = next.seat === null ? "spectator" : "player";
+    document.body.dataset.variant = next.game.variant;
+    renderLog(next.words.lines || []);
+    renderResult(next.words);
     if (!next.view) {
       status(say("lobby"));
       $("#table").hidden = true;
       return;
     }
+    // who owes the game's next decision (a test, like a person, reads it off the page)
+    document.body.dataset.owing = String(next.view.pending ? next.view.pending.player : next.view.current);
     status(next.seat === null ? say("spectator") : "");
     $("#table").hidden = false;
     renderSeats(next.view);
     renderCentre(next.view);
     renderTurn();
-    renderLog(next.events);
     if (next.seat === null) {
       $("#hand").replaceChildren();
       $("#decisions").replaceChildren();
+      $("#why").textContent = "";
     } else {
       renderHand(next.view);
     }
   }
 
   async function send(action) {
-    if (!table || sending) return;
-    sending = true;
+    if (!table || sendingAt === table.version) return;
+    const version = table.version;
+    sendingAt = version;
     try {
       const response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/moves`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `tma ${tg.initData}` },
-        body: JSON.stringify({ action, version: table.version }),
+        body: JSON.stringify({ action, version }),
       });
       if (!response.ok) {
         const body = await response.json().catch(() => ({}));
         const key = { stale_version: "stale", illegal: "illegal", slow_down: "slow" }[body.error] || "refused";
+        document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
         notice(say(key));
       } else if (tg.HapticFeedback) {
         tg.HapticFeedback.impactOccurred("light");
       }
     } finally {
-      sending = false;
+      if (sendingAt === version) sendingAt = null;
     }
   }
 

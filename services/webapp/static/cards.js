@@ -27,8 +27,13 @@
     cross: (s) => `<polygon points="${-s / 3},${-s} ${s / 3},${-s} ${s / 3},${-s / 3} ${s},${-s / 3} ${s},${s / 3} ${s / 3},${s / 3} ${s / 3},${s} ${-s / 3},${s} ${-s / 3},${s / 3} ${-s},${s / 3} ${-s},${-s / 3} ${-s / 3},${-s / 3}"/>`,
   };
 
+  // The wilds' faces: draw totals as numbers; draw colour, colour roulette and Dumb Fu by
+  // a sign (their names are written under it).
+  const WILDS = { W: "", WDC: "+?", WCR: "🎯", WDF: "🥋", "WR+4": "⇄+4" };
+  const DARK = new Set(["P", "T", "O", "V"]);
+
   function face(code) {
-    if (code.startsWith("W")) return { colour: null, label: code === "W" ? "W" : code.slice(1).replace(/^R/, "⇄") };
+    if (code.startsWith("W")) return { colour: null, label: code in WILDS ? WILDS[code] : code.slice(1) };
     const symbol = code.slice(1);
     return { colour: COLOURS[code[0]] ? code[0] : null, label: SYMBOLS[symbol] || symbol };
   }
@@ -37,8 +42,10 @@
     return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
   }
 
-  /** An <svg> of the card `code`; `chosen` colours a played wild. */
-  function cardSvg(code, chosen) {
+  /** An <svg> of the card `code`; `chosen` colours a played wild; `name` (the card's
+   * name as the chat says it, the variant's own for a themed card) is written under an
+   * action's symbol and is the picture's accessible name. */
+  function cardSvg(code, chosen, name) {
     const { colour, label } = face(code);
     const c = COLOURS[colour || chosen] || null;
     const fill = colour ? c.fill : "#1b1b1b";
@@ -49,16 +56,21 @@
     svg.setAttribute("viewBox", "0 0 60 90");
     svg.setAttribute("class", "card");
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", `${c ? c.name + " " : ""}${code}`);
+    svg.setAttribute("aria-label", name || `${c ? c.name + " " : ""}${code}`);
+    // Flip's dark side in its own palette: a black frame round its cards
+    const frame = colour && DARK.has(colour) ? "#111" : "#fff";
+    const named = name && !/^[0-9]$/.test(code.slice(1)) ? name : "";
     svg.dataset.code = code;
     svg.innerHTML =
-      `<rect x="1" y="1" width="58" height="88" rx="7" fill="#fff" stroke="#0003"/>` +
+      `<rect x="1" y="1" width="58" height="88" rx="7" fill="${frame}" stroke="#0003"/>` +
       `<rect x="4" y="4" width="52" height="82" rx="5" fill="${fill}"/>` +
       `<g transform="translate(30 45)">${wheel}<ellipse rx="19" ry="28" fill="#fff" opacity="${colour ? 0.92 : 0.15}" transform="rotate(25)"/></g>` +
       (c ? `<g transform="translate(30 45)" fill="${fill}" opacity="0.18">${SHAPES[c.shape](16)}</g>` : "") +
       `<text x="30" y="52" text-anchor="middle" font-size="${label.length > 2 ? 15 : 21}" font-weight="700" fill="${colour ? fill : "#fff"}" stroke="${colour ? "#0006" : "none"}" stroke-width="0.6">${escape(label)}</text>` +
       mark(11, 12, 5) + mark(49, 78, 5) +
-      `<text x="49" y="16" text-anchor="middle" font-size="9" font-weight="700" fill="${ink}">${escape(label)}</text>`;
+      `<text x="49" y="16" text-anchor="middle" font-size="9" font-weight="700" fill="${ink}">${escape(label)}</text>` +
+      (named ? `<text x="30" y="84" text-anchor="middle" font-size="6" fill="${ink}"${named.length > 10 ? ' textLength="34" lengthAdjust="spacingAndGlyphs"' : ""}>${escape(named)}</text>` : "");
+    svg.dataset.side = colour && DARK.has(colour) ? "dark" : "light";
     return svg;
   }
 

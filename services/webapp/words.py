@@ -1,0 +1,126 @@
+"""The table's words for one viewer, in the language the bot speaks to them: the chat's own
+screens (``services.bot.screens``: the event lines, the hand's decision labels, the round's
+scores) and card names (``services.bot.locales.glossary``: the variants' themed names), so
+the page and the chat say the same thing the same way and the page keeps no words of its
+own for the game.
+
+The screens give Telegram HTML; the page shows text, so each is turned back into text here
+and any markup a screen adds (a mention) is dropped. The Unicode isolates round names and
+values stay: they keep a Persian line in order on the page as in the chat.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+from typing import Any
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+from services.bot.cards import color_name, face_label
+from services.bot.i18n import language
+from services.bot.locales.glossary import UnknownCard, face_name
+from services.bot.locales.preferences import LanguagePreferences
+from services.bot.screens.event_lines import event_lines
+from services.bot.screens.hand import action_label, owes, why_line
+from services.bot.screens.names import variant_name
+from services.bot.screens.scores import game_over, round_end
+from services.bot.screens.table import catch_line, owing_text, table_text
+from services.engine.client import EngineView, GameInfo
+
+_TAG = re.compile(r"<[^>]+>")
+
+#: Languages written right to left.
+RTL = frozenset({"fa"})
+
+
+def text(html_text: str) -> str:
+    """A screen's HTML as the page's text."""
+    return html.unescape(_TAG.sub("", html_text))
+
+
+async def viewer_language(redis: Redis, user_id: int, app_language: str | None) -> str:
+    """The language the bot speaks to this person (services/bot/context.py ``locale_of``):
+    their /language choice, else their Telegram app's, else English."""
+    try:
+        chosen = (await LanguagePreferences(redis).choices([user_id]))[user_id]
+    except RedisError:
+        chosen = None  # the app's language, as the bot would use between two updates
+    return language(chosen or app_language)
+
+
+def _card_names(
+    locale: str, game: GameInfo, view: EngineView, events: list[dict[str, Any]]
+) -> dict[str, dict[str, str]]:
+    """Each face the viewer may see now: its full name (the variant's own, e.g. Minions'
+    Wild Banana) and its chat label (``🟥 5``)."""
+    codes: set[str] = {view.top, *view.hand}
+    extra = view.model_extra or {}
+    if extra.get("draw_pile_back"):
+        codes.add(str(extra["draw_pile_back"]))
+    for seat in view.seats:
+        codes.update(seat.back_faces or ())
+    codes.update(str(c) for c in extra.get("reveal") or ())
+    codes.update(str(e["card"]) for e in events if isinstance(e.get("card"), str))
+    return {code: _card_words(locale, code, game.variant) for code in codes}
+
+
+@lru_cache(maxsize=8192)
+def _card_words(locale: str, code: str, variant: str) -> dict[str, str]:
+    try:
+        name: str = face_name(locale, code, variant)
+    except UnknownCard:
+        name = code
+    return {"name": str(name), "label": face_label(locale, code)}
+
+
+def table_words(
+    locale: str,
+    game: GameInfo,
+    view: EngineView | None,
+    events: list[dict[str, Any]],
+) -> dict[str, Any]:
+    """What the page writes on the table: the language and its direction, the variant, the
+    last moves as the chat's lines, each visible card's name, each decision's label (the
+    chat's button), the decision the viewer owes, and a round's or the game's result."""
+    happened = [e["event"] for e in events if isinstance(e.get("event"), dict)]
+    words: dict[str, Any] = {
+        "lang": locale,
+        "dir": "rtl" if locale in RTL else "ltr",
+        "variant": variant_name(locale, game.variant),
+        "lines": [text(line) for line in event_lines(locale, game, happened)],
+        "results": [
+            {
+                "round": e.get("round"),
+                "text": text(round_end(locale, game, e) if kind == "round_ended" else ""),
+            }
+            for e in happened
+            if (kind := e.get("type")) == "round_ended"
+        ],
+    }
+    over = [e for e in happened if e.get("type") == "game_over"]
+    if over:
+        words["game_over"] = text(game_over(locale, game, over[-1]))
+    if view is None:
+        return words
+    # The chat table's own lines, less the last moves (the page shows those as a log): its
+    # head (variant, round, Flip's side, direction), the pile, the seats, the catch window,
+    # the draw pile (and its top card's back, in Flip).
+    two_sided = any(seat.back_faces is not None for seat in view.seats)
+    lines = table_text(locale, game, view, (), two_sided=two_sided).split("\n")
+    owing = owing_text(locale, game, view)
+    words["head"] = text(lines[1 if owing else 0])
+    words["owing"] = text(owing)
+    words["catch"] = text(catch_line(locale, game, view))
+    words["pile"] = text(lines[-1])
+    words["cards"] = _card_names(locale, game, view, happened)
+    words["colour"] = color_name(locale, view.color) if view.color else ""
+    words["actions"] = {
+        code: text(action_label(locale, game, view, code))
+        for code in view.legal
+        if not code.startswith("p.")
+    }
+    words["why"] = text(why_line(locale, game, view)) if owes(view) else ""
+    return words
