@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import os
 import signal
 import socket
@@ -160,22 +161,22 @@ def stop(process: subprocess.Popen[bytes], grace: float = 15) -> None:
         kill(process)
 
 
+@functools.cache
+def _check_client() -> httpx.Client:
+    """The one HTTP client of every readiness check in this process: a new client costs
+    tens of milliseconds of CPU (its TLS context), and checks every 50 ms with a new one
+    each would take most of a core from the very processes being waited for; a refused
+    connection on a kept client costs a fraction of a millisecond."""
+    return httpx.Client(timeout=1)
+
+
 def answers_ok(url: str) -> Callable[[], bool]:
     """A condition to wait for: a GET of ``url`` (a service's ``/readyz``, say) answers 200;
-    a service not listening yet, or not ready, is simply not so yet.
-
-    One client serves every check of the condition: a new client costs tens of
-    milliseconds of CPU (its TLS context), and checks every 50 ms would take most of a core
-    from the very processes being waited for; a refused connection on a kept client costs
-    a fraction of a millisecond."""
-    client: httpx.Client | None = None
+    a service not listening yet, or not ready, is simply not so yet."""
 
     def ok() -> bool:
-        nonlocal client
-        if client is None:
-            client = httpx.Client(timeout=1)
         try:
-            return client.get(url).status_code == 200
+            return _check_client().get(url).status_code == 200
         except httpx.HTTPError:
             return False
 
