@@ -47,6 +47,7 @@ from harness.processes import (
     worker_command,
 )
 from harness.redis_finder import NoRedis, RedisChoice, answers, find_redis
+from playground.control import TelegramControl
 from services.config import DEV_ENGINE_TOKEN, get_settings
 
 #: How long the children may take to become ready before the start is called off.
@@ -240,29 +241,34 @@ def new_bot_token() -> str:
 def set_up_world(telegram_url: str, token: str | None = None) -> dict[str, object]:
     """The playground's bot (with ``token`` when given, else a new one), a first person
     ("Alex") who has started it, and a group where they play together; the page finds them
-    all through the control API. Returns the bot (``{"token", "user"}``). The bot runs with
-    group privacy off, as services/bot/README.md tells operators to set it up with
-    @BotFather: it must read every message of the group (a frozen player's chatter costs
-    them)."""
-    from playground.control import TelegramControl
-
+    all through the control API. Returns the bot (``{"token", "user"}``)."""
     control = TelegramControl(telegram_url)
-    made: dict[str, object] = control.create_bot(
-        BOT_USERNAME, "UNO", privacy_mode=False, token=token
-    )
-    token = str(made["token"])
-    you = control.create_user(FIRST_PERSON)
-    control.create_group(GROUP_TITLE, [you["id"]], admins=[you["id"]], bots=[token])
-    control.start_bot(you["id"], token)
+    made = make_bot(control, token)
+    make_people(control, str(made["token"]))
     return made
 
 
-def register_mini_app(telegram_url: str, token: str, url: str) -> None:
+def make_bot(control: TelegramControl, token: str | None = None) -> dict[str, object]:
+    """The playground's bot, with group privacy off, as services/bot/README.md tells
+    operators to set it up with @BotFather: it must read every message of the group (a
+    frozen player's chatter costs them)."""
+    made: dict[str, object] = control.create_bot(
+        BOT_USERNAME, "UNO", privacy_mode=False, token=token
+    )
+    return made
+
+
+def make_people(control: TelegramControl, token: str) -> None:
+    """Alex, who has started the bot, and the group where they play with it."""
+    you = control.create_user(FIRST_PERSON)
+    control.create_group(GROUP_TITLE, [you["id"]], admins=[you["id"]], bots=[token])
+    control.start_bot(you["id"], token)
+
+
+def register_mini_app(control: TelegramControl, token: str, url: str) -> None:
     """As @BotFather's /newapp: the bot's Mini App ``MINI_APP`` opens ``url``
     (services/webapp/README.md)."""
-    from playground.control import TelegramControl
-
-    TelegramControl(telegram_url).register_web_app(token, MINI_APP, url)
+    control.register_web_app(token, MINI_APP, url)
 
 
 @dataclass
@@ -374,11 +380,15 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
             telegram = stack.spawn("telegram", [sys.executable, *playground], env)
 
             def telegram_answers() -> None:
+                """The bot made there lets the bot go on (it needs nothing else to start);
+                the rest of the world is made while it starts."""
                 stack.progress("local telegram", telegram_url + moved(args.port, page_port))
-                set_up_world(telegram_url, token)
-                register_mini_app(telegram_url, token, f"{webapp_url}/")
+                control = TelegramControl(telegram_url)
+                make_bot(control, token)
                 bot.release()
                 waiting.append(bot_ready)
+                make_people(control, token)
+                register_mini_app(control, token, f"{webapp_url}/")
 
             def webapp_answers() -> None:
                 link = f"t.me/{BOT_USERNAME}/{MINI_APP}"
