@@ -207,11 +207,17 @@ class Stack:
 def child_env(redis_url: str, engine_url: str, database_url: str, **extra: str) -> dict[str, str]:
     """This process's environment (the user's own ``UNO_`` settings included, e.g.
     ``UNO_TURN_SECONDS``) with the stack's addresses, SQLite, and the engine's development
-    mode, which accepts the development token."""
+    mode, which accepts the development token.
+
+    Python writes the bytecode of what it imports (``PYTHONDONTWRITEBYTECODE`` emptied): the
+    install compiles nothing ahead, for a quick first run, so that the first run's imports
+    compile each module once; an environment that asks for no bytecode files (usual in CI
+    and containers) would have every start compile all five processes' libraries again,
+    most of a later run's time."""
     own = {k: v for k, v in os.environ.items() if k.startswith("UNO_")}
     token = own.get("UNO_ENGINE_TOKEN", DEV_ENGINE_TOKEN)
     service = service_env(redis_url, engine_url, token, UNO_DATABASE_URL=database_url, **extra)
-    return {**own, **service}
+    return {**own, **service, "PYTHONDONTWRITEBYTECODE": ""}
 
 
 def moved(wanted: int, port: int) -> str:
