@@ -70,7 +70,8 @@ $(BIN)/python:
 # installs only what pyproject.toml asks for and the lock does not hold yet (a dependency
 # added since the last `make lock`; tests/deploy/test_lock.py fails until it is re-pinned).
 # The runtime lock's versions are the dev lock's, so the dev install adds to it. For a quick
-# first `make play`: no bytecode compiled ahead (Python compiles what it imports, once), and
+# first `make play`: no bytecode compiled ahead (Python compiles what it imports, once, and
+# keeps it: `make play` writes bytecode whatever PYTHONDONTWRITEBYTECODE says), and
 # the project built with the lock's own setuptools instead of a fresh build environment;
 # pip check finds a dependency the lock does not hold yet, which is then installed.
 $(RUN_STAMP): | $(BIN)/python
@@ -154,8 +155,10 @@ container-check: setup tools
 test: setup services tools browser lint pytest container-check
 
 # The runtime lock alone: playing needs none of the dev extra (linters, browser, test tools).
+# Bytecode is written (PYTHONDONTWRITEBYTECODE emptied) so that the first run's imports
+# compile each module once for every later run; harness/play.py does so for its children.
 play: $(RUN_STAMP) catalogs
-	@$(BIN)/python -m harness.play $(ARGS)
+	@PYTHONDONTWRITEBYTECODE= $(BIN)/python -m harness.play $(ARGS)
 
 play-terminal: $(RUN_STAMP)
 	@UNO_DEV_MODE=1 $(BIN)/python -m services.worker.ai.play $(ARGS)

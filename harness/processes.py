@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import os
 import signal
 import socket
@@ -123,17 +124,18 @@ def spawn(
     log_path: Path,
     *,
     preexec_fn: Callable[[], object] | None = None,
+    stdin_pipe: bool = False,
 ) -> subprocess.Popen[bytes]:
-    """``argv`` from the repository's root, reading nothing, its output appended to
-    ``log_path``, in its own process group, so a signal to the group (``stop``, ``kill``)
-    reaches all of it and Ctrl-C in the terminal does not; ``preexec_fn`` (e.g.
-    :func:`die_with_parent`) runs in the child before exec."""
+    """``argv`` from the repository's root, reading nothing (or, with ``stdin_pipe``, a pipe
+    from this process), its output appended to ``log_path``, in its own process group, so a
+    signal to the group (``stop``, ``kill``) reaches all of it and Ctrl-C in the terminal
+    does not; ``preexec_fn`` (e.g. :func:`die_with_parent`) runs in the child before exec."""
     with log_path.open("ab") as log:
         return subprocess.Popen(
             argv,
             cwd=REPO,
             env=dict(env),
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if stdin_pipe else subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -159,15 +161,48 @@ def stop(process: subprocess.Popen[bytes], grace: float = 15) -> None:
         kill(process)
 
 
+@functools.cache
+def _check_client() -> httpx.Client:
+    """The one HTTP client of every readiness check in this process: a new client costs
+    tens of milliseconds of CPU (its TLS context), and checks every 50 ms with a new one
+    each would take most of a core from the very processes being waited for; a refused
+    connection on a kept client costs a fraction of a millisecond."""
+    return httpx.Client(timeout=1)
+
+
 def answers_ok(url: str) -> Callable[[], bool]:
     """A condition to wait for: a GET of ``url`` (a service's ``/readyz``, say) answers 200;
     a service not listening yet, or not ready, is simply not so yet."""
 
     def ok() -> bool:
         try:
-            return httpx.get(url, timeout=1).status_code == 200
+            return _check_client().get(url).status_code == 200
         except httpx.HTTPError:
             return False
+
+    return ok
+
+
+def logged(child: ServiceProcess, text: str) -> Callable[[], bool]:
+    """A condition to wait for: ``child``'s latest start has logged ``text`` (e.g. Celery's
+    ``ready.``), read from where the previous check stopped."""
+    seen = b""
+    offset: int | None = None
+
+    def ok() -> bool:
+        nonlocal seen, offset
+        if offset is None:
+            offset = child.log_start_offset
+        try:
+            with child.log_path.open("rb") as log:
+                log.seek(offset)
+                new = log.read()
+        except FileNotFoundError:
+            return False
+        offset += len(new)
+        # The text may straddle two reads: keep the end of the last one.
+        seen = seen[-len(text) :] + new
+        return text.encode() in seen
 
     return ok
 
@@ -183,14 +218,30 @@ class ServiceProcess:
     env: Mapping[str, str]
     log_path: Path
     dies_with_parent: bool = False
+    #: Started under ``harness.preload``: it loads, then waits for :meth:`release`.
+    held: bool = False
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
     _ready: Callable[[], bool] = field(default=lambda: True, init=False, repr=False)
     _log_offset: int = field(default=0, init=False, repr=False)
 
     def start(self) -> None:
-        self._log_offset = len(self.log())
+        self._log_offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         preexec = die_with_parent if self.dies_with_parent else None
-        self.process = spawn(self.argv, self.env, self.log_path, preexec_fn=preexec)
+        self.process = spawn(
+            self.argv, self.env, self.log_path, preexec_fn=preexec, stdin_pipe=self.held
+        )
+
+    @property
+    def log_start_offset(self) -> int:
+        """Where in the log the latest start's output begins (in bytes)."""
+        return self._log_offset
+
+    def release(self) -> None:
+        """Let a held process (``harness.preload``) go on from its imports to its start."""
+        assert self.held and self.process is not None and self.process.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            self.process.stdin.write(b"go\n")
+            self.process.stdin.close()
 
     def start_ready(self, ready: Callable[[], bool], timeout: float = 60) -> None:
         """Start and return once ``ready`` holds; a RuntimeError with this start's log when
@@ -204,17 +255,18 @@ class ServiceProcess:
         or is late (saying it was not ``what``)."""
         end = time.monotonic() + timeout
         while not ready():
-            if not self.alive:
-                raise RuntimeError(
-                    f"{self.name} exited with code {self.exit_code} while starting; the end "
-                    f"of {self.log_path}:\n{self.log_since_start()[-4000:]}"
-                )
-            if time.monotonic() > end:
-                raise RuntimeError(
-                    f"{self.name} was not {what} within {timeout:.0f} s; the end of "
-                    f"{self.log_path}:\n{self.log_since_start()[-4000:]}"
-                )
+            if not self.alive or time.monotonic() > end:
+                raise RuntimeError(self.start_failure(what, timeout))
             time.sleep(0.05)
+
+    def start_failure(self, what: str, timeout: float) -> str:
+        """Why the latest start failed (the process exited, or was not ``what`` within
+        ``timeout`` seconds), with the end of what it logged."""
+        if self.alive:
+            why = f"{self.name} was not {what} within {timeout:.0f} s"
+        else:
+            why = f"{self.name} exited with code {self.exit_code} while starting"
+        return f"{why}; the end of {self.log_path}:\n{self.log_since_start()[-4000:]}"
 
     def start_again(self) -> None:
         """Start the same process again (same port, name and settings) after a kill."""
@@ -233,7 +285,11 @@ class ServiceProcess:
 
     def log_since_start(self) -> str:
         """What the latest start of the process has logged."""
-        return self.log()[self._log_offset :]
+        if not self.log_path.exists():
+            return ""
+        with self.log_path.open("rb") as log:
+            log.seek(self._log_offset)
+            return log.read().decode(errors="replace")
 
     def log_tail(self, lines: int = 30) -> str:
         return "\n".join(self.log().splitlines()[-lines:])

@@ -13,7 +13,7 @@ from dataclasses import replace
 from sqlalchemy import Engine
 
 from services.records import queries
-from services.records.migrate import prepare_database
+from services.records.prepare import prepare_database
 from services.records.queries import BoardEntry, BoardOrder, ChatSettings, Forgotten, UserStats
 
 

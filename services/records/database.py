@@ -7,13 +7,13 @@ migrations (``migrate.py``), never from ``create_all``.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Engine, Result, Table, create_engine, event
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 #: How long a SQLite writer waits for another one's transaction before giving up.
@@ -62,8 +62,12 @@ def transaction(engine: Engine) -> Iterator[Session]:
 
 def dialect_insert(dialect: str) -> Callable[[Table], Any]:
     """The INSERT of a dialect (by name), which has ON CONFLICT (SQLite's and PostgreSQL's
-    both do; SQLAlchemy's generic one does not)."""
-    return postgresql.insert if dialect == "postgresql" else sqlite.insert
+    both do; SQLAlchemy's generic one does not). The dialect's module is the one the
+    engine has loaded already: a SQLite process never loads PostgreSQL's, a good part of
+    SQLAlchemy's import time."""
+    name = "postgresql" if dialect == "postgresql" else "sqlite"
+    insert: Callable[[Table], Any] = importlib.import_module(f"sqlalchemy.dialects.{name}").insert
+    return insert
 
 
 def insert_for(session: Session, table: Table) -> Any:

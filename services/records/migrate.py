@@ -20,11 +20,10 @@ import sys
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection
 
 from services.config import get_settings
 from services.logs import configure_logging
-from services.records.database import engine_for, is_sqlite
 
 SCRIPT_LOCATION = "services.records:migrations"
 
@@ -56,19 +55,6 @@ def upgrade(url: str, revision: str = "head") -> None:
 
 def downgrade(url: str, revision: str) -> None:
     command.downgrade(alembic_config(url), revision)
-
-
-def prepare_database(url: str) -> Engine:
-    """The records database for a service that reads or writes it (the worker, the bot).
-    [decision] A SQLite file (the local default) is migrated here, so a playground needs
-    no step; any other database is migrated by the deployment
-    (``python -m services.records.migrate upgrade``) before the services start."""
-    if is_sqlite(url):
-        try:
-            upgrade(url)
-        except Exception:
-            log.exception("could not migrate the records database %s", url)
-    return engine_for(url)
 
 
 def main(argv: list[str] | None = None) -> int:

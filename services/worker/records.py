@@ -50,7 +50,7 @@ from sqlalchemy import Engine
 
 from services.config import get_settings
 from services.engine.client import NotFound, log_keys, stream_entry_events
-from services.records.migrate import prepare_database
+from services.records.prepare import prepare_database
 from services.records.writer import (
     KEEP_RECORDED_WRITES,
     GameFacts,

@@ -42,7 +42,7 @@ from services.engine.client import (
     IllegalAction,
     NotFound,
 )
-from services.records.migrate import prepare_database
+from services.records.prepare import prepare_database
 from services.worker.celery_app import app
 from services.worker.chat_level import ChatLevel, chat_level_lookup
 from services.worker.engine_loop import engine_loop

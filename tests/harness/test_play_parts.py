@@ -1,5 +1,6 @@
 """The launcher's parts (``harness/play.py``): which Redis it uses, which port
-it moves to when one is busy, and what a second run says while one is up."""
+it moves to when one is busy, what a second run says while one is up, and the held start
+of a service (``harness/preload.py``)."""
 
 from __future__ import annotations
 
@@ -144,3 +145,21 @@ def test_the_playgrounds_bot_reads_every_group_message() -> None:
         assert [u["message"]["text"] for u in bot.updates] == ["I have two cards left"]
     finally:
         server.stop()
+
+
+def test_a_held_service_imports_first_and_runs_only_when_let_go(tmp_path: Path) -> None:
+    """``harness.preload``: the module is imported at once (its import prints), its main
+    runs on a line on standard input, and standard input closed with no line runs nothing."""
+    (tmp_path / "held_service.py").write_text(
+        "print('imported', flush=True)\ndef main():\n    print('running', flush=True)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{REPO}"}
+    argv = [sys.executable, "-m", "harness.preload", "held_service"]
+    held = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert held.stdout is not None and held.stdin is not None
+    assert held.stdout.readline() == b"imported\n"  # before it is let go
+    out, _ = held.communicate(b"go\n", timeout=30)
+    assert (out, held.returncode) == (b"running\n", 0)
+
+    given_up = subprocess.run(argv, env=env, input=b"", capture_output=True, timeout=30)
+    assert (given_up.stdout, given_up.returncode) == (b"imported\n", 1)

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, inspect
 
-from services.records import migrate
+from services.records import migrate, prepare
 from services.records.database import make_engine
 from services.records.models import METADATA
 
@@ -78,3 +79,18 @@ def test_the_command_line_migrates(tmp_path: Path) -> None:
         assert tables(engine) == set()
     finally:
         engine.dispose()
+
+
+def test_the_newest_revision_read_without_alembic_is_alembics_head(tmp_path: Path) -> None:
+    """services/records/prepare.py reads the head from the migrations' own lines, so that a
+    service opening an up-to-date SQLite file need not load Alembic: the same head as
+    Alembic's, and a file is up to date after an upgrade and only then."""
+    script = ScriptDirectory.from_config(migrate.alembic_config())
+    assert prepare.newest_revision() == script.get_current_head()
+    url = f"sqlite:///{tmp_path / 'records.db'}"
+    assert not prepare.is_up_to_date(url)  # no file yet
+    migrate.upgrade(url, migrate.revisions()[0])
+    assert prepare.sqlite_revision(url) == migrate.revisions()[0]
+    assert not prepare.is_up_to_date(url)  # behind: the oldest revision only
+    prepare.prepare_database(url)
+    assert prepare.is_up_to_date(url)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from services.engine.client import EngineClient, SeatSpec
-from services.records.migrate import prepare_database
+from services.records.prepare import prepare_database
 from services.records.queries import ChatSettings, save_chat_settings
 from services.worker.chat_level import chat_level_lookup
 from services.worker.stand_in import choose_action
