@@ -53,9 +53,9 @@ from .rollout import as_rollout_player, rollout, round_winner
 from .sampling import Memory, sample_world
 from .strong import StrongPolicy, _Recall
 
-ROLLOUTS = 48  # rollouts per decision, spread over the candidates
-MIN_WORLDS = 12  # worlds per candidate at the least
-HORIZON = 12  # actions played on in each rollout
+ROLLOUTS = 60  # rollouts per decision, spread over the candidates
+MIN_WORLDS = 15  # worlds per candidate at the least
+HORIZON = 8  # actions played on in each rollout
 MAX_CANDIDATES = 4
 ROLLOUT_STRONG = True
 CONFIDENCE = 1.5  # standard errors a candidate must beat it by
