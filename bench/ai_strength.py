@@ -286,10 +286,12 @@ def print_hard(
         low, high = wilson(classic.wins, classic.rounds)
         share = classic.wins / classic.rounds
         met = share >= 0.55 and low > 0.53 and classic.rounds >= 20_000
+        gain, half = paired(classic.won, control[("classic", 2, STRONG)].won)
         print(
             f"\ngoal, 2-player Classic hard vs strong: >= 55% over 20,000 rounds, lower bound "
             f"above 53%: {share:.1%} [{low:.1%}, {high:.1%}] over {classic.rounds} rounds "
-            f"({'met' if met else 'NOT met'})"
+            f"({'met' if met else 'NOT met'}); hard - strong on the same deals: "
+            f"{gain:+.1%} +- {half:.1%}"
         )
 
 
