@@ -18,7 +18,9 @@ The hard policy (``--hard``): it plays ``strong`` instead of a baseline, in ever
 with 2 and 4 players (``--hard-rounds`` each; with 4 it is one hard seat against three
 strong ones, fair share 25%), and 2-player Classic gets ``--classic-rounds`` of its own
 (the issue's 20,000).  Beside each share is the control: strong itself in the hard seat on
-exactly the deals that were played (a deal is not equally kind to every seat).  A run that
+exactly the deals that were played (a deal is not equally kind to every seat), and the
+paired difference, hard's result minus strong's deal by deal, with its 95 % interval: the
+same deals cancel the luck of the deal, so it is narrower than the two shares'.  A run that
 is stopped (Ctrl-C, SIGTERM) still prints the rounds it finished.  First, in the same run
 and on this process alone (one core), the hard seat's decision time (p50/p99 per decision
 kind, every variant; wall time and the CPU time of the deciding thread) and the memory one
@@ -39,7 +41,7 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from multiprocessing import Pool
 from pathlib import Path
 from typing import TypeVar
@@ -78,12 +80,14 @@ class Tally:
     wins: int = 0
     strong_points: int = 0
     baseline_points: int = 0  # summed over every baseline seat
+    won: list[bool] = field(default_factory=list)  # per round, in the order played
 
     def add(self, other: Tally) -> None:
         self.rounds += other.rounds
         self.wins += other.wins
         self.strong_points += other.strong_points
         self.baseline_points += other.baseline_points
+        self.won += other.won
 
 
 def run(task: Task) -> tuple[Task, Tally]:
@@ -97,6 +101,7 @@ def run(task: Task) -> tuple[Task, Tally]:
         result = play_one_round(task.variant, policies, seed=task.seed + index)
         tally.rounds += 1
         tally.wins += result.winner == seat
+        tally.won.append(result.winner == seat)
         tally.strong_points += result.points[seat]
         tally.baseline_points += sum(result.points) - result.points[seat]
     return task, tally
@@ -116,6 +121,18 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
     return centre - half, centre + half
+
+
+def paired(subject: list[bool], control: list[bool], z: float = Z95) -> tuple[float, float]:
+    """The mean difference of two seats' results on the same deals (points of share), and
+    its 95 % half-width (normal: the per-deal differences are -1, 0 or 1)."""
+    diffs = [int(a) - int(b) for a, b in zip(subject, control, strict=True)]
+    n = len(diffs)
+    if n < 2:
+        return 0.0, 1.0
+    mean = sum(diffs) / n
+    spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, z * math.sqrt(spread / n)
 
 
 def tasks(variants: list[str], rounds: int, seed: int) -> Iterator[Task]:
@@ -242,7 +259,8 @@ def print_hard(
     expected shares)."""
     header = (
         f"{'variant':<10} {'players':>7} {'rounds':>6}  {'hard wins':>9}  {'95% CI':<15} "
-        f"{'fair':>4}  {'strong there':>12}  {'pts/round hard':>14}  {'pts/round strong':>16}"
+        f"{'fair':>4}  {'strong there':>12}  {'hard - strong, same deals':>25}  "
+        f"{'pts/round hard':>14}  {'pts/round strong':>16}"
     )
     print_header(header)
     for variant in variants:
@@ -255,9 +273,11 @@ def print_hard(
             low, high = wilson(t.wins, t.rounds)
             fair = 1 / players
             verdict = "at least as good" if high >= fair else "WORSE than strong"
+            gain, half = paired(t.won, c.won)
             print(
                 f"{variant:<10} {players:>7} {t.rounds:>6}  {t.wins / t.rounds:>9.1%}  "
                 f"[{low:5.1%}, {high:5.1%}]  {fair:>4.0%}  {c.wins / max(1, c.rounds):>12.1%}  "
+                f"{f'{gain:+.1%} +- {half:.1%}':>25}  "
                 f"{t.strong_points / t.rounds:>14.1f}  "
                 f"{t.baseline_points / (t.rounds * (players - 1)):>16.1f}  {verdict}"
             )
@@ -266,10 +286,12 @@ def print_hard(
         low, high = wilson(classic.wins, classic.rounds)
         share = classic.wins / classic.rounds
         met = share >= 0.55 and low > 0.53 and classic.rounds >= 20_000
+        gain, half = paired(classic.won, control[("classic", 2, STRONG)].won)
         print(
             f"\ngoal, 2-player Classic hard vs strong: >= 55% over 20,000 rounds, lower bound "
             f"above 53%: {share:.1%} [{low:.1%}, {high:.1%}] over {classic.rounds} rounds "
-            f"({'met' if met else 'NOT met'})"
+            f"({'met' if met else 'NOT met'}); hard - strong on the same deals: "
+            f"{gain:+.1%} +- {half:.1%}"
         )
 
 

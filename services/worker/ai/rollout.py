@@ -13,8 +13,9 @@ play, else any coloured one, wilds last; draw only when nothing can be played; p
 card; name the colour held most; always stack on a draw card; swap with the smallest hand.
 
 A rollout stops when the round ends (the winner is known) or after ``horizon`` actions;
-``value`` then estimates each seat's chance of winning the round from the hand sizes (a
-softmax of minus the cards held: fewer cards, better odds).
+``value`` then estimates each seat's chance of winning the round from what each seat holds
+(a softmax of a score fitted on strong players' rounds: the hand's size, its wilds and
+action cards, who is to move).
 """
 
 from __future__ import annotations
@@ -38,9 +39,21 @@ from services.engine.rules import (
 
 from .policy import Policy
 
-# How much one card more in hand lowers a seat's odds, for the value of an unfinished
-# rollout (fitted by hand on 2-player Classic: a card is worth about 20 % of the odds).
-CARD_WEIGHT = 0.45
+# The value of an unfinished rollout: each standing seat's odds of winning the round, a
+# softmax of a score per seat, fitted (maximum likelihood, conditional logit) on 2,500
+# rounds of 2-player Classic between strong players, every third state of each round,
+# tested on the 30 % held out.  The score: ``HAND_SCORE[n]`` for a hand of n cards (one
+# card more costs most near out: 1 -> 2 cards is -0.58, 7 -> 8 only -0.12), ``SLOPE`` per
+# card beyond the table, plus ``WILD`` per wild held (a card with no colour on the side in
+# play), ``ACTION`` per coloured action card, ``TO_MOVE`` for the seat owing the decision.
+# Held-out log-likelihood per state: -0.633 (the coin's -0.693); the earlier softmax of
+# -0.45 per card scored -0.781, worse than the coin: it was sure of the wrong things.
+HAND_SCORE = (0.0, 0.0, -0.58, -0.972, -1.229, -1.431, -1.639, -1.805, -1.922, -2.14,
+              -2.288, -2.486, -2.672)  # fmt: skip
+SLOPE = -0.14
+WILD = 0.705
+ACTION = 0.191
+TO_MOVE = 0.098
 
 
 def rollout(
@@ -76,10 +89,27 @@ def round_winner(events: Sequence[Event]) -> int | None:
 
 
 def value(state: GameState, me: int) -> float:
-    """``me``'s share of the softmax of minus the cards each standing seat holds."""
-    weights = [
-        math.exp(-CARD_WEIGHT * len(p.hand)) if not p.knocked_out else 0.0 for p in state.players
-    ]
+    """``me``'s odds of winning the round from here: its share of the softmax of every
+    standing seat's score (the hand's size, its wilds and action cards, the move)."""
+    side = state.side
+    owing = state.pending.player if state.pending is not None else -1
+    last = len(HAND_SCORE) - 1
+    weights = []
+    for seat, p in enumerate(state.players):
+        if p.knocked_out:
+            weights.append(0.0)
+            continue
+        n = len(p.hand)
+        score = HAND_SCORE[n] if n <= last else HAND_SCORE[last] + SLOPE * (n - last)
+        for c in p.hand:
+            f = c.face(side)
+            if f.color is None:
+                score += WILD
+            elif not f.kind.is_number:
+                score += ACTION
+        if seat == owing:
+            score += TO_MOVE
+        weights.append(math.exp(score))
     total = sum(weights)
     return weights[me] / total if total else 0.0
 

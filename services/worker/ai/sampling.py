@@ -126,58 +126,75 @@ def _side_named(name: str) -> Side:
 
 class _Pool:
     """The deck's cards not yet dealt in a world, in a random order, found by the face
-    they show (an index of faces, built on first use)."""
+    they show.
 
-    def __init__(self, deck: tuple[Card, ...], rng: random.Random) -> None:
-        cards = list(deck)
-        rng.shuffle(cards)
-        self.cards = cards
-        self.taken = [False] * len(cards)
-        self.next_free = 0
-        self.by_shows: dict[Shows, list[int]] = {}
+    The deck is shuffled as positions (``order``: the deck index at each place), so
+    finding a card that shows a face reads the variant's cached index of faces
+    (``_positions``) instead of indexing the shuffled cards anew for every world: the
+    first free such card in the shuffled order is the one of lowest ``rank``.  Same
+    generator state, same cards taken as shuffling the cards themselves would give.
+    """
+
+    def __init__(self, variant_name: str, deck: tuple[Card, ...], rng: random.Random) -> None:
+        order = list(range(len(deck)))
+        rng.shuffle(order)
+        rank = [0] * len(deck)
+        for place, index in enumerate(order):
+            rank[index] = place
+        self.deck = deck
+        self.order = order
+        self.rank = rank
+        self.taken = [False] * len(deck)  # by deck index
+        self.next_free = 0  # a place in ``order``
+        self.positions = _positions(variant_name)
 
     def take(self, shows: Shows | None, banned: frozenset[Color] = frozenset()) -> Card | None:
         """A free card showing ``shows`` (any, when None) and no banned colour."""
         if banned:
             return self._scan(shows, banned)
+        taken = self.taken
         if shows is None:
-            while self.next_free < len(self.cards) and self.taken[self.next_free]:
+            order = self.order
+            while self.next_free < len(order) and taken[order[self.next_free]]:
                 self.next_free += 1
-            if self.next_free == len(self.cards):
+            if self.next_free == len(order):
                 return None
-            self.taken[self.next_free] = True
-            return self.cards[self.next_free]
-        if not self.by_shows:
-            self._index()
-        candidates = self.by_shows.get(shows, [])
-        while candidates:
-            i = candidates.pop()
-            if not self.taken[i]:
-                self.taken[i] = True
-                return self.cards[i]
-        return None
-
-    def _index(self) -> None:
-        """Every card's index under the face it shows on each side, last index first (so
-        ``pop`` takes them in the shuffled order), built in one pass."""
-        by_shows = self.by_shows
-        for i in range(len(self.cards) - 1, -1, -1):
-            c = self.cards[i]
-            for side in Side:
-                by_shows.setdefault((side, c.face(side).code), []).append(i)
+            index = order[self.next_free]
+        else:
+            rank = self.rank
+            found = -1
+            for i in self.positions.get(shows, ()):
+                if not taken[i] and (found < 0 or rank[i] < rank[found]):
+                    found = i
+            if found < 0:
+                return None
+            index = found
+        taken[index] = True
+        return self.deck[index]
 
     def _scan(self, shows: Shows | None, banned: frozenset[Color]) -> Card | None:
-        for i, c in enumerate(self.cards):
-            if self.taken[i] or c.light.color in banned:
+        for index in self.order:
+            c = self.deck[index]
+            if self.taken[index] or c.light.color in banned:
                 continue
             if shows is not None and c.face(shows[0]).code != shows[1]:
                 continue
-            self.taken[i] = True
+            self.taken[index] = True
             return c
         return None
 
     def rest(self) -> list[Card]:
-        return [c for i, c in enumerate(self.cards) if not self.taken[i]]
+        return [self.deck[i] for i in self.order if not self.taken[i]]
+
+
+@cache
+def _positions(variant_name: str) -> dict[Shows, tuple[int, ...]]:
+    """The deck indices of the cards that show each face, on either side."""
+    out: dict[Shows, list[int]] = {}
+    for i, c in enumerate(get_variant(variant_name).deck):
+        for side in Side:
+            out.setdefault((side, c.face(side).code), []).append(i)
+    return {shows: tuple(at) for shows, at in out.items()}
 
 
 def sample_world(view: View, memory: Memory | None, rng: random.Random) -> GameState:
@@ -195,7 +212,7 @@ def _deal(view: View, memory: Memory | None, rng: random.Random, strict: bool) -
     variant = get_variant(view.variant)
     side = _side(view)
     other = Side.LIGHT if side is Side.DARK else Side.DARK
-    pool = _Pool(variant.deck, rng)
+    pool = _Pool(view.variant, variant.deck, rng)
 
     # Every hidden card asked for, as (what it shows, colours it may not have); cards
     # that must show a face go first, the scarcest face first (Flip's backs can otherwise
