@@ -60,6 +60,7 @@ from services.engine.wire.schemas import (
     StreamEventOut,
     TestGame,
     TestSetup,
+    UserGames,
     VariantFacts,
     Variants,
 )
@@ -362,6 +363,10 @@ class EngineClient:
             )
         except NotFound:
             return None
+
+    async def user_games(self, user_id: int) -> list[GameInfo]:
+        """The live games ``user_id`` holds a seat in (one not left)."""
+        return (await self._call(UserGames, "GET", f"/v1/users/{user_id}/games")).games
 
     async def join(self, game_id: str, user_id: int, name: str) -> GameInfo:
         body = Join(user_id=user_id, name=name)

@@ -7,6 +7,9 @@
   browser's ``EventSource`` does) and resumes after that version.
 - ``POST /v1/games/{game_id}/moves`` (``Authorization: tma <initData>``, body
   ``{"action", "version"}``) — a move, sent to the engine under the chat's action id.
+- ``GET /v1/me/games`` (``Authorization: tma <initData>``) — the launching person's current
+  games (the live games they hold a seat in, from the engine's per-person list): what the
+  page shows when opened from the bot's menu button, with no game in its start parameter.
 - ``GET /healthz``, ``/readyz``, ``/metrics`` — probes and Prometheus.
 
 Every request is the person their ``initData`` proves, in a chat Telegram says they are in;
@@ -229,6 +232,25 @@ class WebApp:
             self.follower.unwatch(watch)
             CONNECTIONS.dec()
 
+    async def my_games(self, init_data: str) -> dict[str, Any]:
+        """The person's current games, each with what the list shows of it: no cards."""
+        user = self.authenticate(init_data)
+        await self.flood_check("open", user.id)
+        games = await self.engine.user_games(user.id)
+        return {
+            "me": user.id,
+            "games": [
+                {
+                    "game_id": g.game_id,
+                    "status": g.status,
+                    "variant": g.variant,
+                    "version": g.version,
+                    "players": [s.name for s in g.seats if not s.left],
+                }
+                for g in games
+            ],
+        }
+
     async def move(self, game_id: str, init_data: str, move: Move) -> dict[str, Any]:
         user = self.authenticate(init_data)
         await self.flood_check("move", user.id)
@@ -378,6 +400,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
+
+    @app.get("/v1/me/games")
+    async def my_games(
+        request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> JSONResponse:
+        body = await service(request).my_games(_init_data_of(authorization))
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     @app.post("/v1/games/{game_id}/moves")
     async def post_move(

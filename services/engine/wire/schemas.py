@@ -285,6 +285,12 @@ class GameInfo(BaseModel):
     )
 
 
+class UserGames(BaseModel):
+    """The live games a person holds a seat in (one they have not left)."""
+
+    games: list[GameInfo]
+
+
 class EngineSeatView(BaseModel):
     model_config = ConfigDict(extra="allow")
 
