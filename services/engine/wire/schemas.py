@@ -350,6 +350,22 @@ class PlayerView(BaseModel):
     view: EngineView | None = Field(description="Null before the game starts")
 
 
+class ViewOf(BaseModel):
+    """One person's view among several: their own seat's, or a spectator's (``seat`` null)
+    when they hold none."""
+
+    user_id: int
+    seat: int | None
+    view: EngineView | None = Field(description="Null before the game starts")
+
+
+class ViewsOf(BaseModel):
+    """Several people's views of a game at one version (``game.version``)."""
+
+    game: GameInfo
+    views: list[ViewOf]
+
+
 class ActionResult(BaseModel):
     game_id: str
     version: int = Field(description="The version this action produced")
