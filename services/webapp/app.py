@@ -313,7 +313,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redis = Redis.from_url(settings.redis_url)
         http = httpx.AsyncClient(timeout=5.0)
-        async with EngineClient.from_settings(settings, max_connections=200) as engine:
+        async with EngineClient.from_settings(settings, max_connections=48) as engine:
             follower = LogFollower(redis, settings.event_shards)
             app.state.webapp = WebApp(
                 settings=settings,

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from services.engine.client import EngineClient
+from services.webapp.metrics import VIEW_REQUESTS
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,6 @@ class Tables:
         self.slots = asyncio.Semaphore(slots)
         self._latest: dict[str, dict[int, Shown]] = {}
         self._batches: dict[str, _Batch] = {}
-        self.requests = 0  # engine requests made, for the bench and the tests
 
     async def shown(self, game_id: str, user_id: int, at_least: int | None = None) -> Shown:
         """``user_id``'s view of the game, at ``at_least`` or later (None: as the engine
@@ -83,7 +83,7 @@ class Tables:
     async def _fetch(self, game_id: str, batch: _Batch) -> None:
         try:
             async with self.slots:
-                self.requests += 1
+                VIEW_REQUESTS.inc()
                 answer = await self.engine.views_json(game_id, list(batch.people))
         except BaseException as failed:
             for waiting in (w for ws in batch.people.values() for w in ws):
