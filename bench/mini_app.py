@@ -1,22 +1,28 @@
 """The Mini App under load: N games of four players, each player's page a live table
 stream (server-sent events), one move per game every ``--interval`` seconds.
 
-Real processes: the engine and the Mini App service (``python -m services.webapp``) on the
-given Redis, and the local Telegram (in this process) answering the service's
-getChatMember. Viewers are headless clients reading the stream over plain sockets; each
-game's player to act presses the first of their legal moves (play, colour, take, keep,
-draw) through ``POST …/moves``. Prints, over the measured window:
+The whole stack as real processes on the given Redis (harness/stack.py): the local
+Telegram (``python -m playground``, Telegram's flood limits on), the engine, the worker,
+one bot replica told the Mini App's address, and the Mini App service (``python -m
+services.webapp``). The bot follows the games like any others and keeps each group's table
+(one merged edit per write it can afford). Viewers are headless clients reading the stream
+over plain sockets; each game's player to act presses the first of their legal moves (play,
+colour, take, keep, draw) through ``POST …/moves``. Prints, over the measured window:
 
 - press → every viewer's table updated: from the press being sent to each of the game's
   four streams delivering that version (p50/p99; goal at 250 games × 4 viewers, one move
   per 10 s a game: p50 ≤ 20 ms, p99 ≤ 100 ms);
 - beside it, the baseline of the same run: press → the move's answer (the engine applied
   it, through the Mini App);
+- the chat path of the same moves: press → the group's table in the chat rewritten by the
+  bot (its first write of that table after the press, on the local Telegram's clock);
+- Bot API calls per app move, by kind (goal: the group table's merged edit only);
 - the Mini App's resident memory per open connection (its RSS with every stream open,
-  minus before any, over the count; goal ≤ 50 KB).
+  minus before any, over the count; goal ≤ 50 KB), its engine requests per move, and each
+  process's CPU over the window.
 
     .venv/bin/python bench/mini_app.py [--games 50] [--interval 10] [--seconds 60]
-        [--redis redis://127.0.0.1:6379/12]
+            [--redis redis://127.0.0.1:6379/12]
 """
 
 from __future__ import annotations
@@ -24,10 +30,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,11 +44,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 import httpx  # noqa: E402
-import redis  # noqa: E402
+import orjson  # noqa: E402
+import uvloop  # noqa: E402
 
 from bench.percentiles import percentile  # noqa: E402
-from harness.services import ENGINE_TOKEN, WebAppProcess, start_engine, start_webapp  # noqa: E402
-from playground.server import start_in_thread  # noqa: E402
+from harness.feed import Feed  # noqa: E402
+from harness.services import ENGINE_TOKEN, WebAppProcess, start_webapp  # noqa: E402
+from harness.stack import Stack, start_stack  # noqa: E402
 from playground.web_apps import sign  # noqa: E402
 from services.engine.client import EngineClient  # noqa: E402
 
@@ -72,8 +81,11 @@ class Game:
     init_data: dict[int, str]
     #: the latest table each player's stream delivered
     tables: dict[int, dict[str, Any]] = field(default_factory=dict)
+    chat_id: int = 0
     #: version -> when the press that made it was sent
     pressed: dict[int, float] = field(default_factory=dict)
+    #: wall-clock times (the local Telegram's clock) of the measured presses
+    pressed_at: list[float] = field(default_factory=list)
     #: version -> how many streams have shown it
     shown: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))
 
@@ -82,8 +94,16 @@ class Game:
 class Figures:
     updated: list[float] = field(default_factory=list)
     answered: list[float] = field(default_factory=list)
+    chat: list[float] = field(default_factory=list)
+    chat_late: int = 0
+    calls: Counter[str] = field(default_factory=Counter)
+    too_many: int = 0
     refused: int = 0
+    statuses: Counter[str] = field(default_factory=Counter)
     measuring: bool = False
+    seconds: float = 0.0
+    cpu: dict[str, float] = field(default_factory=dict)
+    view_requests: float = 0.0
 
 
 async def viewer(
@@ -117,7 +137,7 @@ async def viewer(
             data = line[6:]
         elif not line and data:
             if event == b"table":
-                table = json.loads(data)
+                table = orjson.loads(data)
                 game.tables[user] = table
                 version = table["version"]
                 sent = game.pressed.get(version)
@@ -127,8 +147,53 @@ async def viewer(
             event, data = b"", b""
 
 
+class Presser:
+    """One game's presses over one kept-alive HTTP/1.1 connection of plain sockets, as
+    light as the viewers' streams: the bench's own client must not be what is measured."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self._kept = False
+
+    async def post(self, path: str, body: bytes, authorization: str) -> int:
+        """The answer's status. A kept connection the server has closed meanwhile (uvicorn
+        closes idle ones after a few seconds) is replaced once."""
+        try:
+            return await self._post(path, body, authorization)
+        except OSError:
+            if self._kept:
+                return await self._post(path, body, authorization)
+            raise
+
+    async def _post(self, path: str, body: bytes, authorization: str) -> int:
+        self._kept = self._streams is not None
+        if self._streams is None:
+            self._streams = await asyncio.open_connection(self.host, self.port)
+        reader, writer = self._streams
+        try:
+            writer.write(
+                f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\n"
+                f"Authorization: {authorization}\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\n\r\n".encode()
+                + body
+            )
+            status_line = await reader.readline()
+            length = 0
+            while (line := await reader.readline()) not in (b"\r\n", b""):
+                name, _, value = line.partition(b":")
+                if name.strip().lower() == b"content-length":
+                    length = int(value)
+            await reader.readexactly(length)
+            return int(status_line.split()[1])
+        except (OSError, ValueError, IndexError, asyncio.IncompleteReadError):
+            writer.close()
+            self._streams = None
+            raise OSError("the press's connection failed") from None
+
+
 async def mover(
-    client: httpx.AsyncClient,
+    presser: Presser,
     game: Game,
     interval: float,
     offset: float,
@@ -150,33 +215,40 @@ async def mover(
             version = table["version"]
             sent = time.perf_counter()
             game.pressed[version + 1] = sent
+            if figures.measuring:
+                game.pressed_at.append(time.time())
             try:
-                response = await client.post(
+                status = await presser.post(
                     f"/v1/games/{game.game_id}/moves",
-                    json={"action": code, "version": version},
-                    headers={"Authorization": f"tma {game.init_data[user]}"},
+                    orjson.dumps({"action": code, "version": version}),
+                    f"tma {game.init_data[user]}",
                 )
-            except httpx.HTTPError:
+            except OSError:
                 figures.refused += 1
+                figures.statuses["failed"] += 1
                 break
-            if response.status_code == 200:
+            if status == 200:
                 if figures.measuring:
                     figures.answered.append(time.perf_counter() - sent)
             else:
                 figures.refused += 1
+                figures.statuses[str(status)] += 1
             break
         await asyncio.sleep(max(0.0, interval - (time.monotonic() - started)))
 
 
 async def set_up(
-    args: argparse.Namespace, engine_url: str, control: Any, token: str, bot: dict[str, Any]
+    args: argparse.Namespace, engine_url: str, control: Any, token: str, groups: set[int]
 ) -> list[Game]:
+    """The games, each in its own group (added to ``groups`` before its game is made, so
+    the feed sees the bot's first table there)."""
     games: list[Game] = []
     async with EngineClient(engine_url, ENGINE_TOKEN) as engine:
         for g in range(args.games):
             people = [control.create_user(f"P{g}-{i}") for i in range(PLAYERS)]
             ids = [p["id"] for p in people]
             group = control.create_group(f"bench {g}", ids, bots=[token])
+            groups.add(int(group["id"]))
             info = await engine.create_game(group["id"], ids[0], "P0", turn_seconds=3600)
             for i, uid in enumerate(ids[1:], 1):
                 await engine.join(info.game_id, uid, f"P{i}")
@@ -192,16 +264,33 @@ async def set_up(
                 )
                 for p in people
             }
-            games.append(Game(info.game_id, ids, init))
+            games.append(Game(info.game_id, ids, init, chat_id=int(group["id"])))
     return games
 
 
-async def run(
-    args: argparse.Namespace, webapp: WebAppProcess, url: str, games: list[Game]
-) -> Figures:
+def processes(stack: Stack, webapp: WebAppProcess) -> dict[str, Any]:
+    found: dict[str, Any] = dict(stack.processes)
+    found["webapp"] = webapp
+    return found
+
+
+def engine_requests(url: str) -> float:
+    """The Mini App's engine requests for table views so far, from its /metrics."""
+    for line in httpx.get(f"{url}/metrics", timeout=10).text.splitlines():
+        if line.startswith("uno_webapp_engine_view_requests_total "):
+            return float(line.split()[1])
+    return float("nan")
+
+
+async def run(args: argparse.Namespace, stack: Stack, webapp: WebAppProcess) -> Figures:
     figures = Figures()
+    url = webapp.url
     host, port = "127.0.0.1", int(url.rsplit(":", 1)[1])
     pid = webapp.process.pid if webapp.process else 0
+    feed = Feed(stack.telegram_url, stack.bot_id)
+    feed.start()
+    await asyncio.wait_for(feed.connected.wait(), 30)
+    games = await set_up(args, stack.engine_url, stack.control, stack.token, feed.groups)
     before = rss_kb(pid)
     tasks = []
     opened = []
@@ -230,19 +319,70 @@ async def run(
         f"connections: {connections}; Mini App RSS {before} KB before, "
         f"{per_connection:.1f} KB per open connection (goal <= 50 KB)"
     )
+    # The bot posts each new game's table first: the window starts once every group has one.
+    while time.monotonic() < deadline and not all(feed.table_writes.get(g.chat_id) for g in games):
+        await asyncio.sleep(0.5)
+    tabled = sum(1 for g in games if feed.table_writes.get(g.chat_id))
+    print(f"group tables posted by the bot: {tabled} of {len(games)}")
     stop = time.monotonic() + args.warmup + args.seconds
-    async with httpx.AsyncClient(
-        base_url=url, timeout=30, limits=httpx.Limits(max_connections=200)
-    ) as client:
-        movers = [
-            asyncio.create_task(
-                mover(client, g, args.interval, i * args.interval / len(games), figures, stop)
+    procs = processes(stack, webapp)
+    movers = [
+        asyncio.create_task(
+            mover(
+                Presser(host, port),
+                g,
+                args.interval,
+                i * args.interval / len(games),
+                figures,
+                stop,
             )
-            for i, g in enumerate(games)
-        ]
-        await asyncio.sleep(args.warmup)
-        figures.measuring = True
-        await asyncio.gather(*movers)
+        )
+        for i, g in enumerate(games)
+    ]
+    await asyncio.sleep(args.warmup)
+    seq0, t0 = feed.last_seq, time.time()
+    cpu0 = {name: proc.cpu_seconds() for name, proc in procs.items()}
+    own0 = os.times()
+    views0 = engine_requests(url)
+    figures.measuring = True
+    await asyncio.sleep(args.seconds)
+    figures.measuring = False
+    t1 = time.time()
+    cpu1 = {name: proc.cpu_seconds() for name, proc in procs.items()}
+    own1 = os.times()
+    cpu1["bench (viewers, presses)"] = own1.user + own1.system
+    cpu0["bench (viewers, presses)"] = own0.user + own0.system
+    views1 = engine_requests(url)
+    await asyncio.gather(*movers)
+    await asyncio.sleep(3)  # the last moves' group tables
+    figures.seconds = t1 - t0
+    figures.cpu = {name: cpu1[name] - cpu0[name] for name in cpu1}
+    figures.view_requests = views1 - views0
+    control = stack.control
+    calls = [c for c in control.calls(token=stack.token, since=seq0) if t0 <= c["time"] < t1]
+    people = {u for g in games for u in g.players}
+    for call in calls:
+        method = str(call["method"])
+        if method.lower() == "getupdates":
+            continue
+        where = (
+            "group"
+            if call.get("chat_id") in feed.groups
+            else "private"
+            if call.get("chat_id") in people
+            else "other"
+        )
+        figures.calls[f"{method} ({where})"] += 1
+        figures.too_many += call.get("error_code") == 429
+    for game in games:
+        writes = [w.time for w in feed.table_writes.get(game.chat_id, [])]
+        for pressed in game.pressed_at:
+            shown = next((w for w in writes if w > pressed), None)
+            if shown is not None and shown - pressed <= 10:
+                figures.chat.append(shown - pressed)
+            else:
+                figures.chat_late += 1
+    await feed.stop()
     for task in tasks:
         task.cancel()
     return figures
@@ -258,43 +398,58 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/12")
     args = parser.parse_args()
-    redis.Redis.from_url(args.redis).flushdb()
     log_dir = Path(tempfile.mkdtemp(prefix="mini-app-bench-"))
-    telegram = start_in_thread()
-    control = telegram.control
-    control.set_limits(False)
-    made = control.create_bot("uno_bench_app_bot", "UNO")
-    engine = start_engine(args.redis, log_dir)
-    webapp = start_webapp(
-        "webapp",
-        args.redis,
-        engine.url,
-        telegram.bot_api_url,
-        made["token"],
-        log_dir,
-        UNO_WEBAPP_MEMBER_CACHE_SECONDS="600",
-    )
-    url = webapp.url
+    stack = start_stack(args.redis, log_dir, bot_username="uno_bench_app_bot")
+    webapp = None
     try:
-        games = asyncio.run(set_up(args, engine.url, control, made["token"], made["user"]))
-        figures = asyncio.run(run(args, webapp, url, games))
+        limits = stack.control.set_limits(True)  # Telegram's own flood limits
+        assert limits["enabled"]
+        webapp = start_webapp(
+            "webapp",
+            args.redis,
+            stack.engine_url,
+            stack.bot_api_url,
+            stack.token,
+            log_dir,
+            UNO_WEBAPP_MEMBER_CACHE_SECONDS="600",
+        )
+        stack.start_bot("bot", UNO_WEBAPP_PUBLIC_URL=f"{webapp.url}/")
+        figures = uvloop.run(run(args, stack, webapp))
     finally:
-        webapp.stop()
-        engine.stop()
-        telegram.stop()
+        if webapp is not None:
+            webapp.stop()
+        stack.stop()
+    report(args, figures)
+
+
+def report(args: argparse.Namespace, figures: Figures) -> None:
     moves = len(figures.answered)
     print(
         f"{args.games} games x {PLAYERS} viewers, one move per {args.interval:g} s a game, "
-        f"{args.seconds:g} s measured: {moves} moves applied, {figures.refused} refused or failed"
+        f"{figures.seconds:.0f} s measured: {moves} moves applied, "
+        f"{figures.refused} refused or failed {dict(figures.statuses)}"
     )
     for name, values in (
         ("press -> every viewer updated", figures.updated),
         ("baseline: press -> move answered", figures.answered),
+        ("chat path: press -> group table", figures.chat),
     ):
         if values:
             p50, p99 = percentile(values, 0.5) * 1000, percentile(values, 0.99) * 1000
             print(f"{name:34} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   (n={len(values)})")
+    print(f"chat path: moves whose group table was not rewritten within 10 s: {figures.chat_late}")
     print("goal (250 games x 4 viewers, 1 move / 10 s a game): p50 <= 20 ms, p99 <= 100 ms")
+    per_move = max(moves, 1)
+    total = sum(figures.calls.values())
+    print(f"Bot API calls per app move: {total / per_move:.2f} ({figures.too_many} answered 429)")
+    for kind, count in figures.calls.most_common():
+        print(f"  {kind:40} {count / per_move:.2f}")
+    print(f"Mini App engine requests for views per move: {figures.view_requests / per_move:.2f}")
+    cpu = ", ".join(
+        f"{name} {100 * seconds / max(figures.seconds, 1e-9):.0f}%"
+        for name, seconds in sorted(figures.cpu.items())
+    )
+    print(f"CPU over the window (share of one core): {cpu}")
 
 
 if __name__ == "__main__":

@@ -312,6 +312,12 @@ class TelegramControl:
         )
         return result
 
+    def menu_button(self, user_id: int, bot_id: int) -> dict[str, Any]:
+        """The menu button the user's private chat with the bot shows (getChatMenuButton's
+        answer for that chat: its own, else the bot's default)."""
+        result: dict[str, Any] = self._request("GET", f"/private/{user_id}/{bot_id}/menu_button")
+        return result
+
     def private_messages(self, user_id: int, token: str) -> list[dict[str, Any]]:
         """The user's private chat with the bot whose token is ``token``."""
         bot_id = token.split(":", 1)[0]

@@ -15,7 +15,9 @@ from telegram import (
     BotCommand,
     BotCommandScopeAllGroupChats,
     BotCommandScopeAllPrivateChats,
+    MenuButtonWebApp,
     Update,
+    WebAppInfo,
 )
 from telegram.ext import (
     Application,
@@ -116,6 +118,8 @@ def build_application(
         )
         app.bot_data[READER_KEY] = (reader, asyncio.create_task(reader.run()))
         await register_commands(app)
+        if mini_app is not None:
+            await register_menu_button(app, mini_app)
 
     async def post_shutdown(app: Application) -> None:  # type: ignore[type-arg]
         found = app.bot_data.get(READER_KEY)
@@ -264,6 +268,21 @@ async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
             await register_menus(app, locale)
         except Exception:
             log.warning("could not register the command menus (%s)", locale, exc_info=True)
+
+
+#: The menu button's text. [decision] The game's name, not a phrase: Telegram keeps one
+#: default menu button for every private chat of the bot, whatever the person's language.
+MENU_BUTTON_TEXT = "UNO"
+
+
+async def register_menu_button(app: Application, mini_app: MiniApp) -> None:  # type: ignore[type-arg]
+    """The default menu button of the bot's private chats opens the Mini App's page with no
+    game in it, where it lists the person's current games (services/webapp)."""
+    button = MenuButtonWebApp(MENU_BUTTON_TEXT, WebAppInfo(mini_app.page_url))
+    try:
+        await app.bot.set_chat_menu_button(menu_button=button)
+    except Exception:
+        log.warning("could not set the menu button to the Mini App", exc_info=True)
 
 
 async def register_menus(app: Application, locale: str | None) -> None:  # type: ignore[type-arg]

@@ -26,6 +26,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import httpx
+import orjson
 from pydantic import BaseModel
 
 from services.config import Settings
@@ -60,6 +61,7 @@ from services.engine.wire.schemas import (
     StreamEventOut,
     TestGame,
     TestSetup,
+    UserGames,
     VariantFacts,
     Variants,
 )
@@ -363,6 +365,10 @@ class EngineClient:
         except NotFound:
             return None
 
+    async def user_games(self, user_id: int) -> list[GameInfo]:
+        """The live games ``user_id`` holds a seat in (one not left)."""
+        return (await self._call(UserGames, "GET", f"/v1/users/{user_id}/games")).games
+
     async def join(self, game_id: str, user_id: int, name: str) -> GameInfo:
         body = Join(user_id=user_id, name=name)
         return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/join", body=body)
@@ -428,6 +434,17 @@ class EngineClient:
         return await self._call(
             PlayerView, "GET", f"/v1/games/{game_id}/view", params={"user_id": user_id}
         )
+
+    async def views_json(self, game_id: str, user_ids: list[int]) -> dict[str, Any]:
+        """``ViewsOf`` as plain JSON (``{"game", "views": [{"user_id", "seat", "view"}]}``):
+        several people's views at one version, each their own seat's or the spectator's.
+        Not validated into models: a caller that only passes the views on skips the cost."""
+        response = await self._http.get(
+            f"/v1/games/{game_id}/views", params=[("user_id", u) for u in user_ids]
+        )
+        _raise_for(response)
+        views: dict[str, Any] = orjson.loads(response.content)
+        return views
 
     async def spectator_view(self, game_id: str) -> PlayerView:
         return await self._call(PlayerView, "GET", f"/v1/games/{game_id}/spectator")

@@ -40,7 +40,15 @@ from services.engine.rules import (
     to_json,
     view,
 )
-from services.engine.store import ChatOp, ChatTaken, GameStore, Missing, Stale, Written
+from services.engine.store import (
+    ChatOp,
+    ChatTaken,
+    GameStore,
+    Missing,
+    Stale,
+    Written,
+    seated_users,
+)
 
 #: Actions that settle no decision: the one owed before is owed after them, with the time
 #: it had left (a UNO call must not buy its caller a fresh turn time).
@@ -156,6 +164,10 @@ class Games:
         if record is None or not record.status.live:
             raise GameError(404, "no_live_game", "this chat has no game in progress")
         return record
+
+    async def user_games(self, user_id: int) -> list[GameRecord]:
+        """The live games ``user_id`` holds a seat in (one not left)."""
+        return await self.store.user_games(user_id)
 
     # -- the lobby ---------------------------------------------------------------------
 
@@ -455,6 +467,7 @@ class Games:
             events=events,
             chat=ChatOp.KEEP if new.status.live else ChatOp.RELEASE,
             keep_turn_due=keep_turn_due,
+            seated_before=seated_users(old),
             **self._deadlines(old, new),
         )
         assert not isinstance(result, ChatTaken)  # only a creation claims the chat

@@ -10,11 +10,14 @@ Keys (README.md "State in Redis" and "Timers" describe them for the other servic
                                 ``e`` (the write's events, deflated). An event's own id is
                                 ``{version}-{index in e}``; ``to`` = an event's only seat
 ``uno:chat:{chat_id}:{topic}``  the chat's (and forum topic's) live game id
+``uno:user:{user_id}:games``    set of the live games the person holds a seat in (one
+                                not left): their "current games" (the Mini App's menu)
 ``uno:deadlines``               sorted set shared with the worker: ``{gid}|turn|{version}``
                                 and ``{gid}|uno|{version}``, score = unix seconds due
 
 Every write goes through one Lua script (``WRITE_LUA``), so the version check, the state,
-the event log entry, the deadlines and the chat pointer change together or not at all. The version
+the event log entry, the deadlines, the chat pointer and the players' games lists change
+together or not at all. The version
 sits in front of the JSON so the script compares it with ``GETRANGE`` instead of decoding
 the record. Deadline scores come from the Redis server's clock (``TIME``), the clock the
 worker compares them with.
@@ -63,7 +66,20 @@ def chat_key(chat_id: int, topic_id: int) -> str:
     return f"uno:chat:{chat_id}:{topic_id}"
 
 
-# KEYS: game, the game's event log shard, deadlines, chat, claimed deadlines
+def user_games_key(user_id: int) -> str:
+    return f"uno:user:{user_id}:games"
+
+
+def seated_users(record: GameRecord | None) -> frozenset[int]:
+    """The people a game is one of the current games of: humans holding a seat they have
+    not left, while the game is live."""
+    if record is None or not record.status.live:
+        return frozenset()
+    return frozenset(s.user_id for s in record.seats if s.user_id is not None and not s.left)
+
+
+# KEYS: game, the game's event log shard, deadlines, chat, claimed deadlines, then one
+#       games list per person whose list this write touches (``uno:user:{uid}:games``)
 # ARGV: 1 expected version (0: the game must not exist yet), 2 new version, 3 value,
 #       4 ttl, 5 game id, 6 turn delay ('' none), 7 uno delay ('' none),
 #       8 version of a UNO member to drop ('' none), 9 chat op (claim|keep|release),
@@ -71,6 +87,8 @@ def chat_key(chat_id: int, topic_id: int) -> str:
 #       12 seconds of writes the shard keeps, 13 '1': the decision owed is the one owed
 #       before, so the turn deadline keeps its due time (due now if a worker has claimed
 #       it already); the turn delay applies only when there was none
+#       14 one character per games list (KEYS[6] on): '+' the game is one of theirs (its
+#       expiry follows the game's), '-' it no longer is
 # The shard keeps the writes of the last ARGV[12] seconds (MINID: entry ids are the
 # server's milliseconds), and never more than about ARGV[10] entries (MAXLEN), whichever
 # is less. Both trim by whole nodes ('~'): a node's memory is freed only once all of its
@@ -109,6 +127,16 @@ if ARGV[11] ~= '' then
   end
 end
 redis.call('SET', KEYS[1], ARGV[3], 'EX', ttl)
+local lists = ARGV[14]
+for i = 1, #lists do
+  local list = KEYS[5 + i]
+  if string.sub(lists, i, i) == '+' then
+    redis.call('SADD', list, gid)
+    redis.call('EXPIRE', list, ttl)
+  else
+    redis.call('SREM', list, gid)
+  end
+end
 local turn_due = nil
 if expected > 0 then
   local old_turn = gid .. '|turn|' .. ARGV[1]
@@ -272,19 +300,28 @@ class GameStore:
         drop_uno_version: int | None = None,
         keep_turn_due: bool = False,
         chat: ChatOp = ChatOp.KEEP,
+        seated_before: frozenset[int] = frozenset(),
     ) -> WriteResult:
         """Write ``record`` iff the stored version is ``expected_version`` (0: create).
+
+        ``seated_before``: ``seated_users`` of the record this write replaces; the game
+        joins the games list of each person seated now (refreshing its expiry with the
+        game's) and leaves those of the people seated before and no more.
 
         ``keep_turn_due``: the decision owed is still the one owed before (a UNO call, a
         catch, the window's close came between), so its deadline moves to the new version
         with the due time it had; the turn delay only stands in when there was none."""
         gid = record.id
+        seated = seated_users(record)
+        gone = sorted(seated_before - seated)
         keys = [
             game_key(gid),
             log_key(shard_of(gid, self.event_shards)),
             DEADLINES_KEY,
             chat_key(record.chat_id, record.topic_id),
             CLAIMED_KEY,
+            *(user_games_key(u) for u in sorted(seated)),
+            *(user_games_key(u) for u in gone),
         ]
         value = encode(record)
         args: list[Any] = [
@@ -301,6 +338,7 @@ class GameStore:
             encode_events(events) if events else "",
             self.event_log_seconds,
             "1" if keep_turn_due else "",
+            "+" * len(seated) + "-" * len(gone),
         ]
         code, reply = await self._write(keys=keys, args=args)
         if code == 1:
@@ -315,6 +353,17 @@ class GameStore:
     async def live_game_id(self, chat_id: int, topic_id: int) -> str | None:
         raw = await self.redis.get(chat_key(chat_id, topic_id))
         return None if raw is None else _bytes(raw).decode()
+
+    async def user_games(self, user_id: int) -> list[GameRecord]:
+        """The live games the person holds a seat in. A game that expired unended (nobody
+        wrote it for the TTL) is still listed in the set until the set's own expiry, which
+        is never before the game's: such ids find no record and are passed over."""
+        ids = sorted(_bytes(m).decode() for m in await self.redis.smembers(user_games_key(user_id)))
+        if not ids:
+            return []
+        raws = await self.redis.mget([game_key(g) for g in ids])
+        records = [decode(_bytes(raw)) for raw in raws if raw is not None]
+        return [r for r in records if user_id in seated_users(r)]
 
     async def events(
         self, game_id: str, after: str = "0-0", count: int = 1000

@@ -7,6 +7,9 @@
   browser's ``EventSource`` does) and resumes after that version.
 - ``POST /v1/games/{game_id}/moves`` (``Authorization: tma <initData>``, body
   ``{"action", "version"}``) — a move, sent to the engine under the chat's action id.
+- ``GET /v1/me/games`` (``Authorization: tma <initData>``) — the launching person's current
+  games (the live games they hold a seat in, from the engine's per-person list): what the
+  page shows when opened from the bot's menu button, with no game in its start parameter.
 - ``GET /healthz``, ``/readyz``, ``/metrics`` — probes and Prometheus.
 
 Every request is the person their ``initData`` proves, in a chat Telegram says they are in;
@@ -16,7 +19,6 @@ only a seated player gets a hand and may move, and only their own seat's.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -52,6 +54,7 @@ from services.webapp.init_data import InvalidInitData, WebAppUser, validate
 from services.webapp.log_follower import LogFollower, Watch
 from services.webapp.membership import ChatMembers, MembershipUnknown
 from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSED
+from services.webapp.tables import Tables
 from services.webapp.words import table_words, viewer_language
 
 log = logging.getLogger(__name__)
@@ -107,6 +110,7 @@ class WebApp:
     engine: EngineClient
     redis: Redis
     follower: LogFollower
+    tables: Tables
     members: ChatMembers
     moves: FloodLimit
     opens: FloodLimit
@@ -158,27 +162,16 @@ class WebApp:
             raise Refused(429, "slow_down", "too many at once", retry_after_ms=wait)
 
     async def table(
-        self, viewer: Viewer, since: int | None, watch: Watch | None = None
-    ) -> dict[str, Any]:
-        """The viewer's view now and the events after version ``since`` (the last few when
-        ``None``), through the engine's views: a hand only for the viewer's own seat. The
-        events come from ``watch`` (what the log brought since) when it has them all."""
+        self, viewer: Viewer, since: int | None, at_least: int | None, watch: Watch | None
+    ) -> tuple[int, bytes]:
+        """The viewer's table at ``at_least`` or later (None: now) as one ``table`` event:
+        their view (a hand only for their own seat) and the events after version ``since``
+        (the last few when ``None``). The events come from ``watch`` (what the log brought
+        since) when it has them all, else from the engine."""
         game_id, user_id = viewer.game_id, viewer.user.id
-        shown = None
-        if viewer.seated is not False:
-            # Forbidden: not seated (or left the game since): a spectator
-            with contextlib.suppress(Forbidden):
-                shown = await self.engine.view(game_id, user_id)
-        if shown is None:
-            shown = await self.engine.spectator_view(game_id)
-            # one who takes a seat in the lobby is shown their hand from then on
-            viewer.seated = any(s.user_id == user_id and not s.left for s in shown.game.seats)
-            if viewer.seated:
-                shown = await self.engine.view(game_id, user_id)
-        else:
-            viewer.seated = True
-        seated = viewer.seated
-        version = shown.game.version
+        shown = await self.tables.shown(game_id, user_id, at_least)
+        viewer.seated = shown.seat is not None
+        version = shown.version
         events = watch.take(since, version) if watch is not None and since is not None else None
         if events is None:
             after = (
@@ -186,38 +179,44 @@ class WebApp:
                 if since is not None
                 else f"{max(0, version - FIRST_LOOK_VERSIONS)}-0"
             )
-            page = await self.engine.events(
-                game_id, after=after, user_id=user_id if seated else None, limit=100
-            )
+            async with self.tables.slots:
+                page = await self.engine.events(
+                    game_id,
+                    after=after,
+                    user_id=user_id if viewer.seated else None,
+                    limit=100,
+                )
             events = [e.model_dump(mode="json") for e in page.events]
-        return {
+        table = {
             "version": version,
             "me": user_id,
-            "seat": shown.seat if seated else None,
-            "game": shown.game.model_dump(mode="json"),
-            "view": shown.view.model_dump(mode="json") if shown.view is not None else None,
+            "seat": shown.seat,
+            "game": shown.game,
+            "view": shown.view,
             "events": events,
-            "words": table_words(viewer.locale, shown.game, shown.view, events),
+            "words": table_words(viewer.locale, shown.info, shown.seen, events),
         }
+        return version, b"id: %d\nevent: table\ndata: %s\n\n" % (version, orjson.dumps(table))
 
     async def stream(self, viewer: Viewer, since: int | None) -> AsyncIterator[bytes]:
         watch = self.follower.watch(viewer.game_id)
         CONNECTIONS.inc()
         woken = time.perf_counter()
         live: Watch | None = None  # from the first table on, events come from the log
+        at_least: int | None = None  # the first table: as the engine has it now
         try:
             yield b"retry: 1000\n\n"
             while True:
                 watch.changed.clear()
                 try:
-                    table = await self.table(viewer, since, live)
+                    version, frame = await self.table(viewer, since, at_least, live)
                     live = watch
                 except NotFound:
                     yield b"event: gone\ndata: {}\n\n"
                     return
-                if table["version"] != since:
-                    since = table["version"]
-                    yield b"id: %d\nevent: table\ndata: %s\n\n" % (since, orjson.dumps(table))
+                if version != since:
+                    since = version
+                    yield frame
                     PUSHES.inc()
                     PUSH_LAG.observe(time.perf_counter() - woken)
                 try:
@@ -225,12 +224,33 @@ class WebApp:
                         await watch.changed.wait()
                 except TimeoutError:
                     yield b": keep-alive\n\n"
+                at_least = max(watch.latest, since)
                 woken = time.perf_counter()
         except (EngineError, httpx.HTTPError):
             log.warning("the engine failed a table stream; the viewer reconnects")
         finally:
-            self.follower.unwatch(watch)
+            if self.follower.unwatch(watch):
+                self.tables.forget(viewer.game_id)
             CONNECTIONS.dec()
+
+    async def my_games(self, init_data: str) -> dict[str, Any]:
+        """The person's current games, each with what the list shows of it: no cards."""
+        user = self.authenticate(init_data)
+        await self.flood_check("open", user.id)
+        games = await self.engine.user_games(user.id)
+        return {
+            "me": user.id,
+            "games": [
+                {
+                    "game_id": g.game_id,
+                    "status": g.status,
+                    "variant": g.variant,
+                    "version": g.version,
+                    "players": [s.name for s in g.seats if not s.left],
+                }
+                for g in games
+            ],
+        }
 
     async def move(self, game_id: str, init_data: str, move: Move) -> dict[str, Any]:
         user = self.authenticate(init_data)
@@ -296,13 +316,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redis = Redis.from_url(settings.redis_url)
         http = httpx.AsyncClient(timeout=5.0)
-        async with EngineClient.from_settings(settings, max_connections=200) as engine:
+        async with EngineClient.from_settings(settings, max_connections=48) as engine:
             follower = LogFollower(redis, settings.event_shards)
             app.state.webapp = WebApp(
                 settings=settings,
                 engine=engine,
                 redis=redis,
                 follower=follower,
+                tables=Tables(engine),
                 members=ChatMembers(
                     http,
                     settings.bot_api_url,
@@ -382,6 +403,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
+
+    @app.get("/v1/me/games")
+    async def my_games(
+        request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> JSONResponse:
+        body = await service(request).my_games(_init_data_of(authorization))
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     @app.post("/v1/games/{game_id}/moves")
     async def post_move(

@@ -35,13 +35,15 @@ class Watch:
     and ``entries`` holds each write's public events (``(version, events)``) since the
     watch began, unless more than ``MAX_WAITING`` piled up (``overflowed``)."""
 
-    __slots__ = ("changed", "entries", "game_id", "overflowed")
+    __slots__ = ("changed", "entries", "game_id", "latest", "overflowed")
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self.changed = asyncio.Event()
         self.entries: list[tuple[int, list[dict[str, Any]]]] = []
         self.overflowed = False
+        #: the newest version the log brought since the watch began (0: none yet)
+        self.latest = 0
 
     def take(self, since: int, upto: int) -> list[dict[str, Any]] | None:
         """The public events of versions after ``since`` up to ``upto``, those later kept
@@ -74,12 +76,15 @@ class LogFollower:
         self._watches[game_id].add(watch)
         return watch
 
-    def unwatch(self, watch: Watch) -> None:
+    def unwatch(self, watch: Watch) -> bool:
+        """Ends the watch; True when it was the game's last one on this replica."""
         watches = self._watches.get(watch.game_id)
         if watches is not None:
             watches.discard(watch)
             if not watches:
                 del self._watches[watch.game_id]
+                return True
+        return False
 
     async def start_position(self) -> None:
         """Read from each shard's newest entry on: what came before, a viewer gets from the
@@ -126,6 +131,7 @@ class LogFollower:
             if "to" not in event
         ]
         for watch in watches:
+            watch.latest = max(watch.latest, version)
             if len(watch.entries) >= MAX_WAITING:
                 watch.overflowed = True
             else:

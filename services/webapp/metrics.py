@@ -13,3 +13,7 @@ PUSH_LAG = Histogram(
 )
 MOVES = Counter("uno_webapp_moves_total", "Moves sent to the engine, by outcome", ["outcome"])
 REFUSED = Counter("uno_webapp_refused_total", "Requests refused, by reason", ["reason"])
+VIEW_REQUESTS = Counter(
+    "uno_webapp_engine_view_requests",
+    "Requests to the engine for table views (one per game and version for all its viewers)",
+)

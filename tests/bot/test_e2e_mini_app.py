@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import pytest
 
 from harness.players import buttons
@@ -106,3 +107,25 @@ def test_the_private_hand_opens_the_apps_page_on_its_game(
     )
     page = urlsplit(opens_on(launch, webapp))
     assert parse_qs(page.query)["game"] == [game_id]
+
+
+def test_the_bots_menu_button_opens_the_app_on_the_players_games(
+    app_stack: tuple[Stack, WebAppProcess], scene: Scene
+) -> None:
+    """The bot sets its menu button (setChatMenuButton, a ``web_app`` button) to the app's
+    page; pressed in the private chat, it opens the page with no game, which lists the
+    person's live games."""
+    stack, webapp = app_stack
+    person = scene.person(0)["id"]
+    menu = stack.control.menu_button(person, stack.bot_id)
+    assert menu["type"] == "web_app" and menu["web_app"]["url"] == f"{webapp.url}/"
+    launch = stack.control.open_web_app(person, "menu_button", chat_id=stack.bot_id)
+    assert urlsplit(opens_on(launch, webapp)).query == ""
+    assert "start_param" not in parse_qs(launch["init_data"])
+    listed = httpx.get(
+        f"{webapp.url}/v1/me/games",
+        headers={"Authorization": f"tma {launch['init_data']}"},
+        timeout=30,
+    )
+    assert listed.status_code == 200
+    assert scene.game.game_id in [g["game_id"] for g in listed.json()["games"]]

@@ -28,6 +28,7 @@ from services.engine.wire.schemas import (
     Join,
     PlayerOnly,
     SetOptions,
+    UserGames,
 )
 
 router = APIRouter(tags=["lobby"])
@@ -70,6 +71,14 @@ async def chat_game(
 ) -> Response:
     """The live game of a chat (and forum topic), if any."""
     return json_response(game_info(await context.games.live_game(chat_id, topic_id)))
+
+
+@router.get("/v1/users/{user_id}/games", response_model=UserGames, responses=errors())
+async def user_games(context: Context, user_id: Annotated[int, Path(ge=1, le=2**53)]) -> Response:
+    """The live games a person holds a seat in (one they have not left), oldest id first:
+    their current games, as the Mini App's menu lists them."""
+    records = await context.games.user_games(user_id)
+    return json_response({"games": [game_info(r) for r in records]})
 
 
 #: What a lobby change may answer besides the game's facts.

@@ -13,7 +13,14 @@ from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from services.engine.context import Context, EngineContext
-from services.engine.responses import answer_action, json_response, shown_to, table_view
+from services.engine.responses import (
+    answer_action,
+    game_info,
+    json_response,
+    player_view,
+    shown_to,
+    table_view,
+)
 from services.engine.routes import GameId, errors
 from services.engine.wire.schemas import (
     ActionRequest,
@@ -22,6 +29,7 @@ from services.engine.wire.schemas import (
     FrozenMoved,
     PlayerView,
     UserId,
+    ViewsOf,
 )
 
 ACTION_ROUTE = "/v1/games/{game_id}/actions"
@@ -56,6 +64,36 @@ async def get_player_view(
 ) -> Response:
     """A player's view: their hand, what they may do now, the public table."""
     return await show_view(context, game_id, user_id)
+
+
+#: Most people one request for several views names.
+MAX_VIEWS = 64
+
+
+@router.get("/v1/games/{game_id}/views", response_model=ViewsOf, responses=errors(404))
+async def get_views(
+    context: Context,
+    game_id: GameId,
+    user_id: Annotated[list[UserId], Query(min_length=1, max_length=MAX_VIEWS)],
+) -> Response:
+    """Several people's views at one version: each one's own seat's (their hand), or the
+    spectator's for one without a seat. [decision] What a Mini App replica shows everyone
+    watching a game after a write, for one request and one read of the game instead of one
+    per viewer; the views are the same ``player_view`` as the single view's, so hidden
+    cards still pass through one door."""
+    record = await context.games.get(game_id)
+    spectator: dict[str, object] = {}
+    views = []
+    for person in dict.fromkeys(user_id):
+        seat = record.seat_of(person)
+        if seat is None:
+            if "view" not in spectator:  # computed once however many spectators
+                spectator["view"] = player_view(record, None)
+            shown = spectator["view"]
+        else:
+            shown = player_view(record, seat)
+        views.append({"user_id": person, "seat": seat, "view": shown})
+    return json_response({"game": game_info(record), "views": views})
 
 
 @router.get("/v1/games/{game_id}/spectator", response_model=PlayerView, responses=errors(404))

@@ -285,6 +285,12 @@ class GameInfo(BaseModel):
     )
 
 
+class UserGames(BaseModel):
+    """The live games a person holds a seat in (one they have not left)."""
+
+    games: list[GameInfo]
+
+
 class EngineSeatView(BaseModel):
     model_config = ConfigDict(extra="allow")
 
@@ -342,6 +348,22 @@ class PlayerView(BaseModel):
     game: GameInfo
     seat: int | None
     view: EngineView | None = Field(description="Null before the game starts")
+
+
+class ViewOf(BaseModel):
+    """One person's view among several: their own seat's, or a spectator's (``seat`` null)
+    when they hold none."""
+
+    user_id: int
+    seat: int | None
+    view: EngineView | None = Field(description="Null before the game starts")
+
+
+class ViewsOf(BaseModel):
+    """Several people's views of a game at one version (``game.version``)."""
+
+    game: GameInfo
+    views: list[ViewOf]
 
 
 class ActionResult(BaseModel):

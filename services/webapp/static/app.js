@@ -261,7 +261,7 @@
   }
 
   function connect() {
-    if (!gameId) { status(say("noGame")); return; }
+    if (!gameId) { window.UnoGames.show(tg, lang, status); return; } // the menu button's launch
     status(say("connecting"));
     const url = `/v1/games/${encodeURIComponent(gameId)}/stream?init_data=${encodeURIComponent(tg.initData)}`;
     const source = new EventSource(url);

@@ -1,0 +1,46 @@
+"""Several people's views in one request (``GET /v1/games/{id}/views``, the Mini App's
+fan-out): each seated person their own hand, everyone else the spectator's table, all at
+one version."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from services.engine.client import EngineClient, NotFound
+from services.engine.wire.schemas import SeatSpec
+
+CHAT = -100_991
+ANN, BOB, SAM = 201, 202, 203
+
+
+async def test_each_person_gets_their_own_seat_or_the_spectators_view(
+    engine: EngineClient,
+) -> None:
+    seats = [SeatSpec(name="Ann", user_id=ANN), SeatSpec(name="Bob", user_id=BOB)]
+    game = await engine.create_test_game(
+        CHAT, seats, {"hands": ["R5 R6", "B1 B2 B3"], "discard": "R3", "current": 0}
+    )
+    answer = await engine.views_json(game.game_id, [BOB, SAM, ANN, SAM])
+    assert answer["game"]["version"] == game.version
+    views = {v["user_id"]: v for v in answer["views"]}
+    assert list(views) == [BOB, SAM, ANN]  # each person once, in the order asked
+    assert views[ANN]["seat"] == 0 and views[ANN]["view"]["hand"] == ["R5", "R6"]
+    assert views[BOB]["seat"] == 1 and views[BOB]["view"]["hand"] == ["B1", "B2", "B3"]
+    assert views[SAM]["seat"] is None and views[SAM]["view"]["hand"] == []
+    assert views[SAM]["view"]["legal"] == []
+    # the same views as one person's own request gives
+    single = await engine.view(game.game_id, ANN)
+    assert single.view is not None and views[ANN]["view"]["legal"] == single.view.legal
+
+
+async def test_an_unknown_game_or_a_bad_list_is_refused(
+    engine: EngineClient, http: httpx.AsyncClient
+) -> None:
+    with pytest.raises(NotFound):
+        await engine.views_json("nosuchgame00", [ANN])
+    seats = [SeatSpec(name="Ann", user_id=ANN), SeatSpec(name="Bob", user_id=BOB)]
+    game = await engine.create_test_game(CHAT, seats, {"hands": ["R5", "B1"], "discard": "R3"})
+    for params in ([], [("user_id", "x")], [("user_id", "0")], [("user_id", 1)] * 65):
+        answer = await http.get(f"/v1/games/{game.game_id}/views", params=params)
+        assert answer.status_code == 400, params
