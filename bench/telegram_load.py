@@ -9,7 +9,10 @@ Classic games the way people do (/new, the variant button, Join, Start) and then
 move every ``--pace`` seconds per game: the player the table's "▶" line names picks a card
 (the scripted players' preference: play, then any other decision, then draw) either from
 the inline-mode hand ("My cards": an inline query and a chosen result posted in the group)
-or from the hand in their private chat (a button press). Nothing asks the engine during play.
+or from the hand in their private chat (a button press), on schedule whatever the group's
+table shows yet, as people do who play from their hands: a private-hand player moves when
+their hand offers a move; an inline-hand player whose turn the game names (the bench asks
+the engine, as the player's own inline hand would tell them) opens their hand and plays.
 
 Everything is timed on the local Telegram's clock, from its live feed (harness/feed.py) and
 call log: a
@@ -85,7 +88,7 @@ from playground.control import TelegramControl  # noqa: E402
 from services.bot.callbacks import Kind  # noqa: E402
 from services.bot.memory import PREFIX as BOT_PREFIX  # noqa: E402
 from services.bot.screens.event_lines import event_line  # noqa: E402
-from services.engine.client import GameInfo  # noqa: E402
+from services.engine.client import EngineClient, GameInfo  # noqa: E402
 
 GOAL_GROUP_CALLS = 1.05
 GOAL_P99_S = 0.100
@@ -209,6 +212,7 @@ class Game:
     people: list[dict[str, Any]]
     hand: str  # inline or private
     info: GameInfo | None = None
+    pressed: dict[int, str] = field(default_factory=dict)  # user → the hand they last played from
 
     def seat_of(self, user_id: int) -> int:
         assert self.info is not None
@@ -238,6 +242,7 @@ class Load:
         self.stopping = False
         self.tasks: list[asyncio.Task[None]] = []
         self.serial = itertools.count(1)
+        self.engine: EngineClient | None = None  # set while playing (running_load)
 
     async def call(self, name: str, *args: Any, **kwargs: Any) -> Any:
         url = self.stack.telegram_url
@@ -377,27 +382,42 @@ class Load:
         self.counters.in_view.append((time.time(), seen))
 
     async def move(self, game: Game, give_up: float) -> None:
-        """The player the table names makes their move; retried briefly while their hand
-        (or the table) has not caught up yet."""
+        """The player whose turn it is makes their move, on schedule whatever the table
+        shows: from their private hand (the one whose hand offers a move), or from their
+        inline hand (the seat the game names, asked as the player's own hand would tell
+        them); retried briefly while no hand offers a move yet (the private hand of the
+        move before not caught up)."""
         loop = asyncio.get_running_loop()
         if len(self.games) <= LOOK_AT_MOST:
             await self.look(game)
         while not self.stopping:
             table = self.feed.table(game.chat_id)
-            user = owing_user(table.text) if table is not None else None
-            if table is not None and user is not None:
-                done = await (self.move_inline if game.hand == "inline" else self.move_private)(
-                    game, table, user
-                )
-                if done:
-                    return
+            before = table.text if table is not None else ""
+            done = await (self.move_inline if game.hand == "inline" else self.move_private)(
+                game, before
+            )
+            if done:
+                return
             if loop.time() > give_up:
                 self.counters.idle += 1
                 return
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.05)
 
-    async def move_inline(self, game: Game, table: Shown, user: int) -> bool:
+    async def whose_turn(self, game: Game) -> int | None:
+        """The user who owes the game's decision (what their own inline hand tells them)."""
         assert game.info is not None
+        if self.engine is None:
+            return None
+        view = (await self.engine.spectator_view(game.info.game_id)).view
+        if view is None or view.pending is None:
+            return None
+        return game.info.seats[view.pending.player].user_id
+
+    async def move_inline(self, game: Game, before: str) -> bool:
+        assert game.info is not None
+        user = await self.whose_turn(game)
+        if user is None:
+            return False
         found = await self.call("inline_query", user, game.info.game_id, chat_id=game.chat_id)
         options = inline_moves(found)
         cb = preferred_move(list(options))
@@ -408,23 +428,30 @@ class Load:
         )
         line = move_line(game.info, game.seat_of(user), cb.arg)
         key = ("post", game.chat_id, posted["message_id"])
-        self.counters.moves.append((time.time(), Move(game.chat_id, key, table.text, line)))
+        self.counters.moves.append((time.time(), Move(game.chat_id, key, before, line)))
         return True
 
-    async def move_private(self, game: Game, table: Shown, user: int) -> bool:
+    async def move_private(self, game: Game, before: str) -> bool:
         assert game.info is not None
-        hand = self.feed.hand(user)
-        cb = preferred_move(markup_callbacks(hand.markup)) if hand is not None else None
-        if hand is None or cb is None:
-            return False
+        offers = [
+            (person["id"], hand, cb)
+            for person in game.people
+            if (hand := self.feed.hand(person["id"])) is not None
+            and (cb := preferred_move(markup_callbacks(hand.markup))) is not None
+            and game.pressed.get(person["id"]) != hand.text  # not the hand just played from
+        ]
+        if len(offers) != 1:
+            return False  # a hand not caught up yet: two players' hands both offer a move
+        user, hand, cb = offers[0]
         data = cb.encode()
+        game.pressed[user] = hand.text
         answer = await self.call("press_button", user, self.stack.bot_id, hand.message_id, data)
         if answer.get("text"):
             self.counters.refused += 1
             return False
         line = move_line(game.info, game.seat_of(user), cb.arg)
         key = ("press", user, data)
-        self.counters.moves.append((time.time(), Move(game.chat_id, key, table.text, line)))
+        self.counters.moves.append((time.time(), Move(game.chat_id, key, before, line)))
         return True
 
     async def stop(self) -> None:
@@ -626,7 +653,10 @@ async def running_load(
     try:
         load.feed.start()
         await asyncio.wait_for(load.feed.connected.wait(), 10)
-        yield load
+        async with stack.engine_client() as engine:
+            load.engine = engine
+            yield load
+            await load.stop()
     except BaseException:
         print(f"  (the processes' logs are kept in {log_dir})", file=sys.stderr)
         log_dir = Path()
