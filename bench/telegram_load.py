@@ -109,6 +109,9 @@ SUPERSEDED_AFTER_S = 1.0
 #: The bot's setting that keeps the table where it was before it moved to the bottom:
 #: edited in place until fifteen messages had pushed it up.
 IN_PLACE = {"UNO_BOT_TABLE_REPOST_AFTER": "15"}
+#: An inline-hand player's tries at a tick (each an engine read and an inline query), so a
+#: slow bot is not asked ever more often.
+INLINE_TRIES = 3
 METERED = ("send", "edit", "delete", "copy", "forward")
 
 
@@ -395,7 +398,9 @@ class Load:
         loop = asyncio.get_running_loop()
         if len(self.games) <= LOOK_AT_MOST:
             await self.look(game)
-        while not self.stopping:
+        tries = 0
+        while not self.stopping and (game.hand == "private" or tries < INLINE_TRIES):
+            tries += 1
             table = self.feed.table(game.chat_id)
             before = table.text if table is not None else ""
             done = await (self.move_inline if game.hand == "inline" else self.move_private)(
@@ -406,7 +411,10 @@ class Load:
             if loop.time() > give_up:
                 self.counters.idle += 1
                 return
-            await asyncio.sleep(0.05)
+            # An inline try costs an engine read and an inline query: not too often.
+            await asyncio.sleep(0.05 if game.hand == "private" else 0.3)
+        if not self.stopping:
+            self.counters.idle += 1
 
     async def whose_turn(self, game: Game) -> int | None:
         """The user who owes the game's decision (what their own inline hand tells them)."""
