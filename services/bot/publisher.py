@@ -53,11 +53,10 @@ REPOST_AFTER = 2
 NUDGE_AFTER = 15.0
 #: How often a wait for the group's budget looks for a newer move another replica saw.
 POLL_S = 0.25
-#: Superseded tables are deleted this many at a time (one write), or once the game has
-#: paused this long (tidy_later); the task looks this often.
+#: Superseded tables are deleted this many at a time (one write), or once the game has not
+#: moved for this long (tidy_later, which looks that often).
 TIDY_BATCH = 10
 TIDY_PAUSE_S = 8.0
-TIDY_POLL_S = 1.0
 #: Game statuses after which nothing may look live.
 FINISHED = ("over", "ended")
 
@@ -301,8 +300,11 @@ class Publisher:
                 if spectator.game.status in FINISHED:
                     return  # the render after this one retires the hands
                 await self.show_hands(mem, spectator)
-                version = spectator.game.version
-                continue
+                if spectator.game.version > version:
+                    version = spectator.game.version
+                    continue
+                # No newer state than shown yet (the log ahead of the engine's answer):
+                # wait below rather than ask again at once.
             woken = asyncio.ensure_future(moved.wait())
             await asyncio.wait({table, woken}, timeout=POLL_S, return_when=asyncio.FIRST_COMPLETED)
             woken.cancel()
@@ -451,8 +453,10 @@ class Publisher:
 
     def tidy_later(self, mem: GameMemory) -> None:
         """Delete the superseded tables in one write once ``TIDY_BATCH`` of them wait or the
-        game has paused ``TIDY_PAUSE_S``, with a slot of the group's budget to spare beyond
-        the next move's and no render of the game pending (one task per game here).
+        game has not moved for ``TIDY_PAUSE_S``, with a slot of the group's budget to spare
+        beyond the next move's and no render of the game pending (one task per game here,
+        looking every ``TIDY_PAUSE_S``: a hundred games' tasks cost the bot next to
+        nothing).
 
         [decision] Deleting each reposted table at once would cost the group half a write
         per turn (with inline hands every other table write is a repost), and a hundred
@@ -463,22 +467,20 @@ class Publisher:
         self._tidying.add(mem.game_id)
 
         async def later() -> None:
-            loop = asyncio.get_running_loop()
-            last, quiet_since = await self.memory.seen_version(mem.game_id), loop.time()
+            last = await self.memory.seen_version(mem.game_id)
             try:
                 while True:
-                    wait = await self.outbox.room(mem.chat_id, spare=1)
-                    await asyncio.sleep(max(wait, TIDY_POLL_S))
+                    await asyncio.sleep(TIDY_PAUSE_S)
                     old = await self.memory.superseded(mem.game_id)
                     if not old or await self.memory.game(mem.game_id) is None:
                         return
                     seen = await self.memory.seen_version(mem.game_id)
-                    if seen != last:
-                        last, quiet_since = seen, loop.time()
-                    if len(old) < TIDY_BATCH and loop.time() - quiet_since < TIDY_PAUSE_S:
+                    paused, last = seen == last, seen
+                    if len(old) < TIDY_BATCH and not paused:
                         continue
-                    pending = seen > await self.memory.shown_version(mem.game_id)
-                    if pending or not await self.outbox.take_now(mem.chat_id, spare=1):
+                    if seen > await self.memory.shown_version(mem.game_id):
+                        continue  # a table write is pending: it goes first
+                    if not await self.outbox.take_now(mem.chat_id, spare=1):
                         continue
                     await self.outbox.delete_many(mem.chat_id, old, reserved=True)
                     await self.memory.deleted(mem.game_id, old)
