@@ -48,6 +48,7 @@ class Feed:
         self.chats: dict[int, dict[int, Shown]] = {}  # chat → message id → as shown
         self.latest: dict[int, int] = {}  # chat → the bot's last message id there
         self.table_writes: dict[int, list[TableWrite]] = {}
+        self.hand_writes: dict[int, list[float]] = {}  # user → times their hand was written
         self.press_times: dict[tuple[int, str], float] = {}
         self.post_times: dict[tuple[int, int], float] = {}
         self.last_seq = 0
@@ -109,6 +110,8 @@ class Feed:
         self.chats.setdefault(chat_id, {})[message_id] = Shown(message_id, text, _markup(params))
         if chat_id in self.groups and is_table(text):
             self.table_writes.setdefault(chat_id, []).append(TableWrite(call["time"], text))
+        elif chat_id not in self.groups and text.startswith(HAND_HEAD):
+            self.hand_writes.setdefault(chat_id, []).append(call["time"])
 
     def newest(self, chat_id: int, head: str = "", kind: Kind | None = None) -> Shown | None:
         """The bot's newest message in the chat whose text starts with ``head`` (and which has

@@ -48,7 +48,7 @@ from services.bot.memory import Memory
 from services.bot.metrics import RENDER_LAG, UPDATES
 from services.bot.outbox import Outbox
 from services.bot.publisher import Publisher
-from services.bot.ratelimit import Bucket, NotAfforded, RedisRateLimiter, per_second, within
+from services.bot.ratelimit import Bucket, NotAfforded, RedisRateLimiter, paced, per_second
 from services.bot.records import Records
 from services.bot.screens.mini_app import MiniApp
 from services.config import Settings
@@ -73,7 +73,7 @@ def build_application(
         redis,
         token.get_secret_value().split(":")[0],
         overall=per_second(settings.bot_messages_per_second),
-        group=within(settings.bot_group_messages_per_minute, 60.0),
+        group=paced(settings.bot_group_messages_per_minute, 60.0),
         private=Bucket(interval=1 / settings.bot_private_messages_per_second, burst=1),
     )
 

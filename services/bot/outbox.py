@@ -73,6 +73,16 @@ class Outbox:
             return 0.0
         return await limiter.reserve("editMessageText", {"chat_id": chat_id}, most=most)
 
+    async def take_now(self, chat_id: int, *, spare: int = 0) -> bool:
+        """Take a slot of ``chat_id``'s budget for a message sent with ``reserved`` if one is
+        free now (with ``spare`` more free after it); whether one was (if not, none is
+        taken)."""
+        limiter = self._limiter
+        if limiter is None:
+            return True
+        taken = await limiter.reserve("editMessageText", {"chat_id": chat_id}, most=0, spare=spare)
+        return taken >= 0
+
     async def edit_inline(
         self,
         chat_id: int,
@@ -137,11 +147,14 @@ class Outbox:
         except (BadRequest, Forbidden) as e:
             log.info("could not delete message %s in %s: %s", message_id, chat_id, e)
 
-    async def delete_many(self, chat_id: int, message_ids: list[int]) -> bool:
-        """Delete up to 100 messages of ``chat_id`` in one call (one slot of its budget);
-        False when Telegram refused (those it could delete are gone either way)."""
+    async def delete_many(
+        self, chat_id: int, message_ids: list[int], *, reserved: bool = False
+    ) -> bool:
+        """Delete up to 100 messages of ``chat_id`` in one call (one slot of its budget;
+        ``reserved``: as ``send``); False when Telegram refused (those it could delete are
+        gone either way)."""
         try:
-            await self.bot.delete_messages(chat_id, message_ids, **self._budget(False))
+            await self.bot.delete_messages(chat_id, message_ids, **self._budget(reserved))
         except (BadRequest, Forbidden) as e:
             log.info("could not delete messages %s in %s: %s", message_ids, chat_id, e)
             return False

@@ -13,6 +13,7 @@ What happened in words (the last moves, a round's scores) comes from the entries
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from typing import Any
@@ -50,6 +51,12 @@ LOCK_MS = 10_000
 REPOST_AFTER = 2
 #: Seconds into a human's turn after which they are told once in private (README).
 NUDGE_AFTER = 15.0
+#: How often a wait for the group's budget looks for a newer move another replica saw.
+POLL_S = 0.25
+#: Superseded tables are deleted this many at a time (one write), or once the game has not
+#: moved for this long (tidy_later, which looks that often).
+TIDY_BATCH = 10
+TIDY_PAUSE_S = 8.0
 #: Game statuses after which nothing may look live.
 FINISHED = ("over", "ended")
 
@@ -72,6 +79,10 @@ class Publisher:
         self.repost_after = repost_after
         self.nudge_after = nudge_after
         self._later: set[asyncio.Task[None]] = set()
+        #: per game, set when a newer version of it is seen (a table write waiting for its
+        #: slot goes at the first free one then)
+        self._moved: dict[str, asyncio.Event] = {}
+        self._tidying: set[str] = set()
 
     async def on_entry(self, entry: LogEntry) -> bool:
         """Render one entry; False when it must stay pending (another render holds the game
@@ -236,6 +247,7 @@ class Publisher:
         owner = secrets.token_hex(8)
         if not await self.memory.saw_version(game_id, version, owner, LOCK_MS):
             # Another render holds the game and will show this version too, unless it dies.
+            self.moved(game_id)
             return await self.memory.shown_version(game_id) >= version
         try:
             while True:
@@ -258,12 +270,44 @@ class Publisher:
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
             return 2**53
         # The private chats have budgets of their own: they need not wait for the group's.
-        await asyncio.gather(self.show_hands(mem, spectator), self.show_table(mem, spectator))
+        # While the table waits for its slot, the hands follow every newer move.
+        table = asyncio.create_task(self.show_table(mem, spectator))
+        try:
+            await self.show_hands(mem, spectator)
+            await self.hands_while_waiting(mem, spectator.game.version, table)
+            await table
+        finally:
+            if not table.done():
+                table.cancel()
         game = spectator.game
         self.nudge_later(mem, spectator)
         if game.status in ("over", "ended"):
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
         return game.version
+
+    async def hands_while_waiting(
+        self, mem: GameMemory, version: int, table: asyncio.Task[None]
+    ) -> None:
+        """Show the private hands of every version newer than ``version`` seen while
+        ``table`` (this render's table write) waits for the group's budget."""
+        while not table.done():
+            moved = self._moved.setdefault(mem.game_id, asyncio.Event())
+            if await self.memory.seen_version(mem.game_id) > version:
+                try:
+                    spectator = await self.engine.spectator_view(mem.game_id)
+                except NotFound:
+                    return
+                if spectator.game.status in FINISHED:
+                    return  # the render after this one retires the hands
+                await self.show_hands(mem, spectator)
+                if spectator.game.version > version:
+                    version = spectator.game.version
+                    continue
+                # No newer state than shown yet (the log ahead of the engine's answer):
+                # wait below rather than ask again at once.
+            woken = asyncio.ensure_future(moved.wait())
+            await asyncio.wait({table, woken}, timeout=POLL_S, return_when=asyncio.FIRST_COMPLETED)
+            woken.cancel()
 
     async def table_of(
         self, mem: GameMemory, spectator: PlayerView, recent: list[dict[str, Any]]
@@ -305,22 +349,15 @@ class Publisher:
             await self.memory.update_game(mem.game_id, frozen=frozen)
             await self.tidy(mem)
             return
-        wait = await self.outbox.reserve(mem.chat_id)
-        if wait > 0:
+        if not await self.outbox.take_now(mem.chat_id):
+            await self.wait_for_slot(mem, spectator.game.version)
             # Render after the wait, not before: what changed meanwhile goes out in this one
             # message instead of queueing another behind it (this render holds the game's
             # lock, so the moves made meanwhile are left for it to show).
-            await asyncio.sleep(wait)
-            try:
-                spectator = await self.engine.spectator_view(mem.game_id)
-            except NotFound:
+            fresh = await self.fresh_table(mem)
+            if fresh is None:
                 return
-            mem = await self.memory.game(mem.game_id) or mem
-            if spectator.game.status in FINISHED:
-                return  # the game ended meanwhile: the next render retires the table
-            shown, frozen = await self.table_of(
-                mem, spectator, await self.memory.moves(mem.game_id)
-            )
+            mem, shown, frozen = fresh
             digest = keyboards.fingerprint(shown)
         above = mem.table_message  # the table this write supersedes, if it posts anew
         if mem.table_message is not None and mem.scrolled < self.repost_after:
@@ -337,8 +374,12 @@ class Publisher:
             if outcome is Outcome.UNREACHABLE:
                 return
             above = None  # gone: nothing left to delete
-            wait = await self.outbox.reserve(mem.chat_id)  # the edit spent the slot
-            await asyncio.sleep(wait)
+            await self.wait_for_slot(mem, spectator.game.version)  # the edit spent the slot
+            fresh = await self.fresh_table(mem)
+            if fresh is None:
+                return
+            mem, shown, frozen = fresh
+            digest = keyboards.fingerprint(shown)
         # People's messages pushed the table up (or there is none): this write posts it
         # at the bottom, where the players look, for the same one slot an edit costs.
         message = await self.outbox.send(
@@ -356,15 +397,102 @@ class Publisher:
             )
             await self.tidy(mem)
 
+    async def fresh_table(self, mem: GameMemory) -> tuple[GameMemory, Screen, str] | None:
+        """The table as the game is now (after a wait for the budget), or None when there is
+        none to show: the game is gone or over (the next render retires its table)."""
+        try:
+            spectator = await self.engine.spectator_view(mem.game_id)
+        except NotFound:
+            return None
+        if spectator.game.status in FINISHED:
+            return None
+        mem = await self.memory.game(mem.game_id) or mem
+        shown, frozen = await self.table_of(mem, spectator, await self.memory.moves(mem.game_id))
+        return mem, shown, frozen
+
+    async def wait_for_slot(self, mem: GameMemory, version: int) -> None:
+        """Take the group's slot for a table write that cannot go now (README "Rendering"):
+        the first free one once a move newer than ``version`` is in, else the first with
+        one more free after it. Sent at the first free slot, a lone move's write would
+        leave the next move, seconds away, a whole interval to wait; held, both go out in
+        one write when that move comes. Held at most one interval past the first free
+        slot: then it queues for the next slot, so other writes cannot starve it."""
+        loop = asyncio.get_running_loop()
+        hold_until = loop.time() + await self.outbox.room(mem.chat_id, spare=1)
+        while loop.time() < hold_until:
+            moved = self._moved.setdefault(mem.game_id, asyncio.Event())
+            newer = await self.memory.seen_version(mem.game_id) > version
+            spare = 0 if newer else 1
+            if await self.outbox.take_now(mem.chat_id, spare=spare):
+                return
+            wait = await self.outbox.room(mem.chat_id, spare=spare)
+            timeout = min(max(wait, 0.01), POLL_S, max(hold_until - loop.time(), 0.01))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(moved.wait(), timeout=timeout)
+        await asyncio.sleep(max(await self.outbox.reserve(mem.chat_id), 0.0))
+
+    def moved(self, game_id: str) -> None:
+        """A newer version of ``game_id`` was seen: wake what waits for one here."""
+        event = self._moved.pop(game_id, None)
+        if event is not None:
+            event.set()
+
     async def tidy(self, mem: GameMemory, *, at_once: bool = False) -> None:
-        """Delete the game's superseded tables, all in one deleteMessages, when a slot
-        beyond the next move's is free now (``at_once``: the game is over, so waiting for
-        the slot is worth it). Until then their buttons answer that the table moved."""
+        """Delete the game's superseded tables, all in one deleteMessages (``at_once``: the
+        game is over, so waiting for the slot is worth it); else leave it to a task that
+        waits for the group's budget to spare a slot (``tidy_later``). Until then their
+        buttons answer that the table moved."""
         old = await self.memory.superseded(mem.game_id)
-        if not old or (not at_once and await self.outbox.room(mem.chat_id, spare=1) > 0):
+        if not old:
+            return
+        if not at_once:
+            self.tidy_later(mem)
             return
         await self.outbox.delete_many(mem.chat_id, old)
         await self.memory.deleted(mem.game_id, old)
+
+    def tidy_later(self, mem: GameMemory) -> None:
+        """Delete the superseded tables in one write once ``TIDY_BATCH`` of them wait or the
+        game has not moved for ``TIDY_PAUSE_S``, with a slot of the group's budget to spare
+        beyond the next move's and no render of the game pending (one task per game here,
+        looking every ``TIDY_PAUSE_S``: a hundred games' tasks cost the bot next to
+        nothing).
+
+        [decision] Deleting each reposted table at once would cost the group half a write
+        per turn (with inline hands every other table write is a repost), and a hundred
+        groups' deletions would take a third of the token's 30 a second; ten at a time, or
+        in the game's pauses, they cost at most a twentieth of a write per turn."""
+        if mem.game_id in self._tidying:
+            return
+        self._tidying.add(mem.game_id)
+
+        async def later() -> None:
+            last = await self.memory.seen_version(mem.game_id)
+            try:
+                while True:
+                    await asyncio.sleep(TIDY_PAUSE_S)
+                    old = await self.memory.superseded(mem.game_id)
+                    if not old or await self.memory.game(mem.game_id) is None:
+                        return
+                    seen = await self.memory.seen_version(mem.game_id)
+                    paused, last = seen == last, seen
+                    if len(old) < TIDY_BATCH and not paused:
+                        continue
+                    if seen > await self.memory.shown_version(mem.game_id):
+                        continue  # a table write is pending: it goes first
+                    if not await self.outbox.take_now(mem.chat_id, spare=1):
+                        continue
+                    await self.outbox.delete_many(mem.chat_id, old, reserved=True)
+                    await self.memory.deleted(mem.game_id, old)
+                    return
+            except Exception:
+                log.exception("deleting superseded tables failed", extra={"game_id": mem.game_id})
+            finally:
+                self._tidying.discard(mem.game_id)
+
+        task = asyncio.create_task(later())
+        self._later.add(task)
+        task.add_done_callback(self._later.discard)
 
     async def show_hands(self, mem: GameMemory, spectator: PlayerView) -> None:
         if spectator.view is None and spectator.game.status not in FINISHED:

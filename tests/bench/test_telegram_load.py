@@ -36,9 +36,14 @@ def test_a_steady_run_measures_every_figure(
     assert {"game", "moves", "rate"} <= set(window.redis_kinds)
     assert window.redis_bytes == sum(window.redis_kinds.values())
     assert not math.isnan(window.render_lag)
+    # The private game's next movers saw their hands; the table's place was read each turn.
+    assert window.hand_latencies and all(lag > 0 for lag in window.hand_latencies)
+    assert window.in_view
     telegram_load.print_steady([window], 3.0)
+    telegram_load.print_steady([window], 3.0, brisk=True)
     printed = capsys.readouterr().out
     assert "group calls per turn" in printed and "press → table p99" in printed
+    assert "private hand p50 / p99" in printed and "≤ 1100 ms" in printed
 
 
 def test_the_table_names_who_owes_and_the_move_in_words() -> None:
