@@ -86,6 +86,8 @@ def test_two_people_play_classic_through_the_mini_app_while_a_spectator_watches(
         tap_card(ann, "G1")
         for page in (ann, bob, sam):
             at_version(page, v + 7)
+        one = sam.locator(".seat[data-seat='0'] .count[data-cards='1']")
+        assert one.text_content() == "1 card"  # Sam reads English; one card is not "1 cards"
         # Bob plays down to one card without calling: Ann catches him, he draws two
         tap_card(bob, "G8")
         at_version(ann, v + 8)

@@ -16,7 +16,7 @@
       refused: "Not allowed", turn: "{name} to play", yourTurn: "Your turn",
       ai: "AI", away: "away", frozen: "frozen", out: "knocked out", spectator: "Watching",
       stale: "The game moved on", illegal: "Not allowed now", slow: "Slow down",
-      lobby: "Waiting for the game to start", over: "Game over", cards: "{n} cards",
+      lobby: "Waiting for the game to start", over: "Game over", cards: "{n} cards", card: "{n} card",
       drawPile: "draw pile",
     },
     fa: {
@@ -24,7 +24,7 @@
       refused: "مجاز نیست", turn: "نوبت {name}", yourTurn: "نوبت شما",
       ai: "هوش مصنوعی", away: "غایب", frozen: "یخ‌زده", out: "حذف‌شده", spectator: "تماشاگر",
       stale: "بازی جلو رفت", illegal: "الان مجاز نیست", slow: "آهسته‌تر",
-      lobby: "در انتظار شروع بازی", over: "پایان بازی", cards: "{n} کارت",
+      lobby: "در انتظار شروع بازی", over: "پایان بازی", cards: "{n} کارت", card: "{n} کارت",
       drawPile: "دسته‌ی کارت",
     },
     gu: {
@@ -32,7 +32,7 @@
       refused: "મંજૂરી નથી", turn: "{name}નો વારો", yourTurn: "તમારો વારો",
       ai: "AI", away: "ગેરહાજર", frozen: "ફ્રીઝ", out: "નોકઆઉટ", spectator: "જોઈ રહ્યા છો",
       stale: "રમત આગળ વધી ગઈ", illegal: "હમણાં મંજૂરી નથી", slow: "ધીમે કરો",
-      lobby: "રમત શરૂ થવાની રાહ જોવાય છે", over: "રમત પૂરી", cards: "{n} કાર્ડ",
+      lobby: "રમત શરૂ થવાની રાહ જોવાય છે", over: "રમત પૂરી", cards: "{n} કાર્ડ", card: "{n} કાર્ડ",
       drawPile: "ડ્રો પાઈલ",
     },
   };
@@ -108,7 +108,7 @@
         "data-frozen": seat.frozen ? "1" : null,
       },
       element("span", { class: "name" }, (info.ai ? "🤖 " : "") + seat.name),
-      element("span", { class: "count", "data-cards": seat.cards }, say("cards", { n: seat.cards })),
+      element("span", { class: "count", "data-cards": seat.cards }, say(seat.cards === 1 ? "card" : "cards", { n: seat.cards })),
       element("span", { class: "marks" }, marks.join(" · ")),
       element("span", { class: "score" }, digits(seat.score)),
       backs));
