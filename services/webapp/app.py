@@ -55,7 +55,7 @@ from services.webapp.log_follower import LogFollower, Watch
 from services.webapp.membership import ChatMembers, MembershipUnknown
 from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSED
 from services.webapp.tables import Tables
-from services.webapp.words import table_words, viewer_language
+from services.webapp.words import viewer_language, with_moves
 
 log = logging.getLogger(__name__)
 
@@ -194,7 +194,7 @@ class WebApp:
             "game": shown.game,
             "view": shown.view,
             "events": events,
-            "words": table_words(viewer.locale, shown.info, shown.seen, events),
+            "words": with_moves(shown.words(viewer.locale), viewer.locale, shown.at.game, events),
         }
         return version, b"id: %d\nevent: table\ndata: %s\n\n" % (version, orjson.dumps(table))
 

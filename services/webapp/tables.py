@@ -4,10 +4,11 @@ A write wakes every connection watching its game at once (log_follower.py). Each
 asks here for its viewer's view at (at least) the version the log brought; the asks of
 one game made in the same turn of the event loop go to the engine as one request for
 all their people (``GET /v1/games/{id}/views``), which answers each person's own seat or,
-for those without one, the spectator's view, computed once. The answer is kept per
-(game, person) until a newer version comes, so a second tab of the same person, or a
-viewer reconnecting, costs nothing more. The game's facts and each view are serialised
-once (``orjson.Fragment``) however many connections show them.
+for those without one, the spectator's view, computed once. The answer is kept per game
+until a newer version comes, so a second tab of the same person, or a viewer reconnecting,
+costs nothing more. The game's facts and each seat's view are kept once, as the engine's
+JSON sent as it is, however many connections show them, and so are the words of each
+seat's view in each language: a connection holds nothing of them but a reference.
 
 [decision] Batching by event-loop turn rather than by a timer: the connections a write
 wakes all run in the next turn, so they meet without any added wait.
@@ -18,11 +19,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 
 from services.engine.client import EngineClient, EngineView, GameInfo
 from services.webapp.metrics import VIEW_REQUESTS
+from services.webapp.words import view_words
 
 log = logging.getLogger(__name__)
 
@@ -34,17 +37,58 @@ ENGINE_SLOTS = 32
 KEPT_UNWATCHED = 1024
 
 
+@dataclass(slots=True)
+class SeatView:
+    """One seat's view at one version (the spectator's: seat ``None``), as the engine's
+    JSON, and the table's words for it in each language asked so far: computed once for
+    every viewer of that seat who reads that language."""
+
+    json: bytes
+    _words: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def words(self, locale: str, game: GameInfo) -> dict[str, Any]:
+        said = self._words.get(locale)
+        if said is None:
+            view = EngineView.model_validate_json(self.json) if self.json != b"null" else None
+            said = self._words[locale] = view_words(locale, game, view)
+        return said
+
+
+@dataclass(slots=True)
+class Version:
+    """What a replica keeps of a game at one version: its facts (JSON and parsed, for the
+    words), each seat's view asked so far, and whose seat each asker has. One per game, so
+    the viewers of a game share it whenever they asked."""
+
+    number: int
+    game_json: bytes
+    game: GameInfo
+    seats: dict[int | None, SeatView] = field(default_factory=dict)
+    people: dict[int, int | None] = field(default_factory=dict)
+
+
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """One person's view at one version, serialised: ``game`` and ``view`` are JSON, sent
-    as they are; ``info`` and ``seen`` are the same parsed once, for the table's words."""
+    """One person's view at one version."""
 
-    version: int
+    at: Version
     seat: int | None
-    game: orjson.Fragment
-    view: orjson.Fragment
-    info: GameInfo
-    seen: EngineView | None
+
+    @property
+    def version(self) -> int:
+        return self.at.number
+
+    @property
+    def game(self) -> orjson.Fragment:
+        return orjson.Fragment(self.at.game_json)
+
+    @property
+    def view(self) -> orjson.Fragment:
+        return orjson.Fragment(self.at.seats[self.seat].json)
+
+    def words(self, locale: str) -> dict[str, Any]:
+        """The words of the view alone (not of the moves): see ``words.view_words``."""
+        return self.at.seats[self.seat].words(locale, self.at.game)
 
 
 @dataclass(slots=True)
@@ -56,16 +100,16 @@ class Tables:
     def __init__(self, engine: EngineClient, *, slots: int = ENGINE_SLOTS) -> None:
         self.engine = engine
         self.slots = asyncio.Semaphore(slots)
-        self._latest: dict[str, dict[int, Shown]] = {}
+        self._latest: dict[str, Version] = {}
         self._batches: dict[str, _Batch] = {}
 
     async def shown(self, game_id: str, user_id: int, at_least: int | None = None) -> Shown:
         """``user_id``'s view of the game, at ``at_least`` or later (None: as the engine
         has it now). Raises the engine's errors (``NotFound``: the game is gone)."""
         if at_least is not None:
-            kept = self._latest.get(game_id, {}).get(user_id)
-            if kept is not None and kept.version >= at_least:
-                return kept
+            kept = self._latest.get(game_id)
+            if kept is not None and kept.number >= at_least and user_id in kept.people:
+                return Shown(kept, kept.people[user_id])
         batch = self._batches.get(game_id)
         if batch is None:
             batch = self._batches[game_id] = _Batch()
@@ -95,30 +139,31 @@ class Tables:
             if not isinstance(failed, Exception):
                 raise
             return
-        game = answer["game"]
-        version = int(game["version"])
-        game_json = orjson.Fragment(orjson.dumps(game))
-        info = GameInfo.model_validate(game)
-        by_view: dict[int | None, tuple[orjson.Fragment, EngineView | None]] = {}
-        latest = self._latest.setdefault(game_id, {})
-        if len(self._latest) > KEPT_UNWATCHED + len(self._batches):
-            self._latest.pop(next(iter(self._latest)))
+        at = self._version_of(game_id, answer["game"])
         for one in answer["views"]:
             seat = one["seat"]
-            both = by_view.get(seat)
-            if both is None:
-                raw = one["view"]
-                both = by_view[seat] = (
-                    orjson.Fragment(orjson.dumps(raw)),
-                    None if raw is None else EngineView.model_validate(raw),
-                )
-            shown = Shown(version, seat, game_json, both[0], info, both[1])
-            kept = latest.get(one["user_id"])
-            if kept is None or kept.version <= version:
-                latest[one["user_id"]] = shown
+            if seat not in at.seats:
+                at.seats[seat] = SeatView(orjson.dumps(one["view"]))
+            at.people[one["user_id"]] = seat
+            shown = Shown(at, seat)
             for waiting in batch.people.get(one["user_id"], []):
                 if not waiting.done():
                     waiting.set_result(shown)
+
+    def _version_of(self, game_id: str, game: dict[str, Any]) -> Version:
+        """The kept version the engine's answer is at, the one kept if it is the same (a
+        second person opening the game costs no second copy), else a new one, kept if it is
+        newer than what was kept (an answer that crossed a newer one is used, not kept)."""
+        number = int(game["version"])
+        kept = self._latest.get(game_id)
+        if kept is not None and kept.number == number:
+            return kept
+        at = Version(number, orjson.dumps(game), GameInfo.model_validate(game))
+        if kept is None or kept.number < number:
+            if kept is None and len(self._latest) > KEPT_UNWATCHED + len(self._batches):
+                self._latest.pop(next(iter(self._latest)))
+            self._latest[game_id] = at
+        return at
 
 
 def _log_failure(task: asyncio.Task[None]) -> None:

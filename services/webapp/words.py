@@ -51,20 +51,10 @@ async def viewer_language(redis: Redis, user_id: int, app_language: str | None) 
     return language(chosen or app_language)
 
 
-def _card_names(
-    locale: str, game: GameInfo, view: EngineView, events: list[dict[str, Any]]
-) -> dict[str, dict[str, str]]:
-    """Each face the viewer may see now: its full name (the variant's own, e.g. Minions'
-    Wild Banana) and its chat label (``🟥 5``)."""
-    codes: set[str] = {view.top, *view.hand}
-    extra = view.model_extra or {}
-    if extra.get("draw_pile_back"):
-        codes.add(str(extra["draw_pile_back"]))
-    for seat in view.seats:
-        codes.update(seat.back_faces or ())
-    codes.update(str(c) for c in extra.get("reveal") or ())
-    codes.update(str(e["card"]) for e in events if isinstance(e.get("card"), str))
-    return {code: _card_words(locale, code, game.variant) for code in codes}
+def _card_names(locale: str, variant: str, codes: set[str]) -> dict[str, dict[str, str]]:
+    """Each face's full name (the variant's own, e.g. Minions' Wild Banana) and its chat
+    label (``🟥 5``)."""
+    return {code: _card_words(locale, code, variant) for code in codes}
 
 
 @lru_cache(maxsize=8192)
@@ -76,38 +66,45 @@ def _card_words(locale: str, code: str, variant: str) -> dict[str, str]:
     return {"name": str(name), "label": face_label(locale, code)}
 
 
-def table_words(
-    locale: str,
-    game: GameInfo,
-    view: EngineView | None,
-    events: list[dict[str, Any]],
+def with_moves(
+    fixed: dict[str, Any], locale: str, game: GameInfo, events: list[dict[str, Any]]
 ) -> dict[str, Any]:
-    """What the page writes on the table: the language and its direction, the variant, the
-    last moves as the chat's lines, each visible card's name, each decision's label (the
-    chat's button), the decision the viewer owes, and a round's or the game's result."""
+    """``fixed`` (``view_words``: shared by every viewer of the seat, left as it is) with
+    the words of the moves in ``events``: their lines, the cards they name, a round's or the
+    game's result."""
     happened = [e["event"] for e in events if isinstance(e.get("event"), dict)]
+    words = dict(fixed)
+    words["lines"] = [text(line) for line in event_lines(locale, game, happened)]
+    words["results"] = [
+        {
+            "round": e.get("round"),
+            "text": text(round_end(locale, game, e) if kind == "round_ended" else ""),
+        }
+        for e in happened
+        if (kind := e.get("type")) == "round_ended"
+    ]
+    over = [e for e in happened if e.get("type") == "game_over"]
+    if over:
+        words["game_over"] = text(game_over(locale, game, over[-1]))
+    named = {str(e["card"]) for e in happened if isinstance(e.get("card"), str)}
+    if "cards" in fixed and not named <= fixed["cards"].keys():
+        words["cards"] = {**fixed["cards"], **_card_names(locale, game.variant, named)}
+    return words
+
+
+def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str, Any]:
+    """The words of one view, whatever moves led to it: the language and its direction,
+    the variant, and (for a view) the chat table's own lines less the last moves (the page
+    shows those as a log) — its head (variant, round, Flip's side, direction), the pile,
+    the seats, the catch window, the draw pile (and its top card's back, in Flip) — each
+    card the view shows, each decision's label and the decision the viewer owes."""
     words: dict[str, Any] = {
         "lang": locale,
         "dir": "rtl" if locale in RTL else "ltr",
         "variant": variant_name(locale, game.variant),
-        "lines": [text(line) for line in event_lines(locale, game, happened)],
-        "results": [
-            {
-                "round": e.get("round"),
-                "text": text(round_end(locale, game, e) if kind == "round_ended" else ""),
-            }
-            for e in happened
-            if (kind := e.get("type")) == "round_ended"
-        ],
     }
-    over = [e for e in happened if e.get("type") == "game_over"]
-    if over:
-        words["game_over"] = text(game_over(locale, game, over[-1]))
     if view is None:
         return words
-    # The chat table's own lines, less the last moves (the page shows those as a log): its
-    # head (variant, round, Flip's side, direction), the pile, the seats, the catch window,
-    # the draw pile (and its top card's back, in Flip).
     two_sided = any(seat.back_faces is not None for seat in view.seats)
     lines = table_text(locale, game, view, (), two_sided=two_sided).split("\n")
     owing = owing_text(locale, game, view)
@@ -115,7 +112,7 @@ def table_words(
     words["owing"] = text(owing)
     words["catch"] = text(catch_line(locale, game, view))
     words["pile"] = text(lines[-1])
-    words["cards"] = _card_names(locale, game, view, happened)
+    words["cards"] = _card_names(locale, game.variant, _faces(view))
     words["colour"] = color_name(locale, view.color) if view.color else ""
     words["actions"] = {
         code: text(action_label(locale, game, view, code))
@@ -124,3 +121,15 @@ def table_words(
     }
     words["why"] = text(why_line(locale, game, view)) if owes(view) else ""
     return words
+
+
+def _faces(view: EngineView) -> set[str]:
+    """Each face the view shows: the pile's top, the hand, Flip's backs, a reveal."""
+    codes: set[str] = {view.top, *view.hand}
+    extra = view.model_extra or {}
+    if extra.get("draw_pile_back"):
+        codes.add(str(extra["draw_pile_back"]))
+    for seat in view.seats:
+        codes.update(seat.back_faces or ())
+    codes.update(str(c) for c in extra.get("reveal") or ())
+    return codes
