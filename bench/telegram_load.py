@@ -18,8 +18,9 @@ Everything is timed on the local Telegram's clock, from its live feed (harness/f
 call log: a
 move's time is the press (or the posting of the chosen inline result); it is shown when the
 bot's first write of the group's table after it carries the move's line ("P2 played 🟥 5",
-the bot's own words). A turn is a move shown so; one not shown within 10 s is "late" and
-counts in the percentiles as over 10 s.
+the bot's own words), or when the bot posts the round's scores first (a move that ends a
+round is told there: the next round's table opens afresh). A turn is a move shown so; one
+not shown within 10 s is "late" and counts in the percentiles as over 10 s.
 "Refused" counts presses the bot answered with a refusal (a stale private hand) or that
 Telegram refused (the button was gone); "idle" counts ticks where the named player had
 nothing to choose yet (their hand or the inline answer not caught up).
@@ -547,14 +548,22 @@ class Window:
 
 
 def shown_at(feed: Feed, move: Move, moved_at: float) -> float | None:
-    """When the group's table first showed ``move``: its first write after the move whose
-    text changed and carries the move's line."""
+    """When the group first saw ``move``: the table's first write after the move whose text
+    changed and carries the move's line, or else the round's scores, if the bot posted them
+    after the move and before any such write. A move that ends a round is told by its
+    scores and by no table: the next round's table opens with none of the last round's
+    moves (services/bot/README.md "Rendering"), and it shows the newest state."""
+    ends = [at for at in feed.round_ends.get(move.chat_id, []) if at > moved_at]
+    shown = ends[0] if ends else None
     for write in feed.table_writes.get(move.chat_id, []):
         if write.time <= moved_at or write.text == move.before:
             continue
+        if shown is not None and write.time > shown:
+            break
         if move.line is None or move.line in write.text:
-            return write.time if write.time - moved_at <= SHOWN_WITHIN_S else None
-    return None
+            shown = write.time
+            break
+    return shown if shown is not None and shown - moved_at <= SHOWN_WITHIN_S else None
 
 
 def moved_at(feed: Feed, move: Move) -> float | None:

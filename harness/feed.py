@@ -19,6 +19,9 @@ from harness.players import HAND_HEAD, TABLE_HEAD, is_table, markup_callbacks
 from services.bot.callbacks import Kind
 
 MENTION = re.compile(r"tg://user\?id=(\d+)")
+#: How the bot's message of a round's scores and of a game's end begin
+#: (services/bot/screens/scores.py): a move that ends a round is told there, not on a table.
+ROUND_END_HEADS = ("🏁 ", "🏆 ")
 
 
 @dataclass
@@ -38,8 +41,9 @@ class TableWrite:
 
 class Feed:
     """Follows ``/control/feed``: the bot's messages as they are now (tables in groups,
-    hands in private chats), every write of a table, and when each press and each posted
-    inline choice happened, all on the local Telegram's clock."""
+    hands in private chats), every write of a table, every post of a round's scores, and
+    when each press and each posted inline choice happened, all on the local Telegram's
+    clock."""
 
     def __init__(self, url: str, bot_id: int) -> None:
         self.url = url
@@ -48,6 +52,7 @@ class Feed:
         self.chats: dict[int, dict[int, Shown]] = {}  # chat → message id → as shown
         self.latest: dict[int, int] = {}  # chat → the bot's last message id there
         self.table_writes: dict[int, list[TableWrite]] = {}
+        self.round_ends: dict[int, list[float]] = {}  # group → times its scores were posted
         self.hand_writes: dict[int, list[float]] = {}  # user → times their hand was written
         self.press_times: dict[tuple[int, str], float] = {}
         self.post_times: dict[tuple[int, int], float] = {}
@@ -110,6 +115,10 @@ class Feed:
         self.chats.setdefault(chat_id, {})[message_id] = Shown(message_id, text, _markup(params))
         if chat_id in self.groups and is_table(text):
             self.table_writes.setdefault(chat_id, []).append(TableWrite(call["time"], text))
+        elif (
+            chat_id in self.groups and method == "sendmessage" and text.startswith(ROUND_END_HEADS)
+        ):
+            self.round_ends.setdefault(chat_id, []).append(call["time"])
         elif chat_id not in self.groups and text.startswith(HAND_HEAD):
             self.hand_writes.setdefault(chat_id, []).append(call["time"])
 

@@ -53,6 +53,29 @@ if redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
 return 1
 """
 
+# KEYS[1]: a game's last moves (score: version * 100 + the event's place in its write);
+# ARGV: how many moves (versions) to keep, the key's TTL, then score and member pairs. One
+# call, so replicas adding moves at once keep the newest ``keep`` whole, whatever order
+# they come in (an entry claimed late adds its moves and they go at once).
+_ADD_MOVES = """
+redis.call('ZADD', KEYS[1], unpack(ARGV, 3))
+local keep = tonumber(ARGV[1])
+local scored = redis.call('ZREVRANGE', KEYS[1], 0, -1, 'WITHSCORES')
+local versions, last = 0, nil
+for i = 2, #scored, 2 do
+  local version = math.floor(tonumber(scored[i]) / 100)
+  if version ~= last then
+    versions, last = versions + 1, version
+    if versions > keep then
+      redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ((version + 1) * 100))
+      break
+    end
+  end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class GameMemory:
@@ -99,6 +122,7 @@ class Memory:
         self._seen_and_lock = redis.register_script(_SEEN_AND_LOCK)
         self._unlock_if_done = redis.register_script(_UNLOCK_IF_DONE)
         self._forget = redis.register_script(_FORGET)
+        self._add_moves = redis.register_script(_ADD_MOVES)
 
     # -- keys ---------------------------------------------------------------------------------
 
@@ -316,18 +340,14 @@ class Memory:
     async def add_moves(
         self, game_id: str, version: int, events: list[dict[str, Any]], keep: int
     ) -> None:
+        """Add the move events of the write that made ``version`` (fewer than 100), keeping
+        those of the last ``keep`` moves (writes) whole."""
         if not events:
             return
-        key = self.moves_key(game_id)
-        members = {
-            json.dumps([version, i, e], separators=(",", ":")): version * 100 + i
-            for i, e in enumerate(events[-keep:])
-        }
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.zadd(key, members)
-            pipe.zremrangebyrank(key, 0, -keep - 1)
-            pipe.expire(key, TTL_SECONDS)
-            await pipe.execute()
+        args: list[Any] = [keep, TTL_SECONDS]
+        for i, e in enumerate(events[:99]):
+            args += [version * 100 + i, json.dumps([version, i, e], separators=(",", ":"))]
+        await self._add_moves(keys=[self.moves_key(game_id)], args=args)
 
     async def drop_moves_before(self, game_id: str, version: int) -> None:
         """Forget the moves of versions before ``version`` (a new round began with it)."""

@@ -27,10 +27,11 @@ from services.bot.logreader import LogEntry
 from services.bot.memory import GameMemory, Memory
 from services.bot.outbox import Outbox, Outcome
 from services.bot.screens.event_lines import (
-    KEPT_EVENTS,
     MOVE_EVENTS,
+    MOVE_EVENTS_KEPT,
     NOTICE_EVENTS,
     QUIET_EVENTS,
+    RECENT_MOVES,
     event_lines,
 )
 from services.bot.screens.hand import game_over_hand, owes, private_hand
@@ -98,7 +99,9 @@ class Publisher:
             await self.memory.drop_moves_before(entry.game_id, entry.version)
         this_round = public[starts[-1] + 1 :] if starts else public
         moves = [e for e in this_round if e.get("type") in MOVE_EVENTS]
-        await self.memory.add_moves(entry.game_id, entry.version, moves, KEPT_EVENTS)
+        await self.memory.add_moves(
+            entry.game_id, entry.version, moves[-MOVE_EVENTS_KEPT:], keep=RECENT_MOVES
+        )
         await self.announce(mem, entry, public)
         if public and all(e.get("type") in QUIET_EVENTS for e in public):
             wait = await self.outbox.room(mem.chat_id, spare=1)

@@ -127,6 +127,31 @@ def test_moves_made_while_the_table_waits_for_its_slot_go_out_in_one_edit(
     assert "🟥 1" in shown["text"]
 
 
+#: The bidi isolates around names and cards, left out to compare words.
+ISOLATES = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))
+
+
+def test_a_table_write_that_carries_two_moves_tells_both_whole(
+    budget_stack: Any, make_group: Any
+) -> None:
+    """Two moves with two lines each (a +2 and the draw it forced), chosen from the inline
+    hand while the table waits for its slot, go out in one write: it tells both cards, not
+    only the last three lines (the first card would be told by no table at all)."""
+    stack = budget_stack
+    scene = deal(stack, make_group(2), {"hands": ["R+2 B+2 G1 G2", "Y1 Y2 Y3"], "discard": "R3"})
+    scene.table()
+    client = redis.Redis.from_url(stack.redis_url)
+    _, tolerance = GROUP.args()
+    set_group_bucket(client, stack.token, scene.group.id, tolerance + 10_000)
+    client.close()
+    scene.choose_inline(0, "p.R+2")  # P1 draws two and is skipped: P0 plays again
+    scene.choose_inline(0, "p.B+2")  # while the table waits for its slot
+    shown = scene.players.wait_table("both moves", lambda m: "🟦 +2" in m["text"], timeout=90)
+    told = shown["text"].translate(ISOLATES).split("\n")[-1]  # the last moves' line
+    assert "P0 played 🟥 +2" in told and "P0 played 🟦 +2" in told, told
+    assert told.count("P1 drew 2") == 2, told
+
+
 SLOW_DOWN = "Slow down: too many presses at once."
 
 

@@ -38,18 +38,23 @@ async def test_a_dead_renderers_lock_expires(memory: Memory) -> None:
     assert not await memory.saw_version("g1", 3, "other", 5000)
 
 
-async def test_moves_keep_order_and_the_last_few(memory: Memory) -> None:
-    await memory.add_moves("g1", 7, [{"type": "played", "card": "R7"}], keep=3)
-    await memory.add_moves("g1", 5, [{"type": "played", "card": "R5"}], keep=3)
+async def test_moves_keep_order_and_the_last_few_whole(memory: Memory) -> None:
+    await memory.add_moves("g1", 7, [{"type": "played", "card": "R7"}], keep=2)
+    await memory.add_moves("g1", 5, [{"type": "played", "card": "R5"}], keep=2)
     await memory.add_moves(
-        "g1", 9, [{"type": "drew", "count": 1}, {"type": "kept", "player": 0}], keep=3
+        "g1", 9, [{"type": "played", "card": "R+2"}, {"type": "drew", "count": 2}], keep=2
     )
-    assert [m.get("card", m["type"]) for m in await memory.moves("g1")] == ["R7", "drew", "kept"]
-    # The same entry rendered twice (a claimed entry) adds nothing.
+    # The last two moves, each whole: the second of them has two events.
+    assert [m.get("card", m["type"]) for m in await memory.moves("g1")] == ["R7", "R+2", "drew"]
+    # The same entry rendered twice (a claimed entry) adds nothing; an old one claimed late
+    # adds nothing that stays.
     await memory.add_moves(
-        "g1", 9, [{"type": "drew", "count": 1}, {"type": "kept", "player": 0}], keep=3
+        "g1", 9, [{"type": "played", "card": "R+2"}, {"type": "drew", "count": 2}], keep=2
     )
-    assert len(await memory.moves("g1")) == 3
+    await memory.add_moves("g1", 3, [{"type": "played", "card": "R3"}], keep=2)
+    assert [m.get("card", m["type"]) for m in await memory.moves("g1")] == ["R7", "R+2", "drew"]
+    await memory.add_moves("g1", 10, [{"type": "kept", "player": 0}], keep=2)
+    assert [m.get("card", m["type"]) for m in await memory.moves("g1")] == ["R+2", "drew", "kept"]
 
 
 async def test_game_hands_and_once(memory: Memory) -> None:

@@ -10,11 +10,14 @@ from services.bot.i18n import gettext, ngettext
 from services.bot.screens.names import seat_name, seat_names
 from services.engine.client import GameInfo
 
-#: How many of the last moves the table tells.
-RECENT_LINES = 3
-#: How many of the last move events are kept to tell them: a line takes two at most (a
-#: stack and its card, a first card and its skip).
-KEPT_EVENTS = 2 * RECENT_LINES
+#: How many of the last moves the table tells, each whole: a move is one write of the
+#: game, with every line it has (a +2 and the draw it forced are two). Counted in lines, a
+#: table write that carries two such moves at once (a write held for the next move, in a
+#: group past its budget) would leave the first one's card out, and no table would ever
+#: tell it.
+RECENT_MOVES = 3
+#: The most events of one move kept to tell it (its last ones).
+MOVE_EVENTS_KEPT = 6
 
 #: Public events the table's "last moves" line tells (``event_line`` has words for them).
 MOVE_EVENTS = frozenset(

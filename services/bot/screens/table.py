@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from services.bot.callbacks import Callback, Kind
 from services.bot.cards import COLOR_SQUARES, face_label
 from services.bot.i18n import gettext, number
-from services.bot.screens.event_lines import RECENT_LINES
 from services.bot.screens.keyboard import Button, Keyboard, Screen, button, rows
 from services.bot.screens.names import person, variant_name
 from services.engine.client import EngineView, GameInfo
@@ -115,7 +114,8 @@ def table_text(
     *,
     two_sided: bool,
 ) -> str:
-    """The table's words: ``recent`` are the last moves' lines (``event_lines``);
+    """The table's words: ``recent`` are the last moves' lines (``event_lines`` of the
+    last ``event_lines.RECENT_MOVES`` moves, which the bot's memory keeps), all told;
     ``two_sided``: the variant's cards have a light and a dark side (its facts)."""
     direction = "↻ " + (
         gettext(locale, "clockwise") if view.direction == 1 else gettext(locale, "anticlockwise")
@@ -147,7 +147,7 @@ def table_text(
         pile += " · " + gettext(locale, "its back: {card}", card=face_label(locale, str(back)))
     lines.append(pile)
     if recent:
-        lines.append("— " + " · ".join(recent[-RECENT_LINES:]))
+        lines.append("— " + " · ".join(recent))
     return "\n".join(lines)
 
 
