@@ -10,6 +10,7 @@ import os
 import socket
 import time
 
+import httpx
 from redis.asyncio import Redis
 from telegram import (
     BotCommand,
@@ -32,6 +33,7 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
 from services.bot import flood, lobby, play, pressed, standings
 from services.bot.callbacks import Kind
@@ -138,6 +140,7 @@ def build_application(
         .base_url(settings.bot_api_url)
         .base_file_url(settings.bot_api_file_url)
         .concurrent_updates(64)
+        .request(bot_api_request())
         .rate_limiter(limiter)
         .post_init(post_init)
         .post_shutdown(post_shutdown)
@@ -145,6 +148,26 @@ def build_application(
     )
     add_handlers(app)
     return app
+
+
+#: Bot API connections: at most, and kept open between calls (PTB keeps as many open as it
+#: may use). [decision] httpcore looks at every pooled connection on each call (a poll of
+#: each idle socket), so the pool a burst leaves behind would tax every later call; a few
+#: carry the steady load, and a burst opens more for as long as it lasts.
+BOT_API_CONNECTIONS = 256
+BOT_API_IDLE_CONNECTIONS = 16
+
+
+def bot_api_request() -> HTTPXRequest:
+    return HTTPXRequest(
+        connection_pool_size=BOT_API_CONNECTIONS,
+        httpx_kwargs={
+            "limits": httpx.Limits(
+                max_connections=BOT_API_CONNECTIONS,
+                max_keepalive_connections=BOT_API_IDLE_CONNECTIONS,
+            )
+        },
+    )
 
 
 def add_handlers(app: Application) -> None:  # type: ignore[type-arg]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, cast
 
@@ -27,13 +27,67 @@ HAND_EDIT_SECONDS = 10
 # game's current state until no newer version has been seen; the others only record that
 # they saw one. Both steps are atomic, so a version seen while the lock is held is never
 # left unrendered.
+# KEYS: the game's memory, its render lock, its last moves; ARGV: the version, the owner,
+# the lock's ms, the memory's TTL. Answers -1 when a finished render showed the version
+# already (nothing recorded), 0 when another render holds the game, else what the holder
+# renders from: the game's memory and its last moves, read in the same call.
 _SEEN_AND_LOCK = """
+local shown = tonumber(redis.call('HGET', KEYS[1], 'shown') or '-1')
+if shown >= tonumber(ARGV[1]) then return -1 end
 local seen = tonumber(redis.call('HGET', KEYS[1], 'seen') or '-1')
 if tonumber(ARGV[1]) > seen then redis.call('HSET', KEYS[1], 'seen', ARGV[1]) end
 redis.call('EXPIRE', KEYS[1], ARGV[4])
-if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return 1 end
-return 0
+if not redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return 0 end
+return {redis.call('HGETALL', KEYS[1]), redis.call('ZRANGE', KEYS[3], 0, -1)}
 """
+# Keeps the newest ``keep`` moves (versions) of a game's last moves whole (score: version *
+# 100 + the event's place in its write), whatever order replicas add them in (an entry
+# claimed late adds its moves and they go at once), and sets the key's TTL.
+_KEEP_MOVES = """
+local function keep_moves(key, keep, ttl)
+  local scored = redis.call('ZREVRANGE', key, 0, -1, 'WITHSCORES')
+  local versions, last = 0, nil
+  for i = 2, #scored, 2 do
+    local version = math.floor(tonumber(scored[i]) / 100)
+    if version ~= last then
+      versions, last = versions + 1, version
+      if versions > keep then
+        redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. ((version + 1) * 100))
+        break
+      end
+    end
+  end
+  redis.call('EXPIRE', key, ttl)
+end
+"""
+# KEYS: the game's memory, its last moves; ARGV: the score below which moves are dropped
+# (-1: none; else a new round began), the moves to keep, their TTL, then (score, member)
+# pairs. Nothing is written for a game the bot does not remember; answers its memory (empty
+# then).
+_NOTE_ENTRY = (
+    _KEEP_MOVES
+    + """
+if redis.call('HEXISTS', KEYS[1], 'chat') == 0 then return {} end
+if tonumber(ARGV[1]) >= 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[1])
+end
+if #ARGV > 3 then
+  redis.call('ZADD', KEYS[2], unpack(ARGV, 4))
+  keep_moves(KEYS[2], tonumber(ARGV[2]), ARGV[3])
+end
+return redis.call('HGETALL', KEYS[1])
+"""
+)
+# KEYS[1]: a game's last moves; ARGV: the moves to keep, the key's TTL, then (score,
+# member) pairs.
+_ADD_MOVES = (
+    _KEEP_MOVES
+    + """
+redis.call('ZADD', KEYS[1], unpack(ARGV, 3))
+keep_moves(KEYS[1], tonumber(ARGV[1]), ARGV[2])
+return 1
+"""
+)
 # KEYS[1]: a chat's games; ARGV: topic, game id. The topic's game is forgotten only if it is
 # still this one (a newer game of the topic stays).
 _FORGET = """
@@ -50,29 +104,6 @@ if seen > tonumber(ARGV[1]) then
   return 0
 end
 if redis.call('GET', KEYS[2]) == ARGV[2] then redis.call('DEL', KEYS[2]) end
-return 1
-"""
-
-# KEYS[1]: a game's last moves (score: version * 100 + the event's place in its write);
-# ARGV: how many moves (versions) to keep, the key's TTL, then score and member pairs. One
-# call, so replicas adding moves at once keep the newest ``keep`` whole, whatever order
-# they come in (an entry claimed late adds its moves and they go at once).
-_ADD_MOVES = """
-redis.call('ZADD', KEYS[1], unpack(ARGV, 3))
-local keep = tonumber(ARGV[1])
-local scored = redis.call('ZREVRANGE', KEYS[1], 0, -1, 'WITHSCORES')
-local versions, last = 0, nil
-for i = 2, #scored, 2 do
-  local version = math.floor(tonumber(scored[i]) / 100)
-  if version ~= last then
-    versions, last = versions + 1, version
-    if versions > keep then
-      redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ((version + 1) * 100))
-      break
-    end
-  end
-end
-redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1
 """
 
@@ -116,10 +147,56 @@ def _hand(value: bytes | str) -> HandMessage:
     return HandMessage(int(message), fingerprint, language)
 
 
+class Claim(NamedTuple):
+    """What trying a game's render lock gave: ``shown``, a finished render showed the
+    version already; ``held``, this caller holds the lock, and renders from ``game`` and
+    ``moves`` as they were when it took it."""
+
+    shown: bool
+    held: bool
+    game: GameMemory | None = None
+    moves: list[dict[str, Any]] = []
+
+
+def _pairs(raw: list[Any]) -> dict[bytes, bytes]:
+    """A Lua script's HGETALL (a flat list) as redis-py's own HGETALL answer."""
+    return dict(zip(raw[::2], raw[1::2], strict=True))
+
+
+def _game_memory(game_id: str, raw: Mapping[Any, bytes | str]) -> GameMemory | None:
+    if not raw or b"chat" not in raw:
+        return None
+    fields = {_text(k): _text(v) for k, v in raw.items()}
+    table = fields.get("table")
+    frozen = fields.get("frozen", "")
+    return GameMemory(
+        game_id=game_id,
+        chat_id=int(fields["chat"]),
+        topic_id=int(fields.get("topic", "0")),
+        chat_title=fields.get("title", ""),
+        locale=fields.get("lang", "en"),
+        table_message=int(table) if table else None,
+        table_fingerprint=fields.get("tfp", ""),
+        scrolled=int(fields.get("scrolled", "0")),
+        recent=json.loads(fields.get("recent", "[]")),
+        frozen={int(u): int(s) for u, _, s in (p.partition(":") for p in frozen.split(",") if p)},
+    )
+
+
+def _move_pairs(version: int, events: list[dict[str, Any]]) -> list[Any]:
+    """The (score, member) pairs of the last moves' sorted set for the events of the write
+    that made ``version`` (its first 99), by version and order."""
+    pairs: list[Any] = []
+    for i, e in enumerate(events[:99]):
+        pairs += [version * 100 + i, json.dumps([version, i, e], separators=(",", ":"))]
+    return pairs
+
+
 class Memory:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
         self._seen_and_lock = redis.register_script(_SEEN_AND_LOCK)
+        self._note_entry = redis.register_script(_NOTE_ENTRY)
         self._unlock_if_done = redis.register_script(_UNLOCK_IF_DONE)
         self._forget = redis.register_script(_FORGET)
         self._add_moves = redis.register_script(_ADD_MOVES)
@@ -180,26 +257,31 @@ class Memory:
             await pipe.execute()
 
     async def game(self, game_id: str) -> GameMemory | None:
-        raw = await self.redis.hgetall(self.game_key(game_id))
-        if not raw or b"chat" not in raw:
-            return None
-        fields = {_text(k): _text(v) for k, v in raw.items()}
-        table = fields.get("table")
-        frozen = fields.get("frozen", "")
-        return GameMemory(
-            game_id=game_id,
-            chat_id=int(fields["chat"]),
-            topic_id=int(fields.get("topic", "0")),
-            chat_title=fields.get("title", ""),
-            locale=fields.get("lang", "en"),
-            table_message=int(table) if table else None,
-            table_fingerprint=fields.get("tfp", ""),
-            scrolled=int(fields.get("scrolled", "0")),
-            recent=json.loads(fields.get("recent", "[]")),
-            frozen={
-                int(u): int(s) for u, _, s in (p.partition(":") for p in frozen.split(",") if p)
-            },
+        return _game_memory(game_id, await self.redis.hgetall(self.game_key(game_id)))
+
+    async def note_entry(
+        self,
+        game_id: str,
+        version: int,
+        events: list[dict[str, Any]],
+        keep: int,
+        *,
+        new_round: bool = False,
+    ) -> GameMemory | None:
+        """One entry of the event log, in one call: its moves added to the last moves, the
+        newest ``keep`` moves kept whole (``new_round``: the moves of the versions before it
+        dropped first), and the game's
+        memory read; None (and nothing written) for a game the bot does not remember."""
+        args: list[Any] = [
+            version * 100 if new_round else -1,
+            keep,
+            TTL_SECONDS,
+            *_move_pairs(version, events),
+        ]
+        raw = await self._note_entry(
+            keys=[self.game_key(game_id), self.moves_key(game_id)], args=args
         )
+        return _game_memory(game_id, _pairs(raw))
 
     async def update_game(self, game_id: str, **fields: Any) -> None:
         key = self.game_key(game_id)
@@ -211,6 +293,17 @@ class Memory:
 
     async def count_chat_message(self, game_id: str) -> None:
         await self.redis.hincrby(self.game_key(game_id), "scrolled", 1)
+
+    async def chosen_card(self, game_id: str, user_id: int) -> bool:
+        """A card chosen from the inline hand, in one call: its message, posted below the
+        table, counted; whether its player is out of the game (left its group, or removed
+        with /kick), whose choice is not played."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hincrby(self.game_key(game_id), "scrolled", 1)
+            pipe.sismember(self.gone_key(game_id), str(user_id))
+            pipe.sismember(self.kicked_key(game_id), str(user_id))
+            _, gone, kicked = await pipe.execute()
+        return bool(gone) or bool(kicked)
 
     @staticmethod
     def superseded_key(game_id: str) -> str:
@@ -224,6 +317,25 @@ class Memory:
             pipe.sadd(key, str(message_id))
             pipe.expire(key, TTL_SECONDS)
             await pipe.execute()
+
+    async def table_posted(
+        self, game_id: str, message_id: int, above: int | None, **fields: Any
+    ) -> bool:
+        """The game's table is now ``message_id`` (with ``fields`` of its memory), posted
+        below ``above``, which it supersedes, in one call; whether superseded tables wait
+        to be deleted."""
+        old = self.superseded_key(game_id)
+        key = self.game_key(game_id)
+        mapping: Any = {**fields, "table": message_id, "scrolled": 0}
+        async with self.redis.pipeline(transaction=True) as pipe:
+            if above is not None:
+                pipe.sadd(old, str(above))
+                pipe.expire(old, TTL_SECONDS)
+            pipe.hset(key, mapping=mapping)
+            pipe.expire(key, TTL_SECONDS)
+            pipe.scard(old)
+            found = await pipe.execute()
+        return bool(found[-1])
 
     async def superseded(self, game_id: str) -> list[int]:
         """The game's earlier tables not yet deleted (at most 100: one deleteMessages)."""
@@ -250,11 +362,25 @@ class Memory:
 
     async def saw_version(self, game_id: str, version: int, owner: str, lock_ms: int) -> bool:
         """Record ``version`` as seen; True when this caller now holds the render lock."""
-        got = await self._seen_and_lock(
-            keys=[self.game_key(game_id), self.lock_key(game_id)],
+        return (await self.claim_render(game_id, version, owner, lock_ms)).held
+
+    async def claim_render(self, game_id: str, version: int, owner: str, lock_ms: int) -> Claim:
+        """Record ``version`` as seen and try the render lock, in one call (nothing is
+        recorded for a version a finished render showed); the holder gets what it renders
+        from with it: the game's memory and its last moves."""
+        raw = await self._seen_and_lock(
+            keys=[self.game_key(game_id), self.lock_key(game_id), self.moves_key(game_id)],
             args=[version, owner, lock_ms, TTL_SECONDS],
         )
-        return bool(got)
+        if not isinstance(raw, list):
+            return Claim(shown=int(raw) < 0, held=False)
+        fields, moves = raw
+        return Claim(
+            shown=False,
+            held=True,
+            game=_game_memory(game_id, _pairs(fields)),
+            moves=[json.loads(cast(bytes, m))[2] for m in moves],
+        )
 
     async def done_rendering(self, game_id: str, version: int, owner: str, lock_ms: int) -> bool:
         """Release the lock after showing ``version``, unless a newer one was seen meanwhile
@@ -344,9 +470,7 @@ class Memory:
         those of the last ``keep`` moves (writes) whole."""
         if not events:
             return
-        args: list[Any] = [keep, TTL_SECONDS]
-        for i, e in enumerate(events[:99]):
-            args += [version * 100 + i, json.dumps([version, i, e], separators=(",", ":"))]
+        args: list[Any] = [keep, TTL_SECONDS, *_move_pairs(version, events)]
         await self._add_moves(keys=[self.moves_key(game_id)], args=args)
 
     async def drop_moves_before(self, game_id: str, version: int) -> None:
@@ -397,3 +521,11 @@ class Memory:
 
     async def is_kicked(self, game_id: str, user_id: int) -> bool:
         return bool(await self.redis.sismember(self.kicked_key(game_id), str(user_id)))
+
+    async def out_of_game(self, game_id: str, user_id: int) -> bool:
+        """Whether ``user_id`` left the game's group or was removed from it, in one call."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sismember(self.gone_key(game_id), str(user_id))
+            pipe.sismember(self.kicked_key(game_id), str(user_id))
+            gone, kicked = await pipe.execute()
+        return bool(gone) or bool(kicked)

@@ -17,7 +17,7 @@ from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
-from services.bot.ratelimit import RESERVED, WAIT, NotAfforded, RedisRateLimiter, worth
+from services.bot.ratelimit import RESERVED, TAKEN, WAIT, NotAfforded, RedisRateLimiter, worth
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +47,15 @@ class Outbox:
         limiter = getattr(self.bot, "rate_limiter", None)
         return limiter if isinstance(limiter, RedisRateLimiter) else None
 
-    def _budget(self, reserved: bool, most: float | None = None) -> dict[str, Any]:
-        """How the call meets the flood budget: on its reserved slot, worth at most ``most``
-        seconds' wait, or waiting however long. Every call says so, whatever update it is
-        made for (ratelimit.replies)."""
+    def _budget(self, reserved: bool | str, most: float | None = None) -> dict[str, Any]:
+        """How the call meets the flood budget: on its reserved slot (``TAKEN``: and the
+        token's, ``go_now``), worth at most ``most`` seconds' wait, or waiting however long.
+        Every call says so, whatever update it is made for (ratelimit.replies)."""
         # Only the Application's ExtBot takes rate_limit_args, and only with our limiter.
         if self._limiter is None:
             return {}
+        if reserved == TAKEN:
+            return {"rate_limit_args": TAKEN}
         how = RESERVED if reserved else WAIT if most is None else worth(most)
         return {"rate_limit_args": how}
 
@@ -72,6 +74,20 @@ class Outbox:
         if limiter is None:
             return 0.0
         return await limiter.reserve("editMessageText", {"chat_id": chat_id}, most=most)
+
+    async def go_now(self, chat_id: int) -> bool:
+        """Take a slot of ``chat_id``'s budget if one is free now, and the token's with it
+        (one Redis call), and wait for the token's; whether it may go (then send it with
+        ``reserved=TAKEN``; if not, nothing is taken)."""
+        limiter = self._limiter
+        if limiter is None:
+            return True
+        wait = await limiter.go_now("editMessageText", {"chat_id": chat_id})
+        if wait < 0:
+            return False
+        if wait > 0:
+            await asyncio.sleep(wait)
+        return True
 
     async def take_now(self, chat_id: int, *, spare: int = 0) -> bool:
         """Take a slot of ``chat_id``'s budget for a message sent with ``reserved`` if one is
@@ -119,12 +135,13 @@ class Outbox:
         *,
         topic_id: int = 0,
         quiet: bool = True,
-        reserved: bool = False,
+        reserved: bool | str = False,
         worth: float | None = None,
     ) -> Message | None:
         """Post a message; None when the chat no longer takes the bot's messages.
-        ``reserved``: its slot was taken with ``reserve``; ``worth``: sent only if its slot
-        comes within that many seconds, else NotAfforded is raised."""
+        ``reserved``: its slot was taken with ``reserve`` (``TAKEN``: with ``go_now``);
+        ``worth``: sent only if its slot comes within that many seconds, else NotAfforded is
+        raised."""
         try:
             return await self.bot.send_message(
                 chat_id,
@@ -167,7 +184,7 @@ class Outbox:
         text: str,
         markup: InlineKeyboardMarkup | None,
         *,
-        reserved: bool = False,
+        reserved: bool | str = False,
         worth: float | None = None,
     ) -> Outcome:
         """Edit a message (``reserved``, ``worth``: as ``send``; a call not worth its wait is

@@ -59,8 +59,7 @@ async def gone(context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int) -
     """Whether the user left the game's group while it was played (lobby.py), or was
     removed from the game with /kick: their moves are answered and not sent (a move would
     take the seat back from the stand-in)."""
-    memory = services(context).memory
-    return await memory.is_gone(game_id, user_id) or await memory.is_kicked(game_id, user_id)
+    return await services(context).memory.out_of_game(game_id, user_id)
 
 
 async def away_text(
@@ -283,10 +282,10 @@ async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYP
         return
     if cb.kind is not Kind.ACT:
         return
-    # Its message is posted in the group below the table, whether the move counts or not.
-    await services(context).memory.count_chat_message(cb.game_id)
-    if await gone(context, cb.game_id, user.id):
-        return  # a result listed before its player left the group is not played
+    # Its message is posted in the group below the table, whether the move counts or not;
+    # a result listed before its player left the group (or was removed) is not played.
+    if await services(context).memory.chosen_card(cb.game_id, user.id):
+        return
     locale = locale_of(user)
     refused = await act(context, user.id, cb, locale)
     if refused is None:

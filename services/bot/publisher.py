@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from functools import partial
 from typing import Any
 
 from telegram.error import TelegramError
@@ -24,8 +25,9 @@ from services.bot import keyboards
 from services.bot.locales.bidi import with_direction
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.logreader import LogEntry
-from services.bot.memory import GameMemory, Memory
+from services.bot.memory import Claim, GameMemory, Memory
 from services.bot.outbox import Outbox, Outcome
+from services.bot.ratelimit import TAKEN
 from services.bot.screens.event_lines import (
     MOVE_EVENTS,
     MOVE_EVENTS_KEPT,
@@ -84,24 +86,38 @@ class Publisher:
         #: slot goes at the first free one then)
         self._moved: dict[str, asyncio.Event] = {}
         self._tidying: set[str] = set()
+        #: per game, the version whose decision a nudge waits on, and its task
+        self._nudges: dict[str, tuple[int, asyncio.Task[None]]] = {}
 
     async def on_entry(self, entry: LogEntry) -> bool:
         """Render one entry; False when it must stay pending (another render holds the game
         and has not shown this version yet: if that render dies, the entry is claimed and
-        rendered again, so a version is acknowledged only once it is on screen)."""
-        mem = await self.memory.game(entry.game_id) or await self.adopt(entry.game_id)
-        if mem is None:
-            return True  # gone already
+        rendered again, so a version is acknowledged only once it is on screen).
+
+        A move's way to the table is a handful of Redis calls and one engine read, each a
+        turn of the event loop, which a hundred busy groups keep full: so the entry is
+        noted in one call and the render lock taken in another, which hands the render the
+        game's memory and last moves with it."""
         public = [e for e in entry.events if "to" not in e]
         starts = [i for i, e in enumerate(public) if e.get("type") == "round_started"]
-        if starts:
-            # A new round's table opens with none of the last round's moves.
-            await self.memory.drop_moves_before(entry.game_id, entry.version)
         this_round = public[starts[-1] + 1 :] if starts else public
         moves = [e for e in this_round if e.get("type") in MOVE_EVENTS]
-        await self.memory.add_moves(
-            entry.game_id, entry.version, moves[-MOVE_EVENTS_KEPT:], keep=RECENT_MOVES
+        # A new round's table opens with none of the last round's moves.
+        noted = partial(
+            self.memory.note_entry,
+            entry.game_id,
+            entry.version,
+            moves[-MOVE_EVENTS_KEPT:],
+            RECENT_MOVES,
+            new_round=bool(starts),
         )
+        mem = await noted()
+        if mem is None:
+            if await self.adopt(entry.game_id) is None:
+                return True  # gone already
+            mem = await noted()
+            if mem is None:
+                return True
         await self.announce(mem, entry, public)
         if public and all(e.get("type") in QUIET_EVENTS for e in public):
             wait = await self.outbox.room(mem.chat_id, spare=1)
@@ -137,6 +153,11 @@ class Publisher:
         (half the turn time, if that is sooner) is told once in their private chat: an edit
         notifies nobody, and a private message costs none of the group's budget."""
         game, view = spectator.game, spectator.view
+        # A game moved on: the nudge of its decision before is not needed (it would only
+        # read that the game moved on, a Redis call a turn at a hundred groups).
+        earlier = self._nudges.get(mem.game_id)
+        if earlier is not None and earlier[0] != game.version:
+            earlier[1].cancel()
         if self.nudge_after <= 0 or view is None or view.pending is None:
             return
         seat = game.seats[view.pending.player]
@@ -169,9 +190,18 @@ class Publisher:
             except Exception:
                 log.exception("a turn's nudge failed", extra={"game_id": mem.game_id})
 
+        if earlier is not None and earlier[0] == game.version and not earlier[1].done():
+            return  # this decision's nudge waits already
         task = asyncio.create_task(nudge())
         self._later.add(task)
-        task.add_done_callback(self._later.discard)
+        self._nudges[mem.game_id] = (version, task)
+
+        def done(task: asyncio.Task[None]) -> None:
+            self._later.discard(task)
+            if self._nudges.get(mem.game_id, (0, None))[1] is task:
+                del self._nudges[mem.game_id]
+
+        task.add_done_callback(done)
 
     async def adopt(self, game_id: str) -> GameMemory | None:
         """A game this bot has no memory of (its memory was lost, or the game was made
@@ -245,26 +275,30 @@ class Publisher:
     async def render(self, game_id: str, version: int) -> bool:
         """Show the game as it is now, unless a render holding the game will; whether
         ``version`` is (or is sure to be) shown by a render that finished."""
-        if await self.memory.shown_version(game_id) >= version:
-            return True
         owner = secrets.token_hex(8)
-        if not await self.memory.saw_version(game_id, version, owner, LOCK_MS):
+        claim = await self.memory.claim_render(game_id, version, owner, LOCK_MS)
+        if claim.shown:
+            return True
+        if not claim.held:
             # Another render holds the game and will show this version too, unless it dies.
             self.moved(game_id)
             return await self.memory.shown_version(game_id) >= version
+        held: Claim | None = claim
         try:
             while True:
-                shown = await self.render_now(game_id)
+                shown = await self.render_now(game_id, version, held)
+                held = None  # what the lock came with is out of date after one render
                 if await self.memory.done_rendering(game_id, shown, owner, LOCK_MS):
                     return True
         except BaseException:
             await self.memory.drop_lock(game_id, owner)
             raise
 
-    async def render_now(self, game_id: str) -> int:
+    async def render_now(self, game_id: str, version: int = -1, claim: Claim | None = None) -> int:
         """Show the game's current state in its chat and in the private hands; the version
-        shown."""
-        mem = await self.memory.game(game_id)
+        shown. ``claim``: the game's memory and last moves as the lock for ``version`` was
+        taken with them (else they are read)."""
+        mem = claim.game if claim is not None else await self.memory.game(game_id)
         if mem is None:
             return 2**53
         try:
@@ -272,12 +306,15 @@ class Publisher:
         except NotFound:
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
             return 2**53
+        # The last moves came with the lock, noted up to ``version``: a newer state needs
+        # the newer moves, read after it.
+        recent = claim.moves if claim is not None and spectator.game.version <= version else None
         # The private chats have budgets of their own: they need not wait for the group's.
         # While the table waits for its slot, the hands follow every newer move.
-        table = asyncio.create_task(self.show_table(mem, spectator))
+        table = asyncio.create_task(self.show_table(mem, spectator, recent))
         try:
-            await self.show_hands(mem, spectator)
-            await self.hands_while_waiting(mem, spectator.game.version, table)
+            if await self.show_hands(mem, spectator):
+                await self.hands_while_waiting(mem, spectator.game.version, table)
             await table
         finally:
             if not table.done():
@@ -333,7 +370,13 @@ class Publisher:
         )
         return Screen(with_direction(mem.locale, shown.text), shown.keyboard), frozen
 
-    async def show_table(self, mem: GameMemory, spectator: PlayerView) -> None:
+    async def show_table(
+        self,
+        mem: GameMemory,
+        spectator: PlayerView,
+        recent: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """``recent``: the last moves, when the caller has them as of ``spectator``."""
         if spectator.game.status in FINISHED:
             # Nothing may look live: the scores (or the word that the game was ended) are
             # posted below, and every table this game left is deleted, in one write.
@@ -342,7 +385,9 @@ class Publisher:
                 await self.memory.update_game(mem.game_id, table="", tfp="")
             await self.tidy(mem, at_once=True)
             return
-        shown, frozen = await self.table_of(mem, spectator, await self.memory.moves(mem.game_id))
+        if recent is None:
+            recent = await self.memory.moves(mem.game_id)
+        shown, frozen = await self.table_of(mem, spectator, recent)
         digest = keyboards.fingerprint(shown)
         if (
             digest == mem.table_fingerprint
@@ -352,7 +397,10 @@ class Publisher:
             await self.memory.update_game(mem.game_id, frozen=frozen)
             await self.tidy(mem)
             return
-        if not await self.outbox.take_now(mem.chat_id):
+        # The group's slot and the token's in one call when the group has room now.
+        reserved: bool | str = TAKEN
+        if not await self.outbox.go_now(mem.chat_id):
+            reserved = True
             await self.wait_for_slot(mem, spectator.game.version)
             # Render after the wait, not before: what changed meanwhile goes out in this one
             # message instead of queueing another behind it (this render holds the game's
@@ -369,7 +417,7 @@ class Publisher:
                 mem.table_message,
                 shown.text,
                 keyboards.markup(shown.keyboard),
-                reserved=True,
+                reserved=reserved,
             )
             if outcome in (Outcome.SHOWN, Outcome.UNCHANGED):
                 await self.memory.update_game(mem.game_id, tfp=digest, frozen=frozen)
@@ -377,6 +425,7 @@ class Publisher:
             if outcome is Outcome.UNREACHABLE:
                 return
             above = None  # gone: nothing left to delete
+            reserved = True
             await self.wait_for_slot(mem, spectator.game.version)  # the edit spent the slot
             fresh = await self.fresh_table(mem)
             if fresh is None:
@@ -390,15 +439,12 @@ class Publisher:
             shown.text,
             keyboards.markup(shown.keyboard),
             topic_id=mem.topic_id,
-            reserved=True,
+            reserved=reserved,
         )
         if message is not None:
-            if above is not None:
-                await self.memory.supersede_table(mem.game_id, above)
-            await self.memory.update_game(
-                mem.game_id, table=message.message_id, tfp=digest, frozen=frozen, scrolled=0
-            )
-            await self.tidy(mem)
+            posted = self.memory.table_posted
+            if await posted(mem.game_id, message.message_id, above, tfp=digest, frozen=frozen):
+                self.tidy_later(mem)
 
     async def fresh_table(self, mem: GameMemory) -> tuple[GameMemory, Screen, str] | None:
         """The table as the game is now (after a wait for the budget), or None when there is
@@ -497,10 +543,15 @@ class Publisher:
         self._later.add(task)
         task.add_done_callback(self._later.discard)
 
-    async def show_hands(self, mem: GameMemory, spectator: PlayerView) -> None:
+    async def show_hands(self, mem: GameMemory, spectator: PlayerView) -> bool:
+        """Show each private hand of the game as ``spectator``'s version has it; whether
+        the game has any (with none, as with inline-mode hands, no newer version needs
+        following while the table waits)."""
         if spectator.view is None and spectator.game.status not in FINISHED:
-            return
+            return True
         hands = await self.memory.hand_messages(mem.game_id)
+        if not hands:
+            return False
         # Each hand speaks its owner's language, not the group's.
         choices = await LanguagePreferences(self.memory.redis).choices(list(hands))
         await asyncio.gather(
@@ -516,6 +567,7 @@ class Publisher:
                 for user, hand in hands.items()
             )
         )
+        return True
 
     async def show_hand(
         self,

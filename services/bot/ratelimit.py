@@ -38,18 +38,21 @@ log = logging.getLogger(__name__)
 PREFIX = "bot:rate:"
 
 # KEYS: buckets; ARGV: pairs of (interval ms, tolerance ms) per key, then ``spare``, then
-# ``take`` (1: reserve one slot in every bucket, 0: only read) and ``most`` (ms; -1: any
-# wait). Answers the wait (ms, the longest of the buckets') until a slot is free with
-# ``spare`` more after it; a reservation whose wait would be over ``most`` takes nothing
-# and answers -1.
+# ``take`` (1: reserve one slot in every bucket, 0: only read), ``most`` (ms; -1: any
+# wait) and ``judged``: how many of the first buckets ``spare`` and ``most`` are for (the
+# others are taken as they come). Answers the wait (ms, the longest of the buckets') until a
+# slot is free in each, with ``spare`` more after it in the judged ones; a reservation whose
+# judged wait would be over ``most`` takes nothing and answers -1.
 _BUCKETS = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local n = #ARGV
-local spare = tonumber(ARGV[n - 2])
-local take = tonumber(ARGV[n - 1]) == 1
-local most = tonumber(ARGV[n])
+local spare = tonumber(ARGV[n - 3])
+local take = tonumber(ARGV[n - 2]) == 1
+local most = tonumber(ARGV[n - 1])
+local judged = tonumber(ARGV[n])
 local wait = 0
+local after = 0
 local tats = {}
 for i, key in ipairs(KEYS) do
   local interval = tonumber(ARGV[2 * i - 1])
@@ -57,10 +60,15 @@ for i, key in ipairs(KEYS) do
   local tat = tonumber(redis.call('GET', key) or '0')
   if tat < now then tat = now end
   tats[i] = tat
-  local allow_at = tat + spare * interval - tolerance
-  if allow_at - now > wait then wait = allow_at - now end
+  if i <= judged then
+    local allow_at = tat + spare * interval - tolerance
+    if allow_at - now > wait then wait = allow_at - now end
+  elseif tat - tolerance - now > after then
+    after = tat - tolerance - now
+  end
 end
-if not take then return wait end
+local longest = math.max(wait, after)
+if not take then return longest end
 if most >= 0 and wait > most then return -1 end
 for i, key in ipairs(KEYS) do
   local interval = tonumber(ARGV[2 * i - 1])
@@ -68,7 +76,7 @@ for i, key in ipairs(KEYS) do
   local tat = tats[i] + interval
   redis.call('SET', key, tat, 'PX', tat - now + tolerance + 1000)
 end
-return wait
+return longest
 """
 
 # KEYS: buckets; ARGV[1]: ms during which nothing may be sent (Telegram's retry_after).
@@ -87,6 +95,11 @@ return 1
 #: at once. The publisher reserves first and renders after the wait, so what changed while it
 #: waited goes out in that one message instead of queueing a second.
 RESERVED = "reserved"
+
+#: ``rate_limit_args`` of a call that took its chat's slot and the token's together, the
+#: chat's free at once (``go_now``), and waited for the token's: it goes at once. A table
+#: write whose group has room takes both in one Redis call instead of one each.
+TAKEN = "taken"
 
 #: ``rate_limit_args`` of a call that waits for its slot however long it takes (the
 #: publisher's hands and notices: a move's news is always worth showing).
@@ -224,14 +237,23 @@ class RedisRateLimiter(BaseRateLimiter[str]):
         return [b for b in buckets if b[0] != overall], [b for b in buckets if b[0] == overall]
 
     async def _ask(
-        self, buckets: list[tuple[str, Bucket]], spare: int, *, take: bool, most: float = -1
+        self,
+        buckets: list[tuple[str, Bucket]],
+        spare: int,
+        *,
+        take: bool,
+        most: float = -1,
+        judged: int | None = None,
     ) -> float:
         """_BUCKETS over ``buckets``; its answer in seconds (0 when nothing is metered, -1
-        when a reservation would wait over ``most`` seconds and took nothing)."""
+        when a reservation would wait over ``most`` seconds and took nothing). ``spare`` and
+        ``most`` are for the first ``judged`` buckets (None: all)."""
         if not buckets:
             return 0.0
         most_ms = int(most * 1000) if most >= 0 else -1
-        args = [n for _, bucket in buckets for n in bucket.args()] + [spare, int(take), most_ms]
+        judged = len(buckets) if judged is None else judged
+        args = [n for _, bucket in buckets for n in bucket.args()]
+        args += [spare, int(take), most_ms, judged]
         wait = int(await self._buckets(keys=[k for k, _ in buckets], args=args))
         return -1.0 if wait < 0 else wait / 1000
 
@@ -252,6 +274,16 @@ class RedisRateLimiter(BaseRateLimiter[str]):
         budget is taken when it is sent.)"""
         chat, overall = self.split(self.buckets(endpoint, data))
         return await self._take(chat or overall, spare=max(spare, 0), most=most)
+
+    async def go_now(self, endpoint: str, data: dict[str, Any], *, spare: int = 0) -> float:
+        """Take the chat's slot, if one is free now with ``spare`` more after it, and the
+        token's with it, in one call, for a call sent with ``TAKEN``; the seconds until the
+        token's slot comes, or -1 (nothing taken) when the chat's is not free now."""
+        chat, overall = self.split(self.buckets(endpoint, data))
+        wait = await self._ask(chat + overall, max(spare, 0), take=True, most=0, judged=len(chat))
+        if chat and wait >= 0:
+            RATE_WAIT.observe(wait)
+        return wait
 
     async def room(self, endpoint: str, data: dict[str, Any], *, spare: int = 0) -> float:
         """The seconds until a call could go with ``spare`` more slots still free after it,
@@ -295,11 +327,12 @@ class RedisRateLimiter(BaseRateLimiter[str]):
         for attempt in range(self.max_retries + 1):
             # The chat's slot first, then the overall one once it comes: a call waiting
             # for its chat holds no slot of the token's budget meanwhile.
-            if attempt > 0 or how != RESERVED:
+            if attempt > 0 or how not in (RESERVED, TAKEN):
                 await self._wait_for_chat(chat, endpoint, how)
-            wait = await self._take(overall)
-            if wait > 0:
-                await asyncio.sleep(wait)
+            if attempt > 0 or how != TAKEN:
+                wait = await self._take(overall)
+                if wait > 0:
+                    await asyncio.sleep(wait)
             try:
                 result = await callback(*args, **kwargs)
             except RetryAfter as e:

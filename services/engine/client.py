@@ -230,6 +230,14 @@ def _raise_for(response: httpx.Response) -> None:
     raise cls(status, error, message, body)
 
 
+#: Connections kept open between requests. [decision] httpcore looks at every pooled
+#: connection on each request (a poll of each idle socket, and a count of the idle ones per
+#: idle one), so a pool left at a burst's hundred connections cost the bot a tenth of its
+#: event loop at a hundred games (bench/telegram_load.py); a few serve the steady load, and
+#: a burst opens more for as long as it lasts.
+IDLE_CONNECTIONS = 8
+
+
 class EngineClient:
     def __init__(
         self,
@@ -239,6 +247,7 @@ class EngineClient:
         timeout: float = 10.0,
         transport: httpx.AsyncBaseTransport | None = None,
         max_connections: int = 100,
+        max_idle_connections: int = IDLE_CONNECTIONS,
     ) -> None:
         self._http = httpx.AsyncClient(
             base_url=base_url,
@@ -246,7 +255,8 @@ class EngineClient:
             timeout=timeout,
             transport=transport,
             limits=httpx.Limits(
-                max_connections=max_connections, max_keepalive_connections=max_connections
+                max_connections=max_connections,
+                max_keepalive_connections=min(max_idle_connections, max_connections),
             ),
         )
         self._variants: dict[str, VariantFacts] | None = None

@@ -1,15 +1,17 @@
-"""The fast path of the two requests of every move: a player's action and their view.
+"""The fast path of the three requests of every move: a player's action, their view, and
+the spectator's view (the table every front renders after each write).
 
 Why it exists: FastAPI's per-request machinery (routing through every route, dependency
 solving, the request object, its own middleware stack) cost about a third of a move, and a
 move is what the service does most. Requests that are well formed by the routes' own
 schemas are answered here by the very functions the FastAPI routes call
-(``routes.play.take_action`` and ``show_view``) and the same error answers (errors.py);
-anything else (a missing or bad parameter, another method or content type, a body
-``ActionRequest`` refuses) goes on to FastAPI, which answers it as documented. The routes
-stay declared there, so the API description does not change; ``scope["route"]`` is set to
-them for the metrics. tests/engine/service/test_service_fast_path.py sends one table of
-good and bad requests both ways and checks the answers are the same.
+(``routes.play.take_action``, ``show_view`` and ``show_spectator_view``) and the same
+error answers (errors.py); anything else (a missing or bad parameter, another method or
+content type, a body ``ActionRequest`` refuses) goes on to FastAPI, which answers it as
+documented. The routes stay declared there, so the API description does not change;
+``scope["route"]`` is set to them for the metrics.
+tests/engine/service/test_service_fast_path.py sends one table of good and bad requests
+both ways and checks the answers are the same.
 
 It sits behind the token and body-limit layers (layers.py), as FastAPI does.
 """
@@ -29,22 +31,29 @@ from services.engine.errors import game_error_response, store_down_response, unh
 from services.engine.game_record import GameError
 from services.engine.layers import replay_body
 from services.engine.routes import GAME_ID_PATTERN
-from services.engine.routes.play import show_view, take_action
+from services.engine.routes.play import show_spectator_view, show_view, take_action
 from services.engine.wire.schemas import USER_ID_MAX, ActionRequest
 
-_PATH = re.compile(rf"/v1/games/({GAME_ID_PATTERN})/(view|actions)")
+_PATH = re.compile(rf"/v1/games/({GAME_ID_PATTERN})/(view|actions|spectator)")
 #: A larger number than ``UserId`` takes (``USER_ID_MAX``) goes on to FastAPI, which refuses it.
 _USER_QUERY = re.compile(rb"user_id=([1-9][0-9]{0,15})")
 
 
 class FastPath:
     def __init__(
-        self, app: ASGIApp, context: EngineContext, *, view_route: APIRoute, action_route: APIRoute
+        self,
+        app: ASGIApp,
+        context: EngineContext,
+        *,
+        view_route: APIRoute,
+        action_route: APIRoute,
+        spectator_route: APIRoute,
     ) -> None:
         self.app = app
         self.context = context
         self.view_route = view_route
         self.action_route = action_route
+        self.spectator_route = spectator_route
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         match = _PATH.fullmatch(scope["path"]) if scope["type"] == "http" else None
@@ -52,6 +61,14 @@ class FastPath:
             await self.app(scope, receive, send)
             return
         game_id, kind = match.groups()
+        if kind == "spectator":
+            # No parameters: one with a query string goes on to FastAPI, as it is.
+            if scope["method"] != "GET" or scope["query_string"]:
+                await self.app(scope, receive, send)
+                return
+            scope["route"] = self.spectator_route
+            await self.answer(scope, receive, send, game_id, None)
+            return
         if kind == "view":
             user = _USER_QUERY.fullmatch(scope["query_string"])
             if scope["method"] != "GET" or user is None or int(user[1]) > USER_ID_MAX:
@@ -83,12 +100,16 @@ class FastPath:
         receive: Receive,
         send: Send,
         game_id: str,
-        request: int | ActionRequest,
+        request: int | ActionRequest | None,
     ) -> None:
+        """``request``: an action, the user id of a player's view, or None: the
+        spectator's."""
         response: Response
         try:
             if isinstance(request, ActionRequest):
                 response = await take_action(self.context, game_id, request)
+            elif request is None:
+                response = await show_spectator_view(self.context, game_id)
             else:
                 response = await show_view(self.context, game_id, request)
         except GameError as exc:

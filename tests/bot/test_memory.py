@@ -38,6 +38,62 @@ async def test_a_dead_renderers_lock_expires(memory: Memory) -> None:
     assert not await memory.saw_version("g1", 3, "other", 5000)
 
 
+async def test_the_render_lock_comes_with_the_games_memory_and_moves(memory: Memory) -> None:
+    await memory.remember_game("g1", -100, 0, "Friday", "en", table_message=9)
+    await memory.add_moves("g1", 3, [{"type": "played", "card": "R3"}], keep=3)
+    claim = await memory.claim_render("g1", 3, "a", 5000)
+    assert claim.held and not claim.shown and claim.game is not None
+    assert (claim.game.chat_id, claim.game.table_message) == (-100, 9)
+    assert [m["card"] for m in claim.moves] == ["R3"]
+    waiting = await memory.claim_render("g1", 4, "b", 5000)
+    assert not waiting.held and not waiting.shown and waiting.game is None
+    assert await memory.done_rendering("g1", 3, "a", 5000) is False  # 4 was seen
+    assert await memory.done_rendering("g1", 4, "a", 5000)
+    # A version shown already: nothing recorded, nothing taken.
+    assert (await memory.claim_render("g1", 4, "c", 5000)).shown
+    assert await memory.seen_version("g1") == 4
+
+
+async def test_an_entry_is_noted_only_for_a_game_remembered(memory: Memory) -> None:
+    played = [{"type": "played", "card": "R5"}]
+    assert await memory.note_entry("g9", 5, played, 3) is None
+    assert await memory.moves("g9") == [] and await memory.game("g9") is None
+    await memory.remember_game("g9", -100, 0, "Friday", "en")
+    mem = await memory.note_entry("g9", 5, played, 3)
+    assert mem is not None and mem.chat_id == -100
+    await memory.note_entry("g9", 6, [{"type": "drew", "count": 1}], 3)
+    assert [m["type"] for m in await memory.moves("g9")] == ["played", "drew"]
+    # A new round's entry drops the moves before it, then adds its own.
+    await memory.note_entry("g9", 8, [{"type": "played", "card": "B1"}], 3, new_round=True)
+    assert [m.get("card") for m in await memory.moves("g9")] == ["B1"]
+
+
+async def test_a_posted_table_supersedes_the_one_above(memory: Memory) -> None:
+    await memory.remember_game("g1", -100, 0, "Friday", "en", table_message=9)
+    await memory.count_chat_message("g1")
+    assert not await memory.table_posted("g1", 10, None, tfp="x", frozen="")
+    assert await memory.table_posted("g1", 11, 10, tfp="y", frozen="")
+    mem = await memory.game("g1")
+    assert mem is not None and (mem.table_message, mem.table_fingerprint, mem.scrolled) == (
+        11,
+        "y",
+        0,
+    )
+    assert await memory.superseded("g1") == [10]
+
+
+async def test_a_chosen_card_is_counted_and_its_player_checked(memory: Memory) -> None:
+    await memory.remember_game("g1", -100, 0, "Friday", "en")
+    assert not await memory.chosen_card("g1", 11)
+    await memory.mark_kicked("g1", 12)
+    await memory.mark_gone("g1", 13)
+    assert await memory.chosen_card("g1", 12) and await memory.chosen_card("g1", 13)
+    assert await memory.out_of_game("g1", 12) and await memory.out_of_game("g1", 13)
+    assert not await memory.out_of_game("g1", 11)
+    mem = await memory.game("g1")
+    assert mem is not None and mem.scrolled == 3
+
+
 async def test_moves_keep_order_and_the_last_few_whole(memory: Memory) -> None:
     await memory.add_moves("g1", 7, [{"type": "played", "card": "R7"}], keep=2)
     await memory.add_moves("g1", 5, [{"type": "played", "card": "R5"}], keep=2)

@@ -11,6 +11,7 @@ from telegram.error import RetryAfter
 
 from services.bot.ratelimit import (
     RESERVED,
+    TAKEN,
     Bucket,
     NotAfforded,
     RedisRateLimiter,
@@ -105,6 +106,29 @@ async def test_a_call_sent_on_a_reserved_slot_takes_no_second_one(redis: Redis) 
     assert await one.process_request(callback, (), {}, *call, RESERVED) is True
     # Only the reserved slot was used: the next reservation waits one interval, not two.
     assert 50 < await one.reserve(*call) <= 60
+
+
+async def test_a_chats_free_slot_and_the_tokens_are_taken_together(redis: Redis) -> None:
+    """go_now: the chat's slot if free now, with the token's in the same call (its wait is
+    the token's); a call sent so takes neither again. A chat with no room now takes
+    nothing, of the token's budget either."""
+    one = RedisRateLimiter(redis, "42", overall=Bucket(60.0, 2), group=Bucket(60.0, 1))
+    call, other = ("sendMessage", {"chat_id": -100}), ("sendMessage", {"chat_id": -200})
+
+    async def callback(**kwargs: Any) -> bool:
+        return True
+
+    assert await one.go_now(*call) == 0
+    assert await one.process_request(callback, (), {}, *call, TAKEN) is True
+    # The token's second slot is still free; the chat's one slot is gone.
+    assert await one.room(*other) == 0
+    assert await one.go_now(*call) == -1
+    assert await one.room(*other) == 0  # nothing was taken
+    # The token's budget spent (the other chat took its last slot): the chat's free slot
+    # is taken, and the answer is the wait for the token's.
+    assert await one.go_now(*other) == 0
+    third = ("sendMessage", {"chat_id": -300})
+    assert await one.go_now(*third) > 50
 
 
 @pytest.mark.parametrize("limit", [30.0, 10.0, 2.0])

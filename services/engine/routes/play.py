@@ -34,6 +34,7 @@ from services.engine.wire.schemas import (
 
 ACTION_ROUTE = "/v1/games/{game_id}/actions"
 VIEW_ROUTE = "/v1/games/{game_id}/view"
+SPECTATOR_ROUTE = "/v1/games/{game_id}/spectator"
 
 router = APIRouter(tags=["play"])
 
@@ -96,10 +97,14 @@ async def get_views(
     return json_response({"game": game_info(record), "views": views})
 
 
-@router.get("/v1/games/{game_id}/spectator", response_model=PlayerView, responses=errors(404))
+async def show_spectator_view(context: EngineContext, game_id: str) -> Response:
+    return json_response(table_view(await context.games.get(game_id), None))
+
+
+@router.get(SPECTATOR_ROUTE, response_model=PlayerView, responses=errors(404))
 async def get_spectator_view(context: Context, game_id: GameId) -> Response:
     """What anyone in the chat may see: the public table, no hand."""
-    return json_response(table_view(await context.games.get(game_id), None))
+    return await show_spectator_view(context, game_id)
 
 
 @router.get("/v1/games/{game_id}/events", response_model=EventsPage, responses=errors(403, 404))

@@ -1,10 +1,10 @@
 """The fast path answers exactly as the FastAPI routes it stands in front of.
 
-fast_path.py serves a player's view and action past FastAPI when the request is well
-formed. One table of good and bad requests goes, in order, to the service as it runs and
-to the same service with every request routed through FastAPI (``fast_path=False``), each
-on its own copy of one game: every answer (status, body, ``Allow``) and every request
-counted by the metrics must be the same.
+fast_path.py serves a player's view, the spectator's and an action past FastAPI when the
+request is well formed. One table of good and bad requests goes, in order, to the service
+as it runs and to the same service with every request routed through FastAPI
+(``fast_path=False``), each on its own copy of one game: every answer (status, body,
+``Allow``) and every request counted by the metrics must be the same.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from tests.helpers.engine_service import DRAW_PILE
 
 CHAT = -100_780
 VIEW = "/v1/games/{gid}/view"
+SPECTATOR = "/v1/games/{gid}/spectator"
 ACTIONS = "/v1/games/{gid}/actions"
 JSON = {"Content-Type": "application/json"}
 MOVE = {"user_id": 101, "action": "p.R5", "version": 1, "action_id": "m1"}
@@ -42,6 +43,13 @@ REQUESTS: list[tuple[str, str, str, dict[str, str], bytes | None]] = [
     ("GET", VIEW, "?user_id=101", {"Authorization": "Bearer wrong"}, None),
     ("GET", "/v1/games/nosuchgame/view", "?user_id=101", {}, None),
     ("POST", VIEW, "?user_id=101", JSON, b"{}"),  # 405
+    # -- the spectator's view
+    ("GET", SPECTATOR, "", {}, None),
+    ("GET", SPECTATOR, "?user_id=101", {}, None),
+    ("GET", SPECTATOR, "", {"Authorization": "Bearer wrong"}, None),
+    ("GET", "/v1/games/nosuchgame/spectator", "", {}, None),
+    ("GET", "/v1/games/no such game/spectator", "", {}, None),
+    ("POST", SPECTATOR, "", JSON, b"{}"),  # 405
     # -- an action: refused
     ("POST", ACTIONS, "", JSON, orjson.dumps({**MOVE, "user_id": 102, "action": "d"})),
     ("POST", ACTIONS, "", JSON, orjson.dumps({**MOVE, "user_id": 999})),
@@ -80,6 +88,7 @@ REQUESTS: list[tuple[str, str, str, dict[str, str], bytes | None]] = [
         orjson.dumps({**MOVE, "user_id": 102, "action": "d", "version": 2, "action_id": "b1"}),
     ),
     ("GET", VIEW, "?user_id=101", {}, None),
+    ("GET", SPECTATOR, "", {}, None),
 ]
 
 
