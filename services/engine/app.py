@@ -151,6 +151,7 @@ def create_app(settings: Settings | None = None, *, fast_path: bool = True) -> E
             view_route=routes[play.VIEW_ROUTE, "GET"],
             action_route=routes[play.ACTION_ROUTE, "POST"],
             spectator_route=routes[play.SPECTATOR_ROUTE, "GET"],
+            views_route=routes[play.VIEWS_ROUTE, "GET"],
         )
     # The token is checked before a body is read; the metrics, outermost, count requests
     # refused for their token or their size too, and every fault answered by the barrier.

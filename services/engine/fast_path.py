@@ -1,12 +1,13 @@
-"""The fast path of the three requests of every move: a player's action, their view, and
-the spectator's view (the table every front renders after each write).
+"""The fast path of the requests of every move: a player's action, their view, the
+spectator's view (the table every front renders after each write) and several people's
+views at once (what a Mini App replica shows its viewers of a game after each write).
 
 Why it exists: FastAPI's per-request machinery (routing through every route, dependency
 solving, the request object, its own middleware stack) cost about a third of a move, and a
 move is what the service does most. Requests that are well formed by the routes' own
 schemas are answered here by the very functions the FastAPI routes call
-(``routes.play.take_action``, ``show_view`` and ``show_spectator_view``) and the same
-error answers (errors.py); anything else (a missing or bad parameter, another method or
+(``routes.play.take_action``, ``show_view``, ``show_spectator_view`` and ``show_views``)
+and the same error answers (errors.py); anything else (a missing or bad parameter, another method or
 content type, a body ``ActionRequest`` refuses) goes on to FastAPI, which answers it as
 documented. The routes stay declared there, so the API description does not change;
 ``scope["route"]`` is set to them for the metrics.
@@ -31,12 +32,22 @@ from services.engine.errors import game_error_response, store_down_response, unh
 from services.engine.game_record import GameError
 from services.engine.layers import replay_body
 from services.engine.routes import GAME_ID_PATTERN
-from services.engine.routes.play import show_spectator_view, show_view, take_action
+from services.engine.routes.play import (
+    MAX_VIEWS,
+    show_spectator_view,
+    show_view,
+    show_views,
+    take_action,
+)
 from services.engine.wire.schemas import USER_ID_MAX, ActionRequest
 
-_PATH = re.compile(rf"/v1/games/({GAME_ID_PATTERN})/(view|actions|spectator)")
+_PATH = re.compile(rf"/v1/games/({GAME_ID_PATTERN})/(views|view|actions|spectator)")
 #: A larger number than ``UserId`` takes (``USER_ID_MAX``) goes on to FastAPI, which refuses it.
 _USER_QUERY = re.compile(rb"user_id=([1-9][0-9]{0,15})")
+#: Several of them, ``&`` between: at most ``MAX_VIEWS``, or FastAPI refuses the request.
+_USERS_QUERY = re.compile(
+    rb"user_id=[1-9][0-9]{0,15}(?:&user_id=[1-9][0-9]{0,15}){0,%d}" % (MAX_VIEWS - 1)
+)
 
 
 class FastPath:
@@ -48,12 +59,14 @@ class FastPath:
         view_route: APIRoute,
         action_route: APIRoute,
         spectator_route: APIRoute,
+        views_route: APIRoute,
     ) -> None:
         self.app = app
         self.context = context
         self.view_route = view_route
         self.action_route = action_route
         self.spectator_route = spectator_route
+        self.views_route = views_route
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         match = _PATH.fullmatch(scope["path"]) if scope["type"] == "http" else None
@@ -68,6 +81,18 @@ class FastPath:
                 return
             scope["route"] = self.spectator_route
             await self.answer(scope, receive, send, game_id, None)
+            return
+        if kind == "views":
+            query = scope["query_string"]
+            if scope["method"] != "GET" or _USERS_QUERY.fullmatch(query) is None:
+                await self.app(scope, receive, send)
+                return
+            users = [int(part[8:]) for part in query.split(b"&")]
+            if max(users) > USER_ID_MAX:
+                await self.app(scope, receive, send)
+                return
+            scope["route"] = self.views_route
+            await self.answer(scope, receive, send, game_id, users)
             return
         if kind == "view":
             user = _USER_QUERY.fullmatch(scope["query_string"])
@@ -100,16 +125,18 @@ class FastPath:
         receive: Receive,
         send: Send,
         game_id: str,
-        request: int | ActionRequest | None,
+        request: int | list[int] | ActionRequest | None,
     ) -> None:
-        """``request``: an action, the user id of a player's view, or None: the
-        spectator's."""
+        """``request``: an action, the user id of a player's view, several people's user
+        ids, or None: the spectator's."""
         response: Response
         try:
             if isinstance(request, ActionRequest):
                 response = await take_action(self.context, game_id, request)
             elif request is None:
                 response = await show_spectator_view(self.context, game_id)
+            elif isinstance(request, list):
+                response = await show_views(self.context, game_id, request)
             else:
                 response = await show_view(self.context, game_id, request)
         except GameError as exc:

@@ -35,6 +35,7 @@ from services.engine.wire.schemas import (
 ACTION_ROUTE = "/v1/games/{game_id}/actions"
 VIEW_ROUTE = "/v1/games/{game_id}/view"
 SPECTATOR_ROUTE = "/v1/games/{game_id}/spectator"
+VIEWS_ROUTE = "/v1/games/{game_id}/views"
 
 router = APIRouter(tags=["play"])
 
@@ -71,7 +72,7 @@ async def get_player_view(
 MAX_VIEWS = 64
 
 
-@router.get("/v1/games/{game_id}/views", response_model=ViewsOf, responses=errors(404))
+@router.get(VIEWS_ROUTE, response_model=ViewsOf, responses=errors(404))
 async def get_views(
     context: Context,
     game_id: GameId,
@@ -82,10 +83,14 @@ async def get_views(
     watching a game after a write, for one request and one read of the game instead of one
     per viewer; the views are the same ``player_view`` as the single view's, so hidden
     cards still pass through one door."""
+    return await show_views(context, game_id, user_id)
+
+
+async def show_views(context: EngineContext, game_id: str, user_ids: list[int]) -> Response:
     record = await context.games.get(game_id)
     spectator: dict[str, object] = {}
     views = []
-    for person in dict.fromkeys(user_id):
+    for person in dict.fromkeys(user_ids):
         seat = record.seat_of(person)
         if seat is None:
             if "view" not in spectator:  # computed once however many spectators

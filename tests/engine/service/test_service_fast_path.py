@@ -1,10 +1,10 @@
 """The fast path answers exactly as the FastAPI routes it stands in front of.
 
-fast_path.py serves a player's view, the spectator's and an action past FastAPI when the
-request is well formed. One table of good and bad requests goes, in order, to the service
-as it runs and to the same service with every request routed through FastAPI
-(``fast_path=False``), each on its own copy of one game: every answer (status, body,
-``Allow``) and every request counted by the metrics must be the same.
+fast_path.py serves a player's view, the spectator's, several people's at once and an
+action past FastAPI when the request is well formed. One table of good and bad requests
+goes, in order, to the service as it runs and to the same service with every request
+routed through FastAPI (``fast_path=False``), each on its own copy of one game: every
+answer (status, body, ``Allow``) and every request counted by the metrics must be the same.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from tests.helpers.engine_service import DRAW_PILE
 CHAT = -100_780
 VIEW = "/v1/games/{gid}/view"
 SPECTATOR = "/v1/games/{gid}/spectator"
+VIEWS = "/v1/games/{gid}/views"
 ACTIONS = "/v1/games/{gid}/actions"
 JSON = {"Content-Type": "application/json"}
 MOVE = {"user_id": 101, "action": "p.R5", "version": 1, "action_id": "m1"}
@@ -50,6 +51,21 @@ REQUESTS: list[tuple[str, str, str, dict[str, str], bytes | None]] = [
     ("GET", "/v1/games/nosuchgame/spectator", "", {}, None),
     ("GET", "/v1/games/no such game/spectator", "", {}, None),
     ("POST", SPECTATOR, "", JSON, b"{}"),  # 405
+    # -- several people's views
+    ("GET", VIEWS, "?user_id=101", {}, None),
+    ("GET", VIEWS, "?user_id=101&user_id=102&user_id=999&user_id=998", {}, None),
+    ("GET", VIEWS, "?user_id=102&user_id=102", {}, None),
+    ("GET", VIEWS, "?" + "&".join(f"user_id={100 + n}" for n in range(64)), {}, None),
+    ("GET", VIEWS, "?" + "&".join(f"user_id={100 + n}" for n in range(65)), {}, None),
+    ("GET", VIEWS, "", {}, None),
+    ("GET", VIEWS, "?user_id=", {}, None),
+    ("GET", VIEWS, "?user_id=101&", {}, None),
+    ("GET", VIEWS, "?user_id=0&user_id=101", {}, None),
+    ("GET", VIEWS, f"?user_id=101&user_id={2**53 + 1}", {}, None),
+    ("GET", VIEWS, "?user_id=101&limit=2", {}, None),
+    ("GET", VIEWS, "?user_id=101", {"Authorization": "Bearer wrong"}, None),
+    ("GET", "/v1/games/nosuchgame/views", "?user_id=101", {}, None),
+    ("POST", VIEWS, "?user_id=101", JSON, b"{}"),  # 405
     # -- an action: refused
     ("POST", ACTIONS, "", JSON, orjson.dumps({**MOVE, "user_id": 102, "action": "d"})),
     ("POST", ACTIONS, "", JSON, orjson.dumps({**MOVE, "user_id": 999})),
