@@ -30,7 +30,7 @@ from services.bot.locales.bidi import (
     with_direction,
 )
 from services.bot.locales.catalog import LANGUAGES
-from services.bot.screens.event_lines import event_line
+from services.bot.screens.event_lines import RECENT_MOVES, event_line
 from services.bot.screens.hand import private_hand
 from services.bot.screens.lobby import lobby as lobby_screen
 from services.bot.screens.scores import game_over, round_end
@@ -76,7 +76,7 @@ def chat_transcript(language: str) -> str:
         out.append(with_direction(language, text))
 
     message("lobby", lobby_screen(language, _info(state, "lobby")).text)
-    recent: list[str] = []
+    moves: list[list[str]] = []  # each write's lines: the table tells the last few whole
     step = 0
     while state.pending is not None:
         if step % SHOW_EVERY == 0:
@@ -84,7 +84,11 @@ def chat_transcript(language: str) -> str:
             message(
                 "table",
                 table_screen(
-                    language, info, engine_view(state, None), recent, two_sided=two_sided(info)
+                    language,
+                    info,
+                    engine_view(state, None),
+                    [line for move in moves[-RECENT_MOVES:] for line in move],
+                    two_sided=two_sided(info),
                 ).text,
             )
             message(
@@ -95,10 +99,11 @@ def chat_transcript(language: str) -> str:
         assert isinstance(result, Applied)
         state, step = result.state, step + 1
         info = _info(state, "playing" if state.pending is not None else "over")
+        moves.append([])
         for event in (e.to_json() for e in result.events if e.to is None):
             line = event_line(language, info, event)
             if line:
-                recent.append(line)
+                moves[-1].append(line)
                 out.append(f"{step}. {with_direction(language, line)}")
             if event["type"] == "round_ended":
                 message("round", round_end(language, info, event))
