@@ -60,6 +60,7 @@ import math
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 import threading
@@ -84,12 +85,14 @@ from harness.players import (  # noqa: E402
     markup_callbacks,
     preferred_move,
 )
+from harness.processes import free_port  # noqa: E402
 from harness.stack import Stack, start_stack  # noqa: E402
 from playground.control import TelegramControl  # noqa: E402
 from services.bot.callbacks import Kind  # noqa: E402
 from services.bot.memory import PREFIX as BOT_PREFIX  # noqa: E402
 from services.bot.screens.event_lines import event_line  # noqa: E402
 from services.engine.client import EngineClient, GameInfo  # noqa: E402
+from services.engine.wire.event_log import LOG_PREFIX  # noqa: E402
 
 GOAL_GROUP_CALLS = 1.05
 GOAL_P99_S = 0.100
@@ -178,16 +181,37 @@ def histograms(stack: Stack) -> dict[str, tuple[float, float, float]]:
 
 
 def cpu(stack: Stack) -> dict[str, float]:
-    return {name: proc.cpu_seconds() for name, proc in stack.processes.items()}
+    """CPU seconds so far of every process of the stack, and of this one (``bench``: the
+    scripted people and the feed, which share the machine with what they measure)."""
+    return {name: proc.cpu_seconds() for name, proc in stack.processes.items()} | {
+        "bench": time.process_time()
+    }
 
 
-def start_load_stack(redis_url: str, log_dir: Path, bot_env: dict[str, str] | None = None) -> Stack:
-    """The local Telegram (Telegram's flood limits on), engine, worker and one bot."""
+def start_load_stack(
+    redis_url: str, log_dir: Path, bot_env: dict[str, str] | None = None, webhook: bool = False
+) -> Stack:
+    """The local Telegram (Telegram's flood limits on), engine, worker and one bot: polling,
+    or (``webhook``) taking its updates on a webhook registered as an operator does, with
+    ``python -m services.deploy.set_webhook``."""
     stack = start_stack(redis_url, log_dir, bot_username="uno_load_bot")
     try:
         limits = stack.control.set_limits(True)  # Telegram's own numbers
         assert limits["enabled"] and limits["global_per_second"] == TELEGRAM_TOKEN_RATE
-        stack.start_bot("bot", **(bot_env or {}))
+        hook: dict[str, str] = {}
+        if webhook:
+            port = free_port()
+            hook = {
+                "UNO_BOT_HTTP_PORT": str(port),
+                "UNO_BOT_WEBHOOK_URL": f"http://127.0.0.1:{port}/telegram",
+                "UNO_BOT_WEBHOOK_SECRET": "load-bench-secret",
+            }
+        bot = stack.start_bot("bot", **hook, **(bot_env or {}))
+        if webhook:
+            subprocess.run(
+                [sys.executable, "-m", "services.deploy.set_webhook"],
+                cwd=REPO, env=bot.env, check=True, capture_output=True, timeout=60,
+            )  # fmt: skip
     except BaseException:
         stack.stop()
         raise
@@ -511,6 +535,20 @@ class Window:
     #: private hands: a move's press → the next mover's hand written after it
     hand_latencies: list[float] = field(default_factory=list)
     hand_late: int = 0
+    #: each shown move's press → table split at the engine's log entry for it:
+    #: (press → log entry, log entry → table)
+    splits: list[tuple[float, float]] = field(default_factory=list)
+
+    def split_quantile(self, part: int, q: float) -> float:
+        return percentile([s[part] for s in self.splits], q) if self.splits else float("nan")
+
+    def slowest_split(self, share: float = 0.01) -> tuple[float, float]:
+        """The mean of each part over the slowest ``share`` of the split turns: where a
+        slow turn's time went."""
+        if not self.splits:
+            return float("nan"), float("nan")
+        slow = sorted(self.splits, key=sum)[-max(1, round(len(self.splits) * share)) :]
+        return sum(s[0] for s in slow) / len(slow), sum(s[1] for s in slow) / len(slow)
 
     def hand_quantile(self, q: float) -> float:
         if not self.hand_latencies and not self.hand_late:
@@ -595,6 +633,26 @@ def hand_lags(feed: Feed, moves: list[Move], t0: float, t1: float) -> tuple[list
     return lags, late
 
 
+def log_entry_times(client: redis.Redis, since: float, until: float) -> dict[str, list[float]]:
+    """Each game's event-log entries written in [since, until], as times (a stream id is
+    the Redis server's clock in ms: this machine's, as the local Telegram's is)."""
+    times: dict[str, list[float]] = {}
+    for key in client.scan_iter(match=LOG_PREFIX + "*"):
+        for entry_id, fields in client.xrange(key, int(since * 1000), int(until * 1000) + 1):
+            at = int(entry_id.split(b"-")[0]) / 1000
+            times.setdefault(fields[b"g"].decode(), []).append(at)
+    return times
+
+
+def split_at_log(entries: list[float], at: float, shown: float) -> tuple[float, float] | None:
+    """A move's press → table split at its game's first log entry after the press (the
+    move's own write; the ms the stream id keeps rounds down, hence the slack)."""
+    entry = next((e for e in entries if e >= at - 0.001), None)
+    if entry is None or entry > shown:
+        return None
+    return max(entry - at, 0.0), shown - entry
+
+
 def mean_between(before: tuple[float, ...], after: tuple[float, ...]) -> float:
     count = after[1] - before[1]
     return (after[0] - before[0]) / count if count > 0 else float("nan")
@@ -642,6 +700,11 @@ async def measure(load: Load, seconds: float, rss_before: tuple[int, int]) -> Wi
     )
     latencies, late = [], 0
     superseded: set[tuple[int, float]] = set()
+    client = redis.Redis.from_url(stack.redis_url)
+    entries = log_entry_times(client, t0, t1 + SHOWN_WITHIN_S)
+    client.close()
+    game_of = {g.chat_id: g.info.game_id for g in load.games if g.info is not None}
+    splits = []
     for _, move in load.counters.moves:
         at = moved_at(feed, move)
         if at is None or not t0 <= at < t1:
@@ -651,6 +714,9 @@ async def measure(load: Load, seconds: float, rss_before: tuple[int, int]) -> Wi
             late += 1
         else:
             latencies.append(shown - at)
+            split = split_at_log(entries.get(game_of.get(move.chat_id, ""), []), at, shown)
+            if split is not None:
+                splits.append(split)
         until = shown if shown is not None else at + SHOWN_WITHIN_S
         superseded |= {
             (move.chat_id, w.time)
@@ -696,16 +762,21 @@ async def measure(load: Load, seconds: float, rss_before: tuple[int, int]) -> Wi
         in_view=[seen for at, seen in load.counters.in_view if t0 <= at < t1],
         hand_latencies=hand_latencies,
         hand_late=hand_late,
+        splits=splits,
     )
 
 
 @contextlib.asynccontextmanager
 async def running_load(
-    hand: str, pace: float, redis_url: str, bot_env: dict[str, str] | None = None
+    hand: str,
+    pace: float,
+    redis_url: str,
+    bot_env: dict[str, str] | None = None,
+    webhook: bool = False,
 ) -> AsyncIterator[Load]:
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(64))
     log_dir = Path(tempfile.mkdtemp(prefix="telegram-load-"))
-    stack = start_load_stack(redis_url, log_dir, bot_env)
+    stack = start_load_stack(redis_url, log_dir, bot_env, webhook)
     load = Load(stack, hand, pace)
     try:
         load.feed.start()
@@ -733,9 +804,10 @@ async def steady(
     seconds: float,
     redis_url: str,
     bot_env: dict[str, str] | None = None,
+    webhook: bool = False,
 ) -> Window:
     """``games`` games at ``pace``: set up, one pace of warm-up, then ``seconds`` measured."""
-    async with running_load(hand, pace, redis_url, bot_env) as load:
+    async with running_load(hand, pace, redis_url, bot_env, webhook) as load:
         bot = load.stack.bots[0].process
         assert bot is not None
         # The first tenth of the games warms the bot up; its memory growth is taken over
@@ -878,6 +950,18 @@ def print_steady(windows: list[Window], pace: float, brisk: bool = False) -> Non
         f"≤ {ms(p99_goal)}",
     )
     row(
+        "  press → log entry p50 / p99 (bot's update, engine)",
+        [f"{ms(w.split_quantile(0, 0.5))} / {ms(w.split_quantile(0, 0.99))}" for w in windows],
+    )
+    row(
+        "  log entry → table p50 / p99 (bot's render)",
+        [f"{ms(w.split_quantile(1, 0.5))} / {ms(w.split_quantile(1, 0.99))}" for w in windows],
+    )
+    row(
+        "  slowest 1 %: press → log, log → table (means)",
+        [" / ".join(ms(x) for x in w.slowest_split()) for w in windows],
+    )
+    row(
         "press → next mover's private hand p50 / p99",
         [hand_p99(w) for w in windows],
         f"p99 ≤ {ms(GOAL_HAND_P99_S)}",
@@ -888,6 +972,10 @@ def print_steady(windows: list[Window], pace: float, brisk: bool = False) -> Non
             [f"{ms(w.cpu.get(name, 0) / max(w.turns, 1))}" for w in windows],
         )
     row("local Telegram CPU share", [f"{w.share('telegram'):.0%} of a core" for w in windows])
+    row(
+        "bench's own CPU share (people, feed)",
+        [f"{w.share('bench'):.0%} of a core" for w in windows],
+    )
     row(
         "bot's Redis per live game",
         [f"{w.redis_bytes / max(w.games, 1):.0f} B "
@@ -990,6 +1078,13 @@ def main(argv: list[str] | None = None) -> None:
         help="the table at the bottom (the bot's default), edited in place until 15 "
         "messages pushed it up (as before), or both side by side",
     )
+    parser.add_argument(
+        "--updates",
+        choices=("polling", "webhook", "both"),
+        default="polling",
+        help="how the bot takes its updates: polling (make play's way), a webhook (a "
+        "deployment's), or both side by side",
+    )
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13", help="emptied first")
     parser.add_argument(
         "--bot-env",
@@ -1029,12 +1124,16 @@ def main(argv: list[str] | None = None) -> None:
         "bottom": [(", at the bottom", bot_env)],
     }
     placements["both"] = placements["in-place"] + placements["bottom"]
+    updates = {"polling": [False], "webhook": [True], "both": [False, True]}[args.updates]
     windows = []
     for h in hands:
         for label, env in placements[args.placement]:
-            window = asyncio.run(steady(h, args.games, args.pace, args.seconds, args.redis, env))
-            window.placement = label
-            windows.append(window)
+            for webhook in updates:
+                window = asyncio.run(
+                    steady(h, args.games, args.pace, args.seconds, args.redis, env, webhook)
+                )
+                window.placement = label + (", webhook" if webhook else "")
+                windows.append(window)
     print_steady(windows, args.pace, brisk=args.brisk)
 
 

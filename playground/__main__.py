@@ -14,6 +14,7 @@ import sys
 
 from playground.app import create_app
 from playground.server import bound_socket, uvicorn_server
+from services.heap import freeze_startup_heap
 from services.logs import configure_logging
 
 log = logging.getLogger("playground")
@@ -48,6 +49,7 @@ def main(argv: list[str] | None = None) -> None:
         while not server.started and not task.done():
             await asyncio.sleep(0.01)
         if server.started:
+            freeze_startup_heap()
             print(f"local telegram listening on http://{host}:{port}", flush=True)
         await task
 

@@ -23,8 +23,9 @@ REPO = Path(__file__).resolve().parents[1]
 RULES = "services.engine.rules"
 #: The packages of the tree, the product first; the checks below say which may import which.
 PACKAGES = ("services", "playground", "harness")
-#: What the playground may import of the product: its logging set-up, nothing else.
-PLAYGROUND_USES = {"services", "services.logs"}
+#: What the playground may import of the product: the process set-up every entry point
+#: shares (logging, the start-up heap kept out of full collections), nothing else.
+PLAYGROUND_USES = {"services", "services.logs", "services.heap"}
 
 
 def module_name(path: Path) -> str:

@@ -17,6 +17,7 @@ from telegram import Update
 from services.bot.app import build_application
 from services.bot.web import web_app
 from services.config import Settings, get_settings
+from services.heap import freeze_startup_heap
 from services.logs import configure_logging
 
 log = logging.getLogger("services.bot")
@@ -46,6 +47,7 @@ async def serve(settings: Settings) -> None:
             await application.updater.start_polling(
                 allowed_updates=Update.ALL_TYPES, poll_interval=0.0, timeout=10
             )
+        freeze_startup_heap()
         log.info(
             "bot @%s running (%s)", application.bot.username, "webhook" if webhook else "polling"
         )

@@ -54,7 +54,7 @@ def web_app(
         uno = services()
         if uno is None:
             return JSONResponse({"error": "starting"}, status_code=503)
-        if not await uno.memory.first_time(f"update:{update.update_id}", SEEN_UPDATE_SECONDS):
+        if not await uno.memory.first_update(update.update_id, SEEN_UPDATE_SECONDS):
             UPDATES.labels("duplicate").inc()
             return JSONResponse({"ok": True, "duplicate": True})
         await application.update_queue.put(update)

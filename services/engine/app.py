@@ -37,6 +37,7 @@ from services.engine.layers import BodyLimit, FaultBarrier, TokenLayer, needs_to
 from services.engine.metrics import MetricsMiddleware, ServiceMetrics
 from services.engine.routes import health, lobby, play, testing, timers, variants
 from services.engine.store import GameStore
+from services.heap import freeze_startup_heap
 from services.logs import configure_logging
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,7 @@ def create_app(settings: Settings | None = None, *, fast_path: bool = True) -> E
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        freeze_startup_heap()
         yield
         await redis_client.aclose()
 

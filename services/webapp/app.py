@@ -48,6 +48,7 @@ from services.engine.client import (
     NotFound,
     StaleVersion,
 )
+from services.heap import freeze_startup_heap
 from services.move_ids import action_id, is_game_id
 from services.webapp.flood import FloodLimit
 from services.webapp.init_data import InvalidInitData, WebAppUser, validate
@@ -337,6 +338,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 bot_token=bot_token,
             )
             task = asyncio.create_task(follower.run(), name="event-log-follower")
+            freeze_startup_heap()
             try:
                 yield
             finally:

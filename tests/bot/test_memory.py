@@ -3,7 +3,7 @@ order, hand messages, said-once markers."""
 
 from __future__ import annotations
 
-from services.bot.memory import Memory
+from services.bot.memory import UPDATE_BLOCK_BITS, Memory
 
 
 async def test_render_lock_renders_every_version_seen(memory: Memory) -> None:
@@ -131,6 +131,18 @@ async def test_game_hands_and_once(memory: Memory) -> None:
     await memory.forget_game("g1", -100, 4)
     assert await memory.chat_game(-100, 4) is None
     assert await memory.game("nope") is None
+
+
+async def test_a_webhook_update_is_taken_once_in_bitmaps_of_its_block(memory: Memory) -> None:
+    block = 2**UPDATE_BLOCK_BITS
+    ids = [5, 6, block - 1, block, 3 * block + 7]
+    assert [await memory.first_update(i, ttl=60) for i in ids] == [True] * len(ids)
+    assert [await memory.first_update(i, ttl=60) for i in ids] == [False] * len(ids)
+    assert await memory.first_update(7, ttl=60)  # a neighbour of a seen id is new
+    keys = sorted([k.decode() async for k in memory.redis.scan_iter(match="bot:seen:*")])
+    assert keys == ["bot:seen:0", "bot:seen:1", "bot:seen:3"]
+    assert 0 < await memory.redis.ttl("bot:seen:3") <= 60
+    assert not [k async for k in memory.redis.scan_iter(match="bot:once:*")]
 
 
 async def test_one_hand_edit_at_a_time(memory: Memory) -> None:
