@@ -69,7 +69,7 @@ from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import redis
@@ -144,14 +144,20 @@ def rss_bytes(pid: int) -> int:
     return 0
 
 
+#: Kinds of the bot's keys whose size follows the update rate, not the games: the webhook's
+#: update ids seen (one bit each, kept an hour), printed apart from the per-game figure.
+PER_RATE_KINDS = frozenset({"seen"})
+
+
 def bot_redis_bytes(client: redis.Redis) -> tuple[int, dict[str, int]]:
-    """MEMORY USAGE summed over the bot's keys, and per kind of key (``bot:<kind>:...``)."""
+    """MEMORY USAGE summed over the bot's keys but :data:`PER_RATE_KINDS`, and per kind of
+    key (``bot:<kind>:...``)."""
     total, kinds = 0, dict[str, int]()
     for key in client.scan_iter(match=BOT_PREFIX + "*", count=1000):
         size = int(client.memory_usage(key) or 0)
         kind = key.decode().split(":")[1]
         kinds[kind] = kinds.get(kind, 0) + size
-        total += size
+        total += size if kind not in PER_RATE_KINDS else 0
     return total, kinds
 
 
@@ -638,7 +644,11 @@ def log_entry_times(client: redis.Redis, since: float, until: float) -> dict[str
     the Redis server's clock in ms: this machine's, as the local Telegram's is)."""
     times: dict[str, list[float]] = {}
     for key in client.scan_iter(match=LOG_PREFIX + "*"):
-        for entry_id, fields in client.xrange(key, int(since * 1000), int(until * 1000) + 1):
+        entries = cast(
+            list[tuple[bytes, dict[bytes, bytes]]],
+            client.xrange(key, int(since * 1000), int(until * 1000) + 1),
+        )
+        for entry_id, fields in entries:
             at = int(entry_id.split(b"-")[0]) / 1000
             times.setdefault(fields[b"g"].decode(), []).append(at)
     return times
@@ -984,7 +994,13 @@ def print_steady(windows: list[Window], pace: float, brisk: bool = False) -> Non
     )  # fmt: skip
     row(
         "  by key kind",
-        [" ".join(f"{k}:{v / max(w.games, 1):.0f}" for k, v in sorted(w.redis_kinds.items()))
+        [" ".join(f"{k}:{v / max(w.games, 1):.0f}" for k, v in sorted(w.redis_kinds.items())
+                  if k not in PER_RATE_KINDS)
+         for w in windows],
+    )  # fmt: skip
+    row(
+        "  webhook update ids seen (by the update rate, not per game)",
+        [f"{sum(v for k, v in w.redis_kinds.items() if k in PER_RATE_KINDS) / 1024:.0f} KB"
          for w in windows],
     )  # fmt: skip
     row(

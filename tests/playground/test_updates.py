@@ -252,14 +252,20 @@ def test_a_second_poller_ends_the_first(scene: Scene) -> None:
 
 @contextmanager
 def receiver(
-    statuses: list[int], reply: dict[str, Any] | None = None
+    statuses: list[int],
+    reply: dict[str, Any] | None = None,
+    hold: tuple[int, threading.Event] | None = None,
 ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
     """A webhook endpoint answering with ``statuses`` in turn (then 200, with ``reply`` as a
-    JSON body if given); yields its URL and the deliveries it saw (headers and body)."""
+    JSON body if given); yields its URL and the deliveries it saw (headers and body).
+    ``hold``: (a chat, an event): that chat's deliveries are answered once the event is set."""
     seen: list[dict[str, Any]] = []
 
     async def hook(request: Request) -> Response:
         seen.append({"headers": dict(request.headers), "body": await request.json()})
+        if hold is not None and seen[-1]["body"].get("message", {})["chat"]["id"] == hold[0]:
+            while not hold[1].is_set():
+                await asyncio.sleep(0.01)
         if statuses:
             return Response(status_code=statuses.pop(0))
         if reply is not None:
@@ -488,6 +494,34 @@ def test_promotions(scene: Scene) -> None:
     assert {m["user"]["id"] for m in admins} == {scene.ann["id"], scene.bob["id"], scene.bot["id"]}
     control.set_admin(group, scene.bob["id"], admin=False)
     assert scene.ok("getChatMember", chat_id=group, user_id=scene.bob["id"])["status"] == "member"
+
+
+def test_a_slow_webhook_delivery_holds_back_only_its_own_chat(scene: Scene) -> None:
+    """Telegram delivers over several connections (``max_connections``); one chat's updates
+    come one at a time, in order."""
+    group = scene.group["id"]
+    release = threading.Event()
+
+    def said(chat: int) -> list[str]:
+        return [
+            d["body"]["message"]["text"] for d in seen if d["body"]["message"]["chat"]["id"] == chat
+        ]
+
+    with receiver([], hold=(group, release)) as (url, seen):
+        scene.ok("setWebhook", url=url)
+        scene.control.send_message(scene.ann["id"], group, "/one@scene_bot")
+        scene.control.send_message(scene.bob["id"], group, "/two@scene_bot")
+        scene.control.send_message(scene.ann["id"], scene.bot["id"], "meanwhile")
+        scene.control.wait_until(
+            lambda: said(scene.ann["id"]) == ["meanwhile"],
+            what="the private chat's update while the group's first is held",
+        )
+        assert said(group) == ["/one@scene_bot"]  # its second waits for the first
+        release.set()
+        scene.control.wait_until(lambda: len(said(group)) == 2, what="the group's second")
+        assert said(group) == ["/one@scene_bot", "/two@scene_bot"]
+        assert scene.ok("getWebhookInfo")["pending_update_count"] == 0
+        scene.ok("deleteWebhook")
 
 
 def test_a_webhook_answer_may_carry_a_call(scene: Scene) -> None:
