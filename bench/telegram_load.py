@@ -959,14 +959,13 @@ def print_steady(windows: list[Window], pace: float, brisk: bool = False) -> Non
         [f"{ms(w.quantile(0.99))} {p99_verdict(w)}" for w in windows],
         f"≤ {ms(p99_goal)}",
     )
-    row(
-        "  press → log entry p50 / p99 (bot's update, engine)",
-        [f"{ms(w.split_quantile(0, 0.5))} / {ms(w.split_quantile(0, 0.99))}" for w in windows],
-    )
-    row(
-        "  log entry → table p50 / p99 (bot's render)",
-        [f"{ms(w.split_quantile(1, 0.5))} / {ms(w.split_quantile(1, 0.99))}" for w in windows],
-    )
+    split_names = ("press → log entry (bot's update, engine)", "log entry → table (bot's render)")
+    for part, name in enumerate(split_names):
+        row(
+            f"  {name} p50 / p99",
+            [f"{ms(w.split_quantile(part, 0.5))} / {ms(w.split_quantile(part, 0.99))}"
+             for w in windows],
+        )  # fmt: skip
     row(
         "  slowest 1 %: press → log, log → table (means)",
         [" / ".join(ms(x) for x in w.slowest_split()) for w in windows],
