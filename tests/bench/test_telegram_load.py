@@ -33,8 +33,16 @@ def test_a_steady_run_measures_every_figure(
     # Both ways were played: private hands edited, inline queries answered.
     assert window.private_calls > 0 and window.answer_calls > 0
     assert window.cpu["bot"] > 0 and window.cpu["engine"] > 0 and window.cpu["telegram"] > 0
+    assert window.cpu["bench"] > 0
     assert {"game", "moves", "rate"} <= set(window.redis_kinds)
-    assert window.redis_bytes == sum(window.redis_kinds.values())
+    assert window.redis_bytes == sum(
+        size
+        for kind, size in window.redis_kinds.items()
+        if kind not in telegram_load.PER_RATE_KINDS
+    )
+    # Each turn split at the engine's log entry for its move: both halves, adding up.
+    assert window.splits and all(a >= 0 and b >= 0 for a, b in window.splits)
+    assert max(a + b for a, b in window.splits) <= max(window.latencies) + 0.002
     assert not math.isnan(window.render_lag)
     # The private game's next movers saw their hands; the table's place was read each turn.
     assert window.hand_latencies and all(lag > 0 for lag in window.hand_latencies)
@@ -44,6 +52,7 @@ def test_a_steady_run_measures_every_figure(
     printed = capsys.readouterr().out
     assert "group calls per turn" in printed and "press → table p99" in printed
     assert "private hand p50 / p99" in printed and "≤ 1100 ms" in printed
+    assert "log entry → table (bot's render) p50 / p99" in printed
 
 
 def test_the_table_names_who_owes_and_the_move_in_words() -> None:
