@@ -677,10 +677,11 @@ async def measure(load: Load, seconds: float, rss_before: tuple[int, int]) -> Wi
     await asyncio.sleep(seconds)
     t1, cpu1, hist1 = time.time(), cpu(stack), histograms(stack)
     redis_total, kinds = bot_redis_bytes(client)
-    client.close()
     bot = stack.bots[0].process
     rss = rss_bytes(bot.pid) if bot is not None else 0
     await asyncio.sleep(min(SHOWN_WITHIN_S, 3.0))  # the last moves' tables
+    entries = log_entry_times(client, t0, t1 + SHOWN_WITHIN_S)
+    client.close()
     calls = await load.call("calls", token=stack.token, since=seq0)
     users = {p["id"] for g in load.games for p in g.people}
     counts = {"group": 0, "private": 0, "answer": 0, "other": 0, "poll": 0}
@@ -710,9 +711,6 @@ async def measure(load: Load, seconds: float, rss_before: tuple[int, int]) -> Wi
     )
     latencies, late = [], 0
     superseded: set[tuple[int, float]] = set()
-    client = redis.Redis.from_url(stack.redis_url)
-    entries = log_entry_times(client, t0, t1 + SHOWN_WITHIN_S)
-    client.close()
     game_of = {g.chat_id: g.info.game_id for g in load.games if g.info is not None}
     splits = []
     for _, move in load.counters.moves:

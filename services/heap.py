@@ -5,11 +5,13 @@ mostly what its start-up made and will keep for good: the modules of python-tele
 pydantic, httpx and FastAPI, the app's routes and models -- some 140,000 objects in the bot.
 Under load a full pass came every 15-20 s and stopped the process's one event loop for
 50-120 ms each time (measured with ``gc.callbacks`` under ``bench/telegram_load.py``): every
-move in flight then waited that long, which is the p99 of a turn. ``gc.freeze()`` moves the
-objects alive at that moment out of the collector's sight, so a later full pass walks only
-what the service made since (about 3 ms in the same bench). What is frozen is never freed
-by the cycle collector, which costs nothing here: it was going to live as long as the
-process anyway. Reference counting still frees everything as usual.
+move in flight then waited that long. ``gc.freeze()`` moves the objects alive at that
+moment out of the collector's sight, so a later full pass walks only what the service made
+since (3-11 ms in the bot in the same bench). It removed those pauses; it did not, on its
+own, bring the bench's p99 out of its run-to-run spread (services/bot/README.md "Figures").
+What is frozen is never freed by the cycle collector, which costs nothing here: it was
+going to live as long as the process anyway. Reference counting still frees everything as
+usual.
 """
 
 from __future__ import annotations

@@ -263,7 +263,8 @@ def receiver(
 
     async def hook(request: Request) -> Response:
         seen.append({"headers": dict(request.headers), "body": await request.json()})
-        if hold is not None and seen[-1]["body"].get("message", {})["chat"]["id"] == hold[0]:
+        chat = seen[-1]["body"].get("message", {}).get("chat", {}).get("id")
+        if hold is not None and chat == hold[0]:
             while not hold[1].is_set():
                 await asyncio.sleep(0.01)
         if statuses:
