@@ -10,7 +10,6 @@ import os
 import socket
 import time
 
-import httpx
 from redis.asyncio import Redis
 from telegram import (
     BotCommand,
@@ -33,9 +32,9 @@ from telegram.ext import (
     TypeHandler,
     filters,
 )
-from telegram.request import HTTPXRequest
 
 from services.bot import flood, lobby, play, pressed, standings
+from services.bot.bot_api_http import AiohttpRequest
 from services.bot.callbacks import Kind
 from services.bot.context import (
     SERVICES_KEY,
@@ -43,6 +42,7 @@ from services.bot.context import (
     locale_of,
     services,
 )
+from services.bot.engine_http import engine_transport
 from services.bot.i18n import available_locales, gettext
 from services.bot.locales import handlers as language_handlers
 from services.bot.logreader import LogEntry, LogReader
@@ -80,7 +80,7 @@ def build_application(
     )
 
     async def post_init(app: Application) -> None:  # type: ignore[type-arg]
-        engine = EngineClient.from_settings(settings)
+        engine = EngineClient.from_settings(settings, transport=engine_transport())
         memory = Memory(redis)
         outbox = Outbox(app.bot)
         username = app.bot.username
@@ -141,6 +141,7 @@ def build_application(
         .base_file_url(settings.bot_api_file_url)
         .concurrent_updates(64)
         .request(bot_api_request())
+        .get_updates_request(get_updates_request())
         .rate_limiter(limiter)
         .post_init(post_init)
         .post_shutdown(post_shutdown)
@@ -150,24 +151,18 @@ def build_application(
     return app
 
 
-#: Bot API connections: at most, and kept open between calls (PTB keeps as many open as it
-#: may use). [decision] httpcore looks at every pooled connection on each call (a poll of
-#: each idle socket), so the pool a burst leaves behind would tax every later call; a few
-#: carry the steady load, and a burst opens more for as long as it lasts.
+#: Bot API connections at most; idle ones are closed after aiohttp's keep-alive.
 BOT_API_CONNECTIONS = 256
-BOT_API_IDLE_CONNECTIONS = 16
 
 
-def bot_api_request() -> HTTPXRequest:
-    return HTTPXRequest(
-        connection_pool_size=BOT_API_CONNECTIONS,
-        httpx_kwargs={
-            "limits": httpx.Limits(
-                max_connections=BOT_API_CONNECTIONS,
-                max_keepalive_connections=BOT_API_IDLE_CONNECTIONS,
-            )
-        },
-    )
+def bot_api_request() -> AiohttpRequest:
+    return AiohttpRequest(BOT_API_CONNECTIONS)
+
+
+def get_updates_request() -> AiohttpRequest:
+    """getUpdates, a long poll, on a connection of its own (as PTB does by default): a
+    long poll never waits for a slot behind the calls, nor they behind it."""
+    return AiohttpRequest(1)
 
 
 def add_handlers(app: Application) -> None:  # type: ignore[type-arg]

@@ -319,14 +319,14 @@ async def group_message(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or not is_group(update.effective_chat):
         return
-    uno = services(context)
-    game_id = await uno.memory.chat_game(message.chat_id, topic_of(message))
-    if game_id is None:
-        return
     if message.via_bot is not None:
         # A card chosen from the inline hand is a move, not a frozen player talking; it was
         # counted as it was chosen (chosen_inline_result), which the bot hears of with
         # group privacy on too.
+        return
+    uno = services(context)
+    game_id = await uno.memory.chat_game(message.chat_id, topic_of(message))
+    if game_id is None:
         return
     await uno.memory.count_chat_message(game_id)  # it pushes the table up
     await report_if_frozen(context, game_id, user.id, f"m{message.message_id}")
