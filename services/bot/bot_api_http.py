@@ -31,14 +31,13 @@ class AiohttpRequest(BaseRequest):
         connections: int,
         *,
         read_timeout: float | None = 5.0,
-        write_timeout: float | None = 5.0,
         connect_timeout: float | None = 5.0,
         pool_timeout: float | None = 1.0,
         idle_seconds: float = 15.0,
     ) -> None:
         self._connections = connections
         self._idle_seconds = idle_seconds
-        self._read, self._write = read_timeout, write_timeout
+        self._read = read_timeout
         self._connect, self._pool = connect_timeout, pool_timeout
         self._session: aiohttp.ClientSession | None = None
 
@@ -72,7 +71,8 @@ class AiohttpRequest(BaseRequest):
         read = _given(read_timeout, self._read)
         connect = _given(connect_timeout, self._connect)
         pool = _given(pool_timeout, self._pool)
-        # aiohttp has no write timeout of its own: a body goes out within the read's.
+        # aiohttp has no write timeout of its own (a call's ``write_timeout`` is ignored):
+        # a body goes out within the read's.
         timeout = aiohttp.ClientTimeout(
             sock_read=read,
             sock_connect=connect,
