@@ -69,8 +69,8 @@ MIN_WORLDS = 15  # worlds per candidate at the least
 HORIZON = 8  # actions played on in each rollout
 MAX_CANDIDATES = 4
 ROLLOUT_STRONG = True
-CONFIDENCE = 1.5  # standard errors a candidate must beat it by
-ENDGAME = 3  # search only once a standing seat holds this many cards or fewer
+CONFIDENCE = 1.0  # standard errors a candidate must beat it by
+ENDGAME = 5  # search only once a standing seat holds this many cards or fewer
 
 _DOMINANT = frozenset({ActionType.CALL_UNO, ActionType.CATCH})
 
