@@ -2,8 +2,9 @@
 
 Far from the end of a round (every standing seat holds more than ``ENDGAME`` cards) it
 plays the strong player's choice: a rollout of a few actions from there ends on a guess at
-the hand sizes, and measured, searching there only added noise (below).  Once a seat is
-near out, for a decision with more than one real choice, it samples full game states
+the hand sizes; at 120 rollouts and a confidence of 1.0, searching every decision won no
+more than searching from 5 cards and cost more (below).  Once a seat is near out, for a
+decision with more than one real choice, it samples full game states
 consistent with its view and memory (``sampling.py``), applies every candidate action to
 every world with the rules engine (``apply``), plays each result on for ``horizon``
 actions with every seat playing the strong policy from its own view of that world (the
@@ -40,9 +41,32 @@ cards, 1.5 standard errors to override: +4.2 +- 4.5 over 240, then 50.0 % of 1,0
 That version valued a cut-off rollout by a softmax of -0.45 per card held, which predicts
 the winner of a strong-vs-strong round worse than a coin (log-likelihood -0.781 per state
 against the coin's -0.693): it is far too sure at big hands and blind to wilds.  The fitted
-value (``rollout.value``, -0.633) lets a rollout stop sooner, so the budget now buys 60
-rollouts of 8 actions (480 engine steps, as many as 48 of 12 were at most); the figures in
-the AI README.
+value (``rollout.value``, -0.633) lets a rollout stop sooner, so the budget buys 60
+rollouts of 8 actions (480 engine steps, as many as 48 of 12 were at most).  With it, on
+the same first deals of ``bench/ai_strength.py`` (rounds; hard minus strong):
+
+==========================  ========  ==========  ======  ==============
+search from                 rollouts  confidence  rounds  hard - strong
+==========================  ========  ==========  ======  ==============
+3 cards                     60        1.5         2,010   +2.3 +- 1.6
+5 cards                     60        1.5         8,400   +2.7 +- 1.0
+every decision              60        1.5         1,140   +5.1 +- 2.7
+5 cards (``ENDGAME``)       60        1.0         2,300   +4.3 +- 2.1
+5 cards                     60        0.5         1,460   +5.0 +- 2.9
+5 cards                     60        0.0         1,380   +3.6 +- 3.2
+5 cards                     120       1.0         740     +6.9 +- 3.7
+every decision              120       1.0         1,000   +6.3 +- 3.3
+==========================  ========  ==========  ======  ==============
+
+Searching from 5 cards costs what searching from 3 did per decision (p99 67 ms of an idle
+core at most, Flip's turns) and about 0.5 s of one core a round.  120 rollouts looked
+stronger and would still fit 250 ms a decision, but are not measured over enough rounds: a
+round costs about 0.9 s of one core, so the 20,000 rounds the goal is measured on take
+some 2.5 hours of this project's two-core machine (every decision at 120: 1.2 s a round).
+Confidences of 1.0, 0.5 and 0 do not differ beyond their intervals; 1.5 let the search
+override the strong choice too rarely, and 1.0 still keeps it where the search is least
+sure.  How much is in the hidden cards: the same search handed the true state (every hand
+and the draw pile's order) instead of sampled worlds wins 92.8 % of 1,160 rounds.
 
 The budget is a number of rollouts per decision (``rollouts``), not a time: the same view
 and seed give the same choice on any machine.  The randomness comes only from the ``rng``

@@ -84,7 +84,8 @@ def test_a_policy_gets_exactly_its_seats_view_and_nothing_reaches_the_state(
     state, _ = new_game(variant, seat_names(spies), options, seed=11)
     arena = Arena(spies, random.Random(11))
     checked = 0
-    while state.pending is not None and state.round == 1:
+    # Rounds can be short: play on into the next deals until enough views are checked.
+    while state.pending is not None and checked <= 40:
         for spy in spies:
             spy.seen.clear()
         before = state
@@ -96,7 +97,7 @@ def test_a_policy_gets_exactly_its_seats_view_and_nothing_reaches_the_state(
                 assert type(rng) is random.Random
                 assert not [o for o in reachable(given, rng) if isinstance(o, STATE_TYPES)]
                 checked += 1
-    assert checked > 20
+    assert checked > 40
 
 
 def test_flip_view_shows_opponents_backs_but_never_the_own_hands_other_side() -> None:
