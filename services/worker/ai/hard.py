@@ -4,15 +4,15 @@ Far from the end of a round (every standing seat holds more than ``ENDGAME`` car
 plays the strong player's choice: a rollout of a few actions from there ends on a guess at
 the hand sizes; at 120 rollouts and a confidence of 1.0, searching every decision won no
 more than searching from 5 cards and cost more (below).  Once a seat is near out, for a
-decision with more than one real choice, it samples full game states
-consistent with its view and memory (``sampling.py``), applies every candidate action to
-every world with the rules engine (``apply``), plays each result on for ``horizon``
-actions with every seat playing the strong policy from its own view of that world (the
-real opponents are strong-like: the continuation predicts them), and values where it stops
-(``rollout.py``: the round's result if it ended, else odds fitted on strong players'
-rounds from each seat's hand size, wilds, action cards and the move).  The
-same worlds and rollout seeds serve every candidate (common random numbers), so the
-comparison is between actions, not between lucky and unlucky deals.
+decision with more than one real choice, it samples full game states consistent with its
+view and memory (``sampling.py``), applies every candidate action to every world with the
+rules engine (``apply``), plays each result on for ``horizon`` actions with every seat
+playing the strong policy from its own view of that world (the real opponents are
+strong-like: the continuation predicts them), and values where it stops (``rollout.py``:
+the round's result if it ended, else odds fitted on strong players' rounds from each
+seat's hand size, wilds, action cards and the move).  The same worlds and rollout seeds
+serve every candidate (common random numbers), so the comparison is between actions, not
+between lucky and unlucky deals.
 
 The strong player's choice is the prior: it stands unless another candidate beats it,
 world by world, by ``CONFIDENCE`` standard errors of the paired difference; it also
@@ -34,16 +34,16 @@ saves 1 %; the strong player itself is the biggest part.
 What the choices rest on (2-player Classic against strong, paired: the same deals played
 by strong in the same seat, share of rounds won, hard minus strong, 95 % half-width):
 searching every decision, 24 strong rollouts of 8 actions: 49.5 % of 2,760 rounds (no
-better); searching only near the end with greedy rollouts (``rollout.greedy``) of 40
-actions: -3.7 +- 5.3 points over 300 rounds; strong rollouts of 30 actions once a seat
-holds 2 cards: -1.3 +- 4.1 over 240; strong rollouts of 12 actions once a seat holds 3
-cards, 1.5 standard errors to override: +4.2 +- 4.5 over 240, then 50.0 % of 1,000 rounds.
-That version valued a cut-off rollout by a softmax of -0.45 per card held, which predicts
-the winner of a strong-vs-strong round worse than a coin (log-likelihood -0.781 per state
-against the coin's -0.693): it is far too sure at big hands and blind to wilds.  The fitted
-value (``rollout.value``, -0.633) lets a rollout stop sooner, so the budget buys 60
-rollouts of 8 actions (480 engine steps, as many as 48 of 12 were at most).  With it, on
-the same first deals of ``bench/ai_strength.py`` (rounds; hard minus strong):
+better); searching only near the end with greedy rollouts (a player reading the world's
+hands) of 40 actions: -3.7 +- 5.3 points over 300 rounds; strong rollouts of 30 actions
+once a seat holds 2 cards: -1.3 +- 4.1 over 240; strong rollouts of 12 actions once a seat
+holds 3 cards, 1.5 standard errors to override: +4.2 +- 4.5 over 240, then 50.0 % of 1,000
+rounds.  That version valued a cut-off rollout by a softmax of -0.45 per card held, which
+predicts the winner of a strong-vs-strong round worse than a coin (log-likelihood -0.781
+per state against the coin's -0.693): it is far too sure at big hands and blind to wilds.
+The fitted value (``rollout.value``, -0.633) lets a rollout stop sooner, so the budget
+buys 60 rollouts of 8 actions (480 engine steps, as many as 48 of 12 were at most).  With
+it, on the same first deals of ``bench/ai_strength.py`` (rounds; hard minus strong):
 
 ==========================  ========  ==========  ======  ==============
 search from                 rollouts  confidence  rounds  hard - strong
@@ -95,7 +95,6 @@ ROLLOUTS = 60  # rollouts per decision, spread over the candidates
 MIN_WORLDS = 15  # worlds per candidate at the least
 HORIZON = 8  # actions played on in each rollout
 MAX_CANDIDATES = 4
-ROLLOUT_STRONG = True
 CONFIDENCE = 1.0  # standard errors a candidate must beat it by
 ENDGAME = 5  # search only once a standing seat holds this many cards or fewer
 
@@ -119,7 +118,7 @@ class HardPolicy:
         self._strong = StrongPolicy(remembers=remembers)
         self._memory: Memory | None = Memory() if remembers else None
         # Every seat of a rollout plays as the strong player would, from its view.
-        self._player = as_rollout_player(StrongPolicy()) if ROLLOUT_STRONG else None
+        self._player = as_rollout_player(StrongPolicy())
 
     def for_game(self) -> HardPolicy:
         return HardPolicy(self.rollouts, self.horizon, self.min_worlds, remembers=True)
