@@ -84,6 +84,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from services.engine.rules import Action, ActionType, Applied, GameState, View, apply
 
@@ -91,11 +92,13 @@ from .rollout import as_rollout_player, rollout, round_winner
 from .sampling import Memory, sample_world
 from .strong import StrongPolicy, _Recall
 
-ROLLOUTS = 60  # rollouts per decision, spread over the candidates
+ROLLOUTS = 60  # rollouts per batch of worlds, spread over the candidates
+STAGES = 2  # batches at most: the second only when the first leaves the choice open
 MIN_WORLDS = 15  # worlds per candidate at the least
 HORIZON = 8  # actions played on in each rollout
 MAX_CANDIDATES = 4
 CONFIDENCE = 1.0  # standard errors a candidate must beat it by
+CLEAR = 2.0  # standard errors that settle it on the first batch
 ENDGAME = 5  # search only once a standing seat holds this many cards or fewer
 
 _DOMINANT = frozenset({ActionType.CALL_UNO, ActionType.CATCH})
@@ -165,28 +168,45 @@ class HardPolicy:
         self, view: View, candidates: list[Action | None], rng: random.Random
     ) -> Action | None:
         """The first candidate (the strong player's) unless another beats it, world by
-        world, by ``CONFIDENCE`` standard errors."""
+        world, by ``CONFIDENCE`` standard errors: decided on the first batch of worlds when
+        the batch is clear (a challenger ahead by ``CLEAR`` standard errors, or none within
+        ``CONFIDENCE`` of the prior), else on as many worlds again."""
         assert view.viewer is not None
         me = view.viewer
-        worlds = max(self.min_worlds, self.rollouts // len(candidates))
+        batch = max(self.min_worlds, self.rollouts // len(candidates))
         values: list[list[float | None]] = [[] for _ in candidates]
-        for _ in range(worlds):
-            world = sample_world(view, self._memory, rng)
-            seed = rng.getrandbits(32)
-            for i, candidate in enumerate(candidates):
-                outcome = _after(world, candidate, me)
-                if outcome is None or isinstance(outcome, float):
-                    values[i].append(outcome)  # refused there, or the round ended
-                else:
-                    values[i].append(
-                        rollout(outcome, me, self.horizon, random.Random(seed), self._player)
-                    )
-        best, best_margin = 0, 0.0
-        for i in range(1, len(candidates)):
-            margin = _paired_margin(values[i], values[0])
-            if margin > best_margin:
-                best, best_margin = i, margin
-        return candidates[best]
+        for stage in range(STAGES):
+            for _ in range(batch):
+                self._value_world(view, candidates, me, values, rng)
+            margins = [_paired_margin(v, values[0]) for v in values[1:]]
+            best = max(range(len(margins)), key=margins.__getitem__) + 1
+            if margins[best - 1] > 0 and (
+                stage == STAGES - 1 or _paired_margin(values[best], values[0], CLEAR) > 0
+            ):
+                return candidates[best]
+            if all(_paired_margin(values[0], v) > 0 for v in values[1:]):
+                return candidates[0]  # every challenger is clearly behind
+        return candidates[0]
+
+    def _value_world(
+        self,
+        view: View,
+        candidates: list[Action | None],
+        me: int,
+        values: list[list[float | None]],
+        rng: random.Random,
+    ) -> None:
+        """Sample one world and append every candidate's value in it."""
+        world = sample_world(view, self._memory, rng)
+        seed = rng.getrandbits(32)
+        for i, candidate in enumerate(candidates):
+            outcome = _after(world, candidate, me)
+            if outcome is None or isinstance(outcome, float):
+                values[i].append(outcome)  # refused there, or the round ended
+            else:
+                values[i].append(
+                    rollout(outcome, me, self.horizon, random.Random(seed), self._player)
+                )
 
 
 def _endgame(view: View) -> bool:
@@ -195,9 +215,11 @@ def _endgame(view: View) -> bool:
     return any(not s.knocked_out and s.cards <= ENDGAME for s in view.seats)
 
 
-def _paired_margin(values: list[float | None], baseline: list[float | None]) -> float:
+def _paired_margin(
+    values: Sequence[float | None], baseline: Sequence[float | None], confidence: float = CONFIDENCE
+) -> float:
     """How far ``values`` beat ``baseline`` on the worlds both were valued in, less
-    ``CONFIDENCE`` standard errors of the mean difference (<= 0: not shown)."""
+    ``confidence`` standard errors of the mean difference (<= 0: not shown)."""
     diffs = [
         v - b for v, b in zip(values, baseline, strict=True) if v is not None and b is not None
     ]
@@ -206,7 +228,7 @@ def _paired_margin(values: list[float | None], baseline: list[float | None]) -> 
         return 0.0
     mean = sum(diffs) / n
     spread = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return mean - CONFIDENCE * math.sqrt(spread / n)
+    return mean - confidence * math.sqrt(spread / n)
 
 
 def _after(world: GameState, action: Action | None, me: int) -> GameState | float | None:

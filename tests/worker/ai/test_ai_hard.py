@@ -25,7 +25,7 @@ from services.engine.rules import (
 from services.engine.rules.actions import challenge, choose_color, draw, keep, play, swap
 from services.worker.ai import FirstLegalPolicy, HardPolicy, StrongPolicy, get_policy
 from services.worker.ai.arena import Arena, Turn, seat_names
-from services.worker.ai.hard import ENDGAME, _paired_margin
+from services.worker.ai.hard import ENDGAME, STAGES, _paired_margin
 from services.worker.ai.sampling import Memory, sample_world
 from services.worker.ai.strong import _Recall
 from tests.helpers.ai import (
@@ -263,6 +263,49 @@ def test_another_candidate_must_beat_the_strong_choice_clearly() -> None:
     noisy = [1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 1.0]
     assert _paired_margin(noisy, [0.5] * 8) <= 0  # a coin's luck is not shown
     assert _paired_margin([None, 0.9], [0.5, 0.5]) == 0.0  # too few comparable worlds
+
+
+class Scripted(HardPolicy):
+    """A hard player whose worlds value each candidate by a script: (mean, spread) per
+    candidate, the spread alternating in sign world by world."""
+
+    def __init__(self, *script: tuple[float, float]) -> None:
+        super().__init__()
+        self.script = script
+        self.worlds = 0
+
+    def _value_world(
+        self,
+        view: View,
+        candidates: list[Action | None],
+        me: int,
+        values: list[list[float | None]],
+        rng: random.Random,
+    ) -> None:
+        sign = 1 if self.worlds % 2 else -1
+        self.worlds += 1
+        for i, (mean, spread) in enumerate(self.script):
+            values[i].append(mean + sign * spread)
+
+
+@pytest.mark.parametrize(
+    ("script", "chosen", "batches"),
+    [
+        pytest.param([(0.5, 0.1), (0.9, 0.1)], 1, 1, id="a challenger far ahead: one batch"),
+        pytest.param([(0.5, 0.0), (0.1, 0.0)], 0, 1, id="every challenger behind: one batch"),
+        pytest.param([(0.5, 0.0), (0.52, 0.3)], 0, STAGES, id="open: decided on more worlds"),
+    ],
+)
+def test_a_clear_first_batch_settles_the_choice_and_an_open_one_buys_more_worlds(
+    script: list[tuple[float, float]], chosen: int, batches: int
+) -> None:
+    state = table(["R5 R6 G7", "G1 G2"], "R9", "B1 B2 B3 B4")
+    given = seen(state, 0)
+    candidates: list[Action | None] = list(given.legal[:2])
+    policy = Scripted(*script)
+    assert policy._search(given, candidates, rng()) == candidates[chosen]
+    per_batch = max(policy.min_worlds, policy.rollouts // len(candidates))
+    assert policy.worlds == batches * per_batch
 
 
 def test_far_from_the_rounds_end_hard_plays_the_strong_choice_without_searching() -> None:
