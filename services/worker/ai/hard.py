@@ -171,13 +171,12 @@ class HardPolicy:
         world, by ``CONFIDENCE`` standard errors: decided on the first batch of worlds when
         the batch is clear (a challenger ahead by ``CLEAR`` standard errors, or none within
         ``CONFIDENCE`` of the prior), else on as many worlds again."""
-        assert view.viewer is not None
-        me = view.viewer
         batch = max(self.min_worlds, self.rollouts // len(candidates))
         values: list[list[float | None]] = [[] for _ in candidates]
         for stage in range(STAGES):
             for _ in range(batch):
-                self._value_world(view, candidates, me, values, rng)
+                for i, value in enumerate(self._values_in_a_world(view, candidates, rng)):
+                    values[i].append(value)
             margins = [_paired_margin(v, values[0]) for v in values[1:]]
             best = max(range(len(margins)), key=margins.__getitem__) + 1
             if margins[best - 1] > 0 and (
@@ -188,25 +187,22 @@ class HardPolicy:
                 return candidates[0]  # every challenger is clearly behind
         return candidates[0]
 
-    def _value_world(
-        self,
-        view: View,
-        candidates: list[Action | None],
-        me: int,
-        values: list[list[float | None]],
-        rng: random.Random,
-    ) -> None:
-        """Sample one world and append every candidate's value in it."""
+    def _values_in_a_world(
+        self, view: View, candidates: list[Action | None], rng: random.Random
+    ) -> list[float | None]:
+        """Every candidate's value in one sampled world (None: the world refuses it)."""
+        assert view.viewer is not None
+        me = view.viewer
         world = sample_world(view, self._memory, rng)
         seed = rng.getrandbits(32)
-        for i, candidate in enumerate(candidates):
+        values: list[float | None] = []
+        for candidate in candidates:
             outcome = _after(world, candidate, me)
             if outcome is None or isinstance(outcome, float):
-                values[i].append(outcome)  # refused there, or the round ended
+                values.append(outcome)  # refused there, or the round ended
             else:
-                values[i].append(
-                    rollout(outcome, me, self.horizon, random.Random(seed), self._player)
-                )
+                values.append(rollout(outcome, me, self.horizon, random.Random(seed), self._player))
+        return values
 
 
 def _endgame(view: View) -> bool:

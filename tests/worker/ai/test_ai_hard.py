@@ -274,18 +274,12 @@ class Scripted(HardPolicy):
         self.script = script
         self.worlds = 0
 
-    def _value_world(
-        self,
-        view: View,
-        candidates: list[Action | None],
-        me: int,
-        values: list[list[float | None]],
-        rng: random.Random,
-    ) -> None:
+    def _values_in_a_world(
+        self, view: View, candidates: list[Action | None], rng: random.Random
+    ) -> list[float | None]:
         sign = 1 if self.worlds % 2 else -1
         self.worlds += 1
-        for i, (mean, spread) in enumerate(self.script):
-            values[i].append(mean + sign * spread)
+        return [mean + sign * spread for mean, spread in self.script]
 
 
 @pytest.mark.parametrize(
