@@ -178,10 +178,9 @@ class HardPolicy:
         world, by ``CONFIDENCE`` standard errors: decided on the first batch of worlds when
         the batch is clear (a challenger ahead by ``CLEAR`` standard errors, or none within
         ``CONFIDENCE`` of the prior), else on as many worlds again."""
-        batch = max(self.min_worlds, self.rollouts // len(candidates))
         values: list[list[float | None]] = [[] for _ in candidates]
         for stage in range(STAGES):
-            for _ in range(batch):
+            for _ in range(self.worlds_per_batch(len(candidates))):
                 for i, value in enumerate(self._values_in_a_world(view, candidates, rng)):
                     values[i].append(value)
             margins = [_paired_margin(v, values[0]) for v in values[1:]]
@@ -193,6 +192,10 @@ class HardPolicy:
             if all(_paired_margin(values[0], v) > 0 for v in values[1:]):
                 return candidates[0]  # every challenger is clearly behind
         return candidates[0]
+
+    def worlds_per_batch(self, candidates: int) -> int:
+        """The batch's rollouts spread over the candidates, ``min_worlds`` at the least."""
+        return max(self.min_worlds, self.rollouts // candidates)
 
     def _values_in_a_world(
         self, view: View, candidates: list[Action | None], rng: random.Random

@@ -298,8 +298,7 @@ def test_a_clear_first_batch_settles_the_choice_and_an_open_one_buys_more_worlds
     candidates: list[Action | None] = list(given.legal[:2])
     policy = Scripted(*script)
     assert policy._search(given, candidates, rng()) == candidates[chosen]
-    per_batch = max(policy.min_worlds, policy.rollouts // len(candidates))
-    assert policy.worlds == batches * per_batch
+    assert policy.worlds == batches * policy.worlds_per_batch(len(candidates))
 
 
 def test_far_from_the_rounds_end_hard_plays_the_strong_choice_without_searching() -> None:
