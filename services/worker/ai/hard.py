@@ -21,8 +21,8 @@ legal move).  The worlds come in batches of ``ROLLOUTS`` rollouts: when the firs
 is clear (a candidate ahead by ``CLEAR`` standard errors, or every one behind by
 ``CONFIDENCE``) it decides, else a second batch as large is valued and the choice is made
 on both.  That buys the 120 rollouts that looked stronger (below) where the choice is
-close, for 1.3 times the time a round of 60 rollouts takes (0.52 s of one core against
-0.40 s, the same 30 rounds of 2-player Classic); a flat 120 took 1.7 times.
+close, for 1.3 times the CPU time a flat 60 rollouts take (the same 30 rounds of
+2-player Classic, timed the same way); a flat 120 took 1.7 times.
 Candidates are capped at ``MAX_CANDIDATES`` (the strong choice always among them), so a
 No Mercy hand of thirty cards costs what a hand of seven does.
 
@@ -77,9 +77,9 @@ same deals it gained no more (+4.2 +- 1.1, 54.1 %) for 1.2 times the time, so it
 kept.
 
 A decision's CPU time is at most p99 138 ms (No Mercy's turns, the second batch included;
-the flat 60 at most 67 ms).  A flat 120 rollouts cost 1.7 times what 60 do a round, so
-the 20,000 rounds the goal is measured on would take some 2.5 hours of this project's
-two-core machine; the batches cost 1.3 times (above), some 1.5 hours.
+the flat 60 at most 67 ms).  The 20,000 rounds the goal is measured on took 132 minutes
+of this project's two cores (the AI README), so a setting is first tried on a few
+thousand of the same deals, as in the table.
 Confidences of 1.0, 0.5 and 0 do not differ beyond their intervals; 1.5 let the search
 override the strong choice too rarely, and 1.0 still keeps it where the search is least
 sure.  How much is in the hidden cards: the same search handed the true state (every hand
