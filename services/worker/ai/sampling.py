@@ -10,8 +10,9 @@ are drawn at random from the cards the seat has not seen, under what it has seen
 - the cards it remembers on the discard pile (``Memory``) are not in anybody's hand;
 - a hand shown by a lost challenge, or handed over by a 7-swap, is that seat's (as far as
   the seat still holds that many cards);
-- a colour an opponent was seen to lack (``strong._Recall``) is kept out of the cards
-  they held then (the cards they drew since are free);
+- what an opponent was seen to lack (``strong._Recall``: they drew on a card, so held
+  none of its colour, none of its kind and no wild) is kept out of the cards they held
+  then (the cards they drew since are free);
 - in UNO Flip, every opponent card shows its back, as does the draw pile's top card: each
   is a card of the deck with that face on its other side.
 
@@ -46,6 +47,11 @@ from .strong import _Recall
 # A constraint on one hidden card: it shows ``code`` on ``side`` (one-sided decks: it is
 # the card ``code``).
 Shows = tuple[Side, str]
+
+# What one hidden card may not be: its colours and its kinds (kept apart: a colour and a
+# kind can share a symbol, and the enums compare as their symbols).
+Ban = tuple[frozenset[Color], frozenset[Kind]]
+NO_BAN: Ban = (frozenset(), frozenset())
 
 # Tries at a consistent deal before the last constraints are dropped (Flip's back faces
 # can leave a slot with no card that fits after the others took theirs).
@@ -148,9 +154,9 @@ class _Pool:
         self.next_free = 0  # a place in ``order``
         self.positions = _positions(variant_name)
 
-    def take(self, shows: Shows | None, banned: frozenset[Color] = frozenset()) -> Card | None:
-        """A free card showing ``shows`` (any, when None) and no banned colour."""
-        if banned:
+    def take(self, shows: Shows | None, banned: Ban = NO_BAN) -> Card | None:
+        """A free card showing ``shows`` (any, when None), of no banned colour or kind."""
+        if banned[0] or banned[1]:
             return self._scan(shows, banned)
         taken = self.taken
         if shows is None:
@@ -172,10 +178,11 @@ class _Pool:
         taken[index] = True
         return self.deck[index]
 
-    def _scan(self, shows: Shows | None, banned: frozenset[Color]) -> Card | None:
+    def _scan(self, shows: Shows | None, banned: Ban) -> Card | None:
+        colors, kinds = banned
         for index in self.order:
             c = self.deck[index]
-            if self.taken[index] or c.light.color in banned:
+            if self.taken[index] or c.light.color in colors or c.light.kind in kinds:
                 continue
             if shows is not None and c.face(shows[0]).code != shows[1]:
                 continue
@@ -217,9 +224,9 @@ def _deal(view: View, memory: Memory | None, rng: random.Random, strict: bool) -
     # Every hidden card asked for, as (what it shows, colours it may not have); cards
     # that must show a face go first, the scarcest face first (Flip's backs can otherwise
     # use up the one card another slot needed), then the free ones.
-    asks: list[tuple[Shows | None, frozenset[Color]]] = [((side, view.top), frozenset())]
-    asks += [((side, code), frozenset()) for code in view.hand]
-    asks += [(shows, frozenset()) for shows in (memory.discards if memory else [])]
+    asks: list[tuple[Shows | None, Ban]] = [((side, view.top), NO_BAN)]
+    asks += [((side, code), NO_BAN) for code in view.hand]
+    asks += [(shows, NO_BAN) for shows in (memory.discards if memory else [])]
     slots: dict[int, list[int]] = {me: list(range(1, 1 + len(view.hand)))}
     lacks = _lacks(view, memory)
     for seat in view.seats:
@@ -227,17 +234,17 @@ def _deal(view: View, memory: Memory | None, rng: random.Random, strict: bool) -
             continue
         first = len(asks)
         if seat.back_faces is not None:
-            asks += [((other, back), frozenset()) for back in seat.back_faces]
+            asks += [((other, back), NO_BAN) for back in seat.back_faces]
         else:
             known = memory.known.get(seat.seat, []) if memory else []
-            asks += [((side, code), frozenset()) for code in known[: seat.cards]]
-            banned, held_then = lacks.get(seat.seat, (frozenset(), 0))
+            asks += [((side, code), NO_BAN) for code in known[: seat.cards]]
+            banned, held_then = lacks.get(seat.seat, (NO_BAN, 0))
             free = seat.cards - (len(asks) - first)
-            asks += [(None, banned if i < held_then else frozenset()) for i in range(free)]
+            asks += [(None, banned if i < held_then else NO_BAN) for i in range(free)]
         slots[seat.seat] = list(range(first, len(asks)))
     draw_at = len(asks)
     if view.draw_pile_back:
-        asks.append(((other, view.draw_pile_back), frozenset()))
+        asks.append(((other, view.draw_pile_back), NO_BAN))
     got: list[Card | None] = [None] * len(asks)
     scarcity = _scarcity(view.variant)
 
@@ -280,18 +287,21 @@ def _scarcity(variant_name: str) -> dict[Shows, int]:
     return out
 
 
-def _lacks(view: View, memory: Memory | None) -> dict[int, tuple[frozenset[Color], int]]:
-    """Per opponent, the colours they were seen to lack and how many of the cards they
-    hold now they already held then."""
+def _lacks(view: View, memory: Memory | None) -> dict[int, tuple[Ban, int]]:
+    """Per opponent, the colours and kinds they were seen to lack and how many of the
+    cards they hold now they already held then."""
     recall = memory.recall if memory else None
     if recall is None:
         return {}
     out = {}
-    for seat, colors in recall.lacks.items():
-        if not colors:
+    for seat in recall.lacks.keys() | recall.lacks_kinds.keys():
+        colors = recall.lacks.get(seat, {})
+        kinds = recall.lacks_kinds.get(seat, {})
+        if not colors and not kinds:
             continue
-        held_then = min(colors.values())
-        out[seat] = (frozenset(colors), min(held_then, view.seats[seat].cards))
+        held_then = min([*colors.values(), *kinds.values()])
+        ban = (frozenset(colors), frozenset(kinds))
+        out[seat] = (ban, min(held_then, view.seats[seat].cards))
     return out
 
 

@@ -482,7 +482,8 @@ def challenge_break_even(face: Face) -> float:
 @dataclass(slots=True)
 class _Recall:
     """What one player remembers between their own decisions in a round: what they left
-    on the table, and which colours their one opponent drew on (so lacks)."""
+    on the table, and what their one opponent drew on (so lacked): its colour, and every
+    card that would have fitted it (``lacks_kinds``: its kind and the wilds)."""
 
     round: int
     version: int
@@ -490,6 +491,7 @@ class _Recall:
     left_face: Face | None = None  # the card they left on top, None when unknown
     left_color: str | None = None
     lacks: dict[int, dict[Color, int]] = field(default_factory=dict)
+    lacks_kinds: dict[int, dict[Kind, int]] = field(default_factory=dict)
 
     def learn(self, view: View) -> None:
         """Compare the new view with what was left.  The opponent had nothing to play on
@@ -506,8 +508,10 @@ class _Recall:
         count = view.seats[opponent].cards
         face = self.left_face
         lacked = self.lacks.setdefault(opponent, {})
+        lacked_kinds = self.lacks_kinds.setdefault(opponent, {})
         if view.color is not None and view.top != (face.code if face else None):
             lacked.pop(Color(view.color), None)  # they played that colour since
+            lacked_kinds.pop(_face(view.top).kind, None)  # and that kind
         if view.reveal_of == opponent:
             # A lost challenge showed their hand: every colour missing from it is lacked.
             held = {_face(code).color for code in view.reveal}
@@ -529,6 +533,11 @@ class _Recall:
         drew_and_played = not same_top and count == had and view.color != self.left_color
         if drew_and_kept or drew_and_played:
             lacked[Color(self.left_color)] = count
+            # Nor a card of its kind, nor a wild: the strong player draws with a card that
+            # fits only to keep a plain wild, in 3.5 % of its draws (300 rounds of
+            # 2-player Classic).
+            for kind in (face.kind, *_WILD_KINDS):
+                lacked_kinds[kind] = count
 
     def color_before(self, view: View) -> Color | None:
         """With two standing, the colour a draw card to answer was played on: the one this
@@ -562,6 +571,8 @@ class _Recall:
         elif action.type not in (ActionType.CALL_UNO, ActionType.CATCH):
             self.left_face = self.left_color = None
 
+
+_WILD_KINDS = tuple(k for k in Kind if k.is_wild)
 
 # Cards after which the opponent loses the turn with two standing (no draw to learn from).
 _TEMPO_KINDS = frozenset({Kind.SKIP, Kind.REVERSE, Kind.SKIP_EVERYONE, Kind.WILD_COLOR_ROULETTE})
