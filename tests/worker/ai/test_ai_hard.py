@@ -16,6 +16,7 @@ from services.engine.rules import (
     ActionType,
     Color,
     GameState,
+    Kind,
     Options,
     PendingKind,
     View,
@@ -234,9 +235,10 @@ def test_the_hand_given_away_in_a_swap_is_dealt_to_its_new_holder() -> None:
         assert sorted(c.code for c in world.players[1].hand) == ["B6", "G5"]
 
 
-def test_a_colour_the_opponent_lacked_is_kept_out_of_the_cards_they_held() -> None:
-    """With two standing, an opponent who drew on a colour held none of it (as the strong
-    player remembers, ``strong._Recall``): the cards they held then are dealt without it."""
+def test_what_the_opponent_lacked_is_kept_out_of_the_cards_they_held() -> None:
+    """With two standing, an opponent who drew on a card held nothing that fitted it (as
+    the strong player remembers, ``strong._Recall``): the cards they held then are dealt
+    with none of its colour, none of its kind and no wild."""
     state = table(["R1 G3 G4 B2", "B5 B6 Y7 Y8 Y9"], "R9", "G1 G2 B1 B3 Y1 Y2 Y3")
     first = seen(state, 0)
     recall = _Recall(first.round, first.version)
@@ -250,9 +252,16 @@ def test_a_colour_the_opponent_lacked_is_kept_out_of_the_cards_they_held() -> No
     memory.observe(given)
     memory.recall = recall
     assert Color.RED in recall.lacks.get(1, {})
+    assert {Kind.N1, Kind.WILD, Kind.WILD_DRAW4} <= recall.lacks_kinds.get(1, {}).keys()
+    held_then = given.seats[1].cards
     for seed in range(20):
         world = sample_world(given, memory, random.Random(seed))
-        assert not [c for c in world.players[1].hand if c.light.color is Color.RED]
+        fitted = [
+            c.code
+            for c in world.players[1].hand[:held_then]
+            if c.light.color is Color.RED or c.light.kind is Kind.N1 or c.light.kind.is_wild
+        ]
+        assert fitted == []
 
 
 def test_another_candidate_must_beat_the_strong_choice_clearly() -> None:
