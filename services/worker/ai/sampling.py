@@ -221,7 +221,7 @@ def _deal(view: View, memory: Memory | None, rng: random.Random, strict: bool) -
     other = Side.LIGHT if side is Side.DARK else Side.DARK
     pool = _Pool(view.variant, variant.deck, rng)
 
-    # Every hidden card asked for, as (what it shows, colours it may not have); cards
+    # Every hidden card asked for, as (what it shows, what it may not be); cards
     # that must show a face go first, the scarcest face first (Flip's backs can otherwise
     # use up the one card another slot needed), then the free ones.
     asks: list[tuple[Shows | None, Ban]] = [((side, view.top), NO_BAN)]
