@@ -79,7 +79,7 @@ class Kind(StrEnum):
 
     @property
     def is_wild(self) -> bool:
-        return self in _WILD_KINDS
+        return self in WILD_KINDS
 
     @property
     def is_number(self) -> bool:
@@ -109,7 +109,7 @@ _DRAW_AMOUNTS = {
     Kind.WILD_DRAW10: 10,
 }
 
-_WILD_KINDS = frozenset(k for k in Kind if k.value.startswith("W"))
+WILD_KINDS = frozenset(k for k in Kind if k.value.startswith("W"))
 _NUMBERS = {k: int(k.value) for k in Kind if k.value.isdigit()}
 
 NUMBER_KINDS: tuple[Kind, ...] = tuple(k for k in Kind if k.is_number)

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from services.engine.rules import Action, ActionType, Color, Kind, PendingKind, Side, View
-from services.engine.rules.cards import Face, parse_face
+from services.engine.rules.cards import WILD_KINDS, Face, parse_face
 from services.engine.rules.effects import seven, stacking, zero
 from services.engine.rules.variant import Stacking, Variant
 from services.engine.rules.variants import get_variant
@@ -536,7 +536,7 @@ class _Recall:
             # Nor a card of its kind, nor a wild: the strong player draws with a card that
             # fits only to keep a plain wild, in 3.5 % of its draws (300 rounds of
             # 2-player Classic).
-            for kind in (face.kind, *_WILD_KINDS):
+            for kind in (face.kind, *WILD_KINDS):
                 lacked_kinds[kind] = count
 
     def color_before(self, view: View) -> Color | None:
@@ -571,8 +571,6 @@ class _Recall:
         elif action.type not in (ActionType.CALL_UNO, ActionType.CATCH):
             self.left_face = self.left_color = None
 
-
-_WILD_KINDS = tuple(k for k in Kind if k.is_wild)
 
 # Cards after which the opponent loses the turn with two standing (no draw to learn from).
 _TEMPO_KINDS = frozenset({Kind.SKIP, Kind.REVERSE, Kind.SKIP_EVERYONE, Kind.WILD_COLOR_ROULETTE})
