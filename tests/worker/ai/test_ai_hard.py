@@ -27,7 +27,7 @@ from services.engine.rules.actions import challenge, choose_color, draw, keep, p
 from services.worker.ai import FirstLegalPolicy, HardPolicy, StrongPolicy, get_policy
 from services.worker.ai.arena import Arena, Turn, seat_names
 from services.worker.ai.hard import ENDGAME, STAGES, _paired_margin
-from services.worker.ai.sampling import Memory, sample_world
+from services.worker.ai.sampling import Memory, honest_draw_card, may_bluff, sample_world
 from services.worker.ai.strong import _Recall
 from tests.helpers.ai import (
     Recorder,
@@ -262,6 +262,55 @@ def test_what_the_opponent_lacked_is_kept_out_of_the_cards_they_held() -> None:
             if c.light.color is Color.RED or c.light.kind is Kind.N1 or c.light.kind.is_wild
         ]
         assert fitted == []
+
+
+def wild_draw_four_to_answer(opponent_hand: str) -> tuple[View, Memory, HardPolicy]:
+    """Seat 0 (a hard player at its game) plays R1 on R9; seat 1 answers with a Wild Draw
+    Four and names blue.  Seat 0 now owes the answer, challengeable."""
+    state = table(["R1 G3 G4 B2", opponent_hand], "R9", "G1 G2 B1 B3 Y1 Y2 Y3 Y4 Y5 G6 G7")
+    hard = HardPolicy().for_game()
+    assert hard.choose(seen(state, 0), rng()) == play(0, "R1")
+    state = after(state, play(0, "R1"), play(1, "W+4"), choose_color(1, "B"))
+    given = seen(state, 0)
+    assert given.pending is not None and given.pending.challengeable
+    memory = hard._memory
+    assert memory is not None
+    return given, memory, hard
+
+
+def test_a_wild_draw_four_from_a_big_hand_was_honest_in_every_world() -> None:
+    """RULES.md §2 (a Wild Draw Four may be challenged): the strong player plays one while
+    holding the colour in play only from a hand too small to be challenged, so after one
+    from a bigger hand every world keeps red out of its player's hand, and a challenge
+    fails there; the hard player accepts instead of adding two cards to the draw (the
+    strong player challenges on the odds of a hand that size)."""
+    given, memory, hard = wild_draw_four_to_answer("W+4 B5 B6 Y7 Y8 Y9")
+    assert not may_bluff(given)
+    assert honest_draw_card(given, memory) == (1, Color.RED)
+    for seed in range(20):
+        world = sample_world(given, memory, random.Random(seed))
+        assert [c.code for c in world.players[1].hand if c.light.color is Color.RED] == []
+        assert world.pending is not None and not world.pending.bluffed
+    assert StrongPolicy().choose(given, rng()).type is ActionType.CHALLENGE
+    assert hard.choose(given, rng()).type is ActionType.ACCEPT
+    # Without a memory of the colour (the registry's player) the hand size says as much.
+    assert HardPolicy().choose(given, rng()).type is ActionType.ACCEPT
+
+
+def test_a_wild_draw_four_from_a_last_card_but_one_may_be_a_bluff() -> None:
+    """From a hand of one card left the strong player bluffs when it pays, so the worlds
+    leave that card free, and each world's bluff is whether that card is red."""
+    given, memory, _ = wild_draw_four_to_answer("W+4 R5")
+    assert may_bluff(given)
+    assert honest_draw_card(given, memory) is None
+    bluffs = Counter()
+    for seed in range(60):
+        world = sample_world(given, memory, random.Random(seed))
+        assert world.pending is not None
+        (card,) = world.players[1].hand
+        assert world.pending.bluffed == (card.light.color is Color.RED)
+        bluffs[world.pending.bluffed] += 1
+    assert bluffs[True] and bluffs[False]
 
 
 def test_another_candidate_must_beat_the_strong_choice_clearly() -> None:
