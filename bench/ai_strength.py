@@ -21,14 +21,16 @@ strong ones, fair share 25%), and 2-player Classic gets ``--classic-rounds`` of 
 exactly the deals that were played (a deal is not equally kind to every seat), and the
 paired difference, hard's result minus strong's deal by deal, with its 95 % interval: the
 same deals cancel the luck of the deal, so it is narrower than the two shares'.  A run that
-is stopped (Ctrl-C, SIGTERM) still prints the rounds it finished.  First, in the same run
+is stopped (Ctrl-C, SIGTERM) still prints the rounds it finished; with ``--journal FILE``
+it also keeps them there, and the same command run again later plays only the rest (the
+20,000 rounds take over two hours of two cores).  First, in the same run
 and on this process alone (one core), the hard seat's decision time (p50/p99 per decision
 kind, every variant; wall time and the CPU time of the deciding thread) and the memory one
 decision allocates at its peak (``tracemalloc``), over ``--timing-rounds`` rounds (0: none).
 
     .venv/bin/python bench/ai_strength.py [--rounds 2000] [--workers 2] [--variants classic]
     .venv/bin/python bench/ai_strength.py --hard [--skip-baselines] [--hard-rounds 400]
-        [--classic-rounds 20000] [--timing-rounds 20] [--workers 1]
+        [--classic-rounds 20000] [--timing-rounds 20] [--workers 1] [--journal FILE]
 """
 
 from __future__ import annotations
@@ -41,13 +43,14 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from multiprocessing import Pool
 from pathlib import Path
 from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.journal import Journal, fingerprint
 from bench.percentiles import percentile
 from services.engine.rules import VARIANTS, Action, View
 from services.worker.ai import Policy, get_policy
@@ -55,6 +58,8 @@ from services.worker.ai.arena import play_one_round
 
 STRONG = "strong"
 HARD = "hard"
+# What a journal's results depend on besides the seed: the players and the rules.
+PLAYING_CODE = ("services/worker/ai", "services/engine/rules")
 BASELINES = ("random", "first")
 PLAYER_COUNTS = (2, 4)
 _T = TypeVar("_T")
@@ -302,6 +307,18 @@ def run_hard(args: argparse.Namespace, variants: list[str]) -> None:
     results: dict[tuple[str, int, str], Tally] = {}
     todo = hard_tasks(variants, args.hard_rounds, args.classic_rounds, args.seed)
     finished: list[Task] = []
+    journal = None
+    if args.journal:
+        run_id = fingerprint(PLAYING_CODE, {"seed": args.seed, "hard_chunk": HARD_CHUNK})
+        journal = Journal(Path(args.journal), run_id)
+        planned = set(todo)
+        for entry in journal.entries:
+            task, tally = Task(**entry["task"]), Tally(**entry["tally"])
+            if task in planned and task not in finished:
+                results.setdefault((task.variant, task.players, task.opponent), Tally()).add(tally)
+                finished.append(task)
+        todo = [task for task in todo if task not in finished]
+        print(f"{len(finished)} tasks read back from {args.journal}, {len(todo)} to play")
     try:
         with Pool(args.workers) as pool:
             # Set after the workers started: a stop (SIGTERM) reaches this process only.
@@ -310,6 +327,8 @@ def run_hard(args: argparse.Namespace, variants: list[str]) -> None:
                 key = (task.variant, task.players, task.opponent)
                 results.setdefault(key, Tally()).add(tally)
                 finished.append(task)
+                if journal is not None:
+                    journal.record({"task": asdict(task), "tally": asdict(tally)})
                 t = results[key]
                 # A line per task, so a run cut short still shows what it finished.
                 print(
@@ -347,6 +366,10 @@ def main() -> None:
     parser.add_argument("--hard-rounds", type=int, default=400, help="per variant and count")
     parser.add_argument("--classic-rounds", type=int, default=20_000, help="2-player Classic")
     parser.add_argument("--timing-rounds", type=int, default=20, help="per variant; 0: none")
+    parser.add_argument(
+        "--journal",
+        help="file of the hard rounds finished: a run stopped goes on from it (same code only)",
+    )
     args = parser.parse_args()
     variants = args.variants or list(VARIANTS)
     unknown = [v for v in variants if v not in VARIANTS]
