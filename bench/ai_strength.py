@@ -314,10 +314,11 @@ def run_hard(args: argparse.Namespace, variants: list[str]) -> None:
         planned = set(todo)
         for entry in journal.entries:
             task, tally = Task(**entry["task"]), Tally(**entry["tally"])
-            if task in planned and task not in finished:
+            if task in planned:
+                planned.remove(task)  # a task journaled twice counts once
                 results.setdefault((task.variant, task.players, task.opponent), Tally()).add(tally)
                 finished.append(task)
-        todo = [task for task in todo if task not in finished]
+        todo = [task for task in todo if task in planned]
         print(f"{len(finished)} tasks read back from {args.journal}, {len(todo)} to play")
     try:
         with Pool(args.workers) as pool:

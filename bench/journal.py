@@ -32,7 +32,6 @@ def fingerprint(sources: Iterable[str], settings: dict[str, Any]) -> str:
 class Journal:
     def __init__(self, path: Path, run: str) -> None:
         self.path = path
-        self.run = run
         self.entries: list[dict[str, Any]] = []
         if path.exists():
             lines = path.read_text().splitlines()

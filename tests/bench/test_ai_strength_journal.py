@@ -33,8 +33,10 @@ def figures(out: str) -> list[str]:
     return [
         line
         for line in out.splitlines()
-        if line and not line.startswith(("[", "interrupted")) and " s on " not in line
-        if "read back" not in line
+        if line
+        and not line.startswith(("[", "interrupted"))
+        and " s on " not in line
+        and "read back" not in line
     ]
 
 
