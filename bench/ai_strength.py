@@ -26,7 +26,9 @@ it also keeps them there, and the same command run again later plays only the re
 20,000 rounds take over two hours of two cores).  First, in the same run
 and on this process alone (one core), the hard seat's decision time (p50/p99 per decision
 kind, every variant; wall time and the CPU time of the deciding thread) and the memory one
-decision allocates at its peak (``tracemalloc``), over ``--timing-rounds`` rounds (0: none).
+decision allocates at its peak (``tracemalloc``), over ``--timing-rounds`` rounds (0: none),
+and beside them the machine's speed at that moment: the same deals played by strong players
+alone, CPU time per round.
 
     .venv/bin/python bench/ai_strength.py [--rounds 2000] [--workers 2] [--variants classic]
     .venv/bin/python bench/ai_strength.py --hard [--skip-baselines] [--hard-rounds 400]
@@ -251,7 +253,21 @@ def decision_costs(variants: list[str], rounds: int, seed: int) -> None:
         f"p50 {percentile(kib, 0.5):.0f}, p99 {percentile(kib, 0.99):.0f}, "
         f"max {percentile(kib, 1.0):.0f}"
     )
+    print(f"this machine now: {machine_reference(variants, rounds, seed):.0f} ms of CPU per round")
     print("goal: p99 <= 250 ms per decision kind\n")
+
+
+def machine_reference(variants: list[str], rounds: int, seed: int) -> float:
+    """The baseline beside the decision times: CPU time per round of the same deals with
+    only strong players, measured in the same run.  The machine's speed varies from hour to
+    hour (a shared host); a run whose times are high and whose reference is high as well
+    says the machine was slow, not the player."""
+    cpu_started = time.thread_time()
+    for variant in variants:
+        for index in range(rounds):
+            players = PLAYER_COUNTS[index % len(PLAYER_COUNTS)]
+            play_one_round(variant, [get_policy(STRONG)] * players, seed=seed + index)
+    return 1e3 * (time.thread_time() - cpu_started) / (len(variants) * rounds)
 
 
 def print_hard(
