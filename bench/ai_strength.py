@@ -227,6 +227,7 @@ def decision_costs(variants: list[str], rounds: int, seed: int) -> None:
         f" {'cpu p50':>8} {'cpu p99':>8} {'cpu max':>8}"
     )
     peaks: list[int] = []
+    machine_reference(variants, 1, seed)  # warm: a process's first rounds fill its caches
     before = machine_reference(variants, rounds, seed)
     for variant in variants:
         timed: dict[str, list[float]] = {}
