@@ -1,21 +1,22 @@
 """How well the hard player's rollout value predicts who wins a round, and what a refit gives.
 
 ``services/worker/ai/rollout.py`` values a rollout cut short by a softmax of a score per
-seat (hand size, wilds, action cards, the move), fitted on rounds of 2-player Classic
-between strong players.  This script plays such rounds again (strong at every seat, fresh
-deals from ``--seed``), keeps every third state of each round labelled with the round's
-winner, holds out ``--test-share`` of the rounds, and prints per player count the held-out
-log-likelihood per state of:
+seat (hand size, wilds, action cards, the move), fitted on strong players' rounds at that
+table (or, for a table without weights of its own, on 2-player Classic's).  This script
+plays such rounds again (strong at every seat, fresh deals from ``--seed``), keeps every
+third state of each round labelled with the round's winner, holds out ``--test-share`` of
+the rounds, and prints per player count the held-out log-likelihood per state of:
 
 - the coin: every standing seat equally likely;
-- ``rollout.value`` as it is (its constants);
+- ``rollout.value`` as it is (the table's weights);
 - the same features refitted on these rounds (maximum likelihood, conditional logit, by
   Newton's method);
 - that refit plus the seat's place in the order of play after the seat to move (next,
   the one after): with 4 players, who moves sooner may matter beyond the move itself.
 
-Higher is better; the coin is the floor.  The refits' weights are printed beside, in the
-constants' order, so a refit that predicts better can be copied into ``rollout.py``.
+Higher is better; the coin is the floor.  The refits' weights are printed beside, in
+``ValueWeights``' order, so a refit that predicts better can be copied into
+``rollout.TABLE_WEIGHTS``.
 
     .venv/bin/python bench/rollout_value_fit.py [--rounds 2500] [--players 2 4]
         [--variant classic] [--seed 70000]
@@ -25,19 +26,18 @@ from __future__ import annotations
 
 import argparse
 import math
-import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from services.engine.rules import GameState, new_game
+from services.engine.rules import GameState
 from services.worker.ai import get_policy
-from services.worker.ai.arena import Arena, Turn, seat_names
-from services.worker.ai.rollout import ACTION, HAND_SCORE, SLOPE, TO_MOVE, WILD, value
+from services.worker.ai.arena import Turn, play_one_round
+from services.worker.ai.rollout import CLASSIC_TWO, value, value_weights
 
-LAST = len(HAND_SCORE) - 1
+LAST = len(CLASSIC_TWO.hand_score) - 1
 # Feature order: hand sizes 2..LAST (a hand of 0 or 1 card scores 0), the slope beyond,
 # wilds, action cards, the move; then, for the order refit, the next seat and the one after.
 SIZE_FEATURES = LAST - 1
@@ -90,10 +90,7 @@ def play_rounds(
             if turn.state.pending is not None:
                 states.append(turn.state)
 
-        names = seat_names([strong] * players)
-        state, _ = new_game(variant, names, None, seed=seed + index)
-        arena = Arena([strong] * players, random.Random((seed + index) ^ 0x5EED), observer=keep)
-        _, result = arena.play_round(state)
+        result = play_one_round(variant, [strong] * players, seed + index, observer=keep)
         # The last state is the next deal's, not this round's.
         out.append((states[:-1][::3], result.winner))
     return out
@@ -179,9 +176,10 @@ def solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
     return x
 
 
-def current_weights() -> list[float]:
-    """``rollout.py``'s constants in this script's feature order."""
-    return [*HAND_SCORE[2:], SLOPE, WILD, ACTION, TO_MOVE]
+def current_weights(variant: str, players: int) -> list[float]:
+    """``rollout.py``'s weights for this table in this script's feature order."""
+    w = value_weights(variant, players)
+    return [*w.hand_score[2:], w.slope, w.wild, w.action, w.to_move]
 
 
 def main() -> None:
@@ -212,8 +210,8 @@ def main() -> None:
             f"fitted / {len(base_test)} held out; held-out log-likelihood per state:"
         )
         print(f"  coin                 {coin:.3f}")
-        print(f"  rollout.value now    {log_likelihood(base_test, current_weights()):.3f}"
-              f" (rollout.value called: {direct:.3f})")  # fmt: skip
+        now = log_likelihood(base_test, current_weights(args.variant, players))
+        print(f"  rollout.value now    {now:.3f} (rollout.value called: {direct:.3f})")
         print(f"  refit                {log_likelihood(base_test, refit):.3f}")
         print(f"  refit + order        {log_likelihood(order_test, order_refit):.3f}")
         print("  refit weights:         " + " ".join(f"{v:.3f}" for v in refit))

@@ -12,16 +12,15 @@ of a hand of that size.  ``--subject`` plays one seat (rotating), ``strong`` the
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from services.engine.rules import ActionType, PendingKind, new_game
+from services.engine.rules import ActionType, PendingKind
 from services.worker.ai import get_policy
-from services.worker.ai.arena import Arena, Turn, seat_names
+from services.worker.ai.arena import Turn, play_one_round
 
 
 def main() -> None:
@@ -57,10 +56,7 @@ def main() -> None:
         policies = [strong, strong]
         policies[seat] = subject
         names[:] = [p.name for p in policies]
-        state, _ = new_game("classic", seat_names(policies), None, seed=args.seed + index)
-        Arena(policies, random.Random((args.seed + index) ^ 0x5EED), observer=watch).play_round(
-            state
-        )
+        play_one_round("classic", policies, args.seed + index, observer=watch)
 
     print(f"2-player Classic, {args.subject} against strong, {args.rounds} rounds")
     print(f"{'cards left':>10}  {'played':>6}  {'bluffs':>6}  {args.subject + ' challenged':>18}")

@@ -177,9 +177,10 @@ def play_one_round(
     seed: int,
     options: Options | None = None,
     rng: random.Random | None = None,
+    observer: Observer | None = None,
 ) -> RoundResult:
     """Deal a fresh game from ``seed`` and play its first round (the bench's unit)."""
     state, _ = new_game(variant, seat_names(policies), options, seed=seed)
-    arena = Arena(policies, rng or random.Random(seed ^ 0x5EED))
+    arena = Arena(policies, rng or random.Random(seed ^ 0x5EED), observer=observer)
     _, result = arena.play_round(state)
     return result

@@ -74,27 +74,26 @@ every decision              60        1.5         1,140   +5.1 +- 2.7
 every decision              120       1.0         1,000   +6.3 +- 3.3
 5 cards, 60 + 60            60 + 60   1.0         20,000  +4.2 +- 0.7
 5 cards, last move read     60 + 60   1.0         8,700   +4.2 +- 1.1
-5 cards, draws read (this)  60 + 60   1.0         20,000  +4.3 +- 0.7
+5 cards, draws read        60 + 60   1.0         20,000  +4.3 +- 0.7
 ==========================  ========  ==========  ======  ==============
 
 The third row from the end added a second batch of 60 where the first leaves the choice
-open: 54.4 % of 20,000 rounds won.  The last row is this version: it reads more from an
-opponent's draw (``sampling.py``: the cards they held then fitted nothing, so hold none of
-the card's kind and no wild, besides none of its colour), 54.6 % of the same 20,000 deals
-(the AI README); no gain beyond the interval, kept as the truer deal.  The flat 60 at a
-confidence of 1.0, on the same 20,000 deals, gained +3.6 +- 0.7 (53.8 %).  The second row
-from the end read the opponent's last move too: with two standing, after one plain card
-of theirs (a number, or a plain wild and its colour) on the table this seat left them, a
-world was drawn again (4 at most) until strong, holding that world's hand and the card,
-would have played it; 37 % of such draws did, 27 % of the moves found no such world in 4.
-On 8,700 of the same deals it gained no more (+4.2 +- 1.1, 54.1 %) for 1.2 times the
-time, so it is not kept.
+open: 54.4 % of 20,000 rounds won.  The last row is how this version plays 2-player
+Classic: it reads more from an opponent's draw (``sampling.py``: the cards they held then
+fitted nothing, so hold none of the card's kind and no wild, besides none of its colour),
+54.6 % of the same 20,000 deals; no gain beyond the interval, kept as the truer deal.
+The flat 60 at a confidence of 1.0, on the same 20,000 deals, gained +3.6 +- 0.7
+(53.8 %).  The second row from the end read the opponent's last move too: with two
+standing, after one plain card of theirs (a number, or a plain wild and its colour) on the
+table this seat left them, a world was drawn again (4 at most) until strong, holding that
+world's hand and the card, would have played it; 37 % of such draws did, 27 % of the moves
+found no such world in 4.  On 8,700 of the same deals it gained no more (+4.2 +- 1.1,
+54.1 %) for 1.2 times the time, so it is not kept.
 
-A decision's CPU time is at most p99 138 ms (No Mercy's turns, the second batch included;
-the flat 60 at most 67 ms; this version's run: 126 ms, Flip's turns).  The 20,000 rounds
-the goal is measured on took 132 and 135 minutes of this project's two cores (the AI
-README), so a setting is first tried on a few
-thousand of the same deals, as in the table.
+A decision's CPU time, per variant and kind, is in the AI README (the flat 60 took at most
+67 ms at p99; the second batch about doubles the slowest, hence ``ONE_BATCH``).  The 20,000
+rounds the goal is measured on take over two hours of this project's two cores, so a
+setting is first tried on a few thousand of the same deals, as in the table.
 Confidences of 1.0, 0.5 and 0 do not differ beyond their intervals; 1.5 let the search
 override the strong choice too rarely, and 1.0 still keeps it where the search is least
 sure.  How much is in the hidden cards: the same search handed the true state (every hand
@@ -123,6 +122,10 @@ from .strong import StrongPolicy, _Recall
 
 ROLLOUTS = 60  # rollouts per batch of worlds, spread over the candidates
 STAGES = 2  # batches at most: the second only when the first leaves the choice open
+# Flip's actions cost the most to roll out (a flip turns every hand and both piles over),
+# and its second batch took its slowest decisions past 250 ms on a slow hour; there the
+# search already wins most (83 % of 2-player rounds against strong), so one batch decides.
+ONE_BATCH = frozenset({"flip"})
 MIN_WORLDS = 15  # worlds per candidate at the least
 HORIZON = 8  # actions played on in each rollout
 MAX_CANDIDATES = 4
@@ -208,14 +211,15 @@ class HardPolicy:
         the batch is clear (a challenger ahead by ``CLEAR`` standard errors, or none within
         ``CONFIDENCE`` of the prior), else on as many worlds again."""
         values: list[list[float | None]] = [[] for _ in candidates]
-        for stage in range(STAGES):
+        stages = 1 if view.variant in ONE_BATCH else STAGES
+        for stage in range(stages):
             for _ in range(self.worlds_per_batch(len(candidates))):
                 for i, value in enumerate(self._values_in_a_world(view, candidates, rng)):
                     values[i].append(value)
             margins = [_paired_margin(v, values[0]) for v in values[1:]]
             best = max(range(len(margins)), key=margins.__getitem__) + 1
             if margins[best - 1] > 0 and (
-                stage == STAGES - 1 or _paired_margin(values[best], values[0], CLEAR) > 0
+                stage == stages - 1 or _paired_margin(values[best], values[0], CLEAR) > 0
             ):
                 return candidates[best]
             if all(_paired_margin(values[0], v) > 0 for v in values[1:]):

@@ -234,7 +234,8 @@ def _deal(view: View, memory: Memory | None, rng: random.Random, strict: bool) -
     asks += [(shows, NO_BAN) for shows in (memory.discards if memory else [])]
     slots: dict[int, list[int]] = {me: list(range(1, 1 + len(view.hand)))}
     lacks = _lacks(view, memory)
-    honest = honest_draw_card(view, memory)
+    before = played_over(view, memory)
+    honest = honest_draw_card(view, before)
     for seat in view.seats:
         if seat.seat == me or seat.knocked_out:
             continue
@@ -285,7 +286,7 @@ def _deal(view: View, memory: Memory | None, rng: random.Random, strict: bool) -
     below = max(0, view.discard_pile - 1 - len(under))
     discard = [top, *(c for c in under if c is not None), *rest[:below]]
     set_aside = tuple(rest[below:])
-    return _state(view, hands, tuple(draw), tuple(discard), set_aside, rng, memory)
+    return _state(view, hands, tuple(draw), tuple(discard), set_aside, rng, before)
 
 
 @cache
@@ -334,18 +335,26 @@ def may_bluff(view: View) -> bool:
     return bluff_odds(view.variant, _side(view), left) < challenge_break_even(face)
 
 
-def honest_draw_card(view: View, memory: Memory | None) -> tuple[int, Color] | None:
-    """A challengeable draw card to answer whose player held no card of the colour it was
-    played on (``may_bluff``), when that colour is remembered: the seat and the colour, so
-    that the worlds keep it out of their hand."""
+def played_over(view: View, memory: Memory | None) -> Color | None:
+    """The colour a challengeable draw card to answer was played on, when the seat
+    remembers it (``strong._Recall.color_before``: two standing, the colour it left)."""
     pending = view.pending
     recall = memory.recall if memory else None
-    if recall is None or pending is None or pending.source is None or not pending.challengeable:
+    if recall is None or pending is None or not pending.challengeable:
         return None
-    if may_bluff(view) or view.seats[pending.source].back_faces is not None:
+    return recall.color_before(view)
+
+
+def honest_draw_card(view: View, before: Color | None) -> tuple[int, Color] | None:
+    """A draw card to answer played over ``before`` (``played_over``) by a player who
+    held none of that colour (``may_bluff`` says they would not have bluffed): the seat
+    and the colour, so that the worlds keep it out of their hand."""
+    pending = view.pending
+    if before is None or pending is None or pending.source is None or may_bluff(view):
+        return None
+    if view.seats[pending.source].back_faces is not None:
         return None  # (UNO Flip: their cards are dealt from the backs shown, not banned)
-    color = recall.color_before(view)
-    return None if color is None else (pending.source, color)
+    return (pending.source, before)
 
 
 def _also(ban: Ban, color: Color) -> Ban:
@@ -359,7 +368,7 @@ def _state(
     discard: tuple[Card, ...],
     set_aside: tuple[Card, ...],
     rng: random.Random,
-    memory: Memory | None = None,
+    before: Color | None,
 ) -> GameState:
     assert view.viewer is not None and view.pending is not None
     players = tuple(
@@ -383,7 +392,7 @@ def _state(
         direction=view.direction,
         side=_side(view),
         color=Color(view.color) if view.color else None,
-        pending=_pending(view, players, rng, memory),
+        pending=_pending(view, players, rng, before),
         uno_window=view.uno_window,
         set_aside=set_aside,
         round=view.round,
@@ -394,7 +403,7 @@ def _state(
 
 
 def _pending(
-    view: View, players: tuple[PlayerState, ...], rng: random.Random, memory: Memory | None
+    view: View, players: tuple[PlayerState, ...], rng: random.Random, before: Color | None
 ) -> Pending:
     p = view.pending
     assert p is not None
@@ -420,7 +429,6 @@ def _pending(
     card_kind = Kind(p.card_kind) if p.card_kind else None
     bluffed = False
     if kind is PendingKind.RESPOND_TO_DRAW and p.challengeable and p.source is not None:
-        before = memory.recall.color_before(view) if memory and memory.recall else None
         if before is not None:
             # The world's own answer: whether its player's hand holds the colour they
             # played over (kept out of it above when they would not have bluffed).

@@ -5,6 +5,7 @@ visible" for Flip's backs), and the search's preference for the strong choice.""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -27,7 +28,13 @@ from services.engine.rules.actions import challenge, choose_color, draw, keep, p
 from services.worker.ai import FirstLegalPolicy, HardPolicy, StrongPolicy, get_policy
 from services.worker.ai.arena import Arena, Turn, seat_names
 from services.worker.ai.hard import ENDGAME, STAGES, _paired_margin
-from services.worker.ai.sampling import Memory, honest_draw_card, may_bluff, sample_world
+from services.worker.ai.sampling import (
+    Memory,
+    honest_draw_card,
+    may_bluff,
+    played_over,
+    sample_world,
+)
 from services.worker.ai.strong import _Recall
 from tests.helpers.ai import (
     Recorder,
@@ -286,7 +293,7 @@ def test_a_wild_draw_four_from_a_big_hand_was_honest_in_every_world() -> None:
     strong player challenges on the odds of a hand that size)."""
     given, memory, hard = wild_draw_four_to_answer("W+4 B5 B6 Y7 Y8 Y9")
     assert not may_bluff(given)
-    assert honest_draw_card(given, memory) == (1, Color.RED)
+    assert honest_draw_card(given, played_over(given, memory)) == (1, Color.RED)
     for seed in range(20):
         world = sample_world(given, memory, random.Random(seed))
         assert [c.code for c in world.players[1].hand if c.light.color is Color.RED] == []
@@ -302,7 +309,7 @@ def test_a_wild_draw_four_from_a_last_card_but_one_may_be_a_bluff() -> None:
     leave that card free, and each world's bluff is whether that card is red."""
     given, memory, _ = wild_draw_four_to_answer("W+4 R5")
     assert may_bluff(given)
-    assert honest_draw_card(given, memory) is None
+    assert honest_draw_card(given, played_over(given, memory)) is None
     bluffs = Counter()
     for seed in range(60):
         world = sample_world(given, memory, random.Random(seed))
@@ -357,6 +364,17 @@ def test_a_clear_first_batch_settles_the_choice_and_an_open_one_buys_more_worlds
     policy = Scripted(*script)
     assert policy._search(given, candidates, rng()) == candidates[chosen]
     assert policy.worlds == batches * policy.worlds_per_batch(len(candidates))
+
+
+def test_in_flip_an_open_first_batch_decides_on_its_own() -> None:
+    """Flip's rollouts cost the most, so its search never buys the second batch
+    (``ONE_BATCH``): the open case above decides on one batch, keeping the strong choice."""
+    state = table(["R5 R6 G7", "G1 G2"], "R9", "B1 B2 B3 B4")
+    given = dataclasses.replace(seen(state, 0), variant="flip")
+    candidates: list[Action | None] = list(given.legal[:2])
+    policy = Scripted((0.5, 0.0), (0.52, 0.3))
+    assert policy._search(given, candidates, rng()) == candidates[0]
+    assert policy.worlds == policy.worlds_per_batch(len(candidates))
 
 
 def test_far_from_the_rounds_end_hard_plays_the_strong_choice_without_searching() -> None:
