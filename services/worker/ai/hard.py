@@ -122,9 +122,9 @@ from .strong import StrongPolicy, _Recall
 
 ROLLOUTS = 60  # rollouts per batch of worlds, spread over the candidates
 STAGES = 2  # batches at most: the second only when the first leaves the choice open
-# Flip's actions cost the most to roll out (a flip turns every hand and both piles over),
-# and its second batch took its slowest decisions past 250 ms on a slow hour; there the
-# search already wins most (83 % of 2-player rounds against strong), so one batch decides.
+# Flip's slowest decisions were the slowest of any variant: with the second batch its p99
+# passed 250 ms on a slow hour of this machine.  There the search already wins most (83 %
+# of 2-player rounds against strong's 45 % on the same deals), so one batch decides.
 ONE_BATCH = frozenset({"flip"})
 MIN_WORLDS = 15  # worlds per candidate at the least
 HORIZON = 8  # actions played on in each rollout

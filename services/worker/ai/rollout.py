@@ -62,14 +62,14 @@ CLASSIC_TWO = ValueWeights(
     slope=-0.14, wild=0.705, action=0.191, to_move=0.098,
 )  # fmt: skip
 
-# Tables whose own fit (the same script, 2,500 rounds each) predicts the winner better on
-# held-out states than the 2-player Classic weights by 0.01 or more per state.  With four
-# players a card costs more (a hand is one of three to beat), and in No Mercy far less (a
-# hand grows by draws of 4 to 10 at any time): the Classic weights scored No Mercy worse
-# than the coin (2 players -0.758 against -0.693; refit -0.681; 4 players -1.220 against
-# -1.069; refit -1.065).  Four-player Classic -1.203 -> -1.176, Flip, Minecraft and
-# Minions about 0.03 better.  Two-player Flip, Minecraft and Minions gained less than 0.01
-# and keep the Classic weights.
+# Tables whose own fit (the same script: 2,500 rounds of Classic, 1,500 of the others)
+# predicts the winner on held-out states better than the 2-player Classic weights, by
+# 0.01 or more per state.  With four players a card costs more (a hand is one of three to
+# beat), and in No Mercy far less (a hand grows by draws of 4 to 10 at any time): the
+# Classic weights scored No Mercy worse than the coin (2 players -0.758 against -0.693;
+# refit -0.681; 4 players -1.220 against -1.069; refit -1.065).  Four-player Classic
+# -1.203 -> -1.176, Flip, Minecraft and Minions about 0.03 better.  Two-player Flip,
+# Minecraft and Minions gained less than 0.01 and keep the Classic weights.
 TABLE_WEIGHTS: dict[tuple[str, int], ValueWeights] = {
     ("classic", 4): ValueWeights(
         (0.0, 0.0, -0.810, -1.338, -1.758, -2.101, -2.424, -2.697, -2.940, -3.127, -3.380,
