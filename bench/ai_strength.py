@@ -17,22 +17,24 @@ For reference, RLCard's rule agent wins 51% against a random agent in its own 2-
 The hard policy (``--hard``): it plays ``strong`` instead of a baseline, in every variant
 with 2 and 4 players (``--hard-rounds`` each; with 4 it is one hard seat against three
 strong ones, fair share 25%), and 2-player Classic gets ``--classic-rounds`` of its own
-(the issue's 20,000).  Beside each share is the control: strong itself in the hard seat on
-exactly the deals that were played (a deal is not equally kind to every seat), and the
-paired difference, hard's result minus strong's deal by deal, with its 95 % interval: the
-same deals cancel the luck of the deal, so it is narrower than the two shares'.  A run that
-is stopped (Ctrl-C, SIGTERM) still prints the rounds it finished; with ``--journal FILE``
-it also keeps them there, and the same command run again later plays only the rest (the
-20,000 rounds take over two hours of two cores).  First, in the same run
-and on this process alone (one core), the hard seat's decision time (p50/p99 per decision
-kind, every variant; wall time and the CPU time of the deciding thread) and the memory one
-decision allocates at its peak (``tracemalloc``), over ``--timing-rounds`` rounds (0: none),
-and beside them the machine's speed at that moment: the same deals played by strong players
-alone, CPU time per round.
+(the issue's 20,000); ``--four-player-rounds`` gives the 4-player tables more (a share near
+25 % needs more rounds than 300 for its interval to clear it).  Beside each share is the
+control: strong itself in the hard seat on exactly the deals that were played (a deal is
+not equally kind to every seat), and the paired difference, hard's result minus strong's
+deal by deal, with its 95 % interval: the same deals cancel the luck of the deal, so it is
+narrower than the two shares'.  A run that is stopped (Ctrl-C, SIGTERM) still prints the
+rounds it finished; with ``--journal FILE`` it also keeps them there, and the same command
+run again later plays only the rest (the 20,000 rounds take over two hours of two
+cores).  First, in the same run and on this process alone (one core), the hard seat's
+decision time (p50/p99 per decision kind, every variant; wall time and the CPU time of the
+deciding thread) and the memory one decision allocates at its peak (``tracemalloc``), over
+``--timing-rounds`` rounds (0: none), and beside them the machine's speed at that moment:
+the same deals played by strong players alone, CPU time per round.
 
     .venv/bin/python bench/ai_strength.py [--rounds 2000] [--workers 2] [--variants classic]
     .venv/bin/python bench/ai_strength.py --hard [--skip-baselines] [--hard-rounds 400]
-        [--classic-rounds 20000] [--timing-rounds 20] [--workers 1] [--journal FILE]
+        [--classic-rounds 20000] [--four-player-rounds N] [--timing-rounds 20] [--workers 1]
+        [--journal FILE]
 """
 
 from __future__ import annotations
@@ -162,14 +164,24 @@ def chunks(
         yield Task(subject, variant, players, opponent, start, min(size, rounds - start), seed)
 
 
-def hard_tasks(variants: list[str], rounds: int, classic_rounds: int, seed: int) -> list[Task]:
+def hard_tasks(
+    variants: list[str],
+    rounds: int,
+    classic_rounds: int,
+    seed: int,
+    four_player_rounds: int | None = None,
+) -> list[Task]:
     """Hard against strong, small chunks first so every pairing reports early; the big
-    2-player Classic count last."""
+    2-player Classic count last.  ``four_player_rounds`` (default ``rounds``) only adds
+    tasks after the 4-player ones ``rounds`` gives, so a journal of a run with fewer goes
+    on into one with more."""
     out: list[Task] = []
     for variant in variants:
         for players in PLAYER_COUNTS:
-            count = classic_rounds if (variant, players) == ("classic", 2) else rounds
-            out += chunks(HARD, variant, players, STRONG, min(count, rounds), seed, HARD_CHUNK)
+            count = min(classic_rounds, rounds) if (variant, players) == ("classic", 2) else rounds
+            if players == 4 and four_player_rounds is not None:
+                count = four_player_rounds
+            out += chunks(HARD, variant, players, STRONG, count, seed, HARD_CHUNK)
     if "classic" in variants and classic_rounds > rounds:
         out += chunks(
             HARD, "classic", 2, STRONG, classic_rounds - rounds, seed + rounds, HARD_CHUNK
@@ -328,7 +340,9 @@ def run_hard(args: argparse.Namespace, variants: list[str]) -> None:
         decision_costs(variants, args.timing_rounds, args.seed)
     started = time.perf_counter()
     results: dict[tuple[str, int, str], Tally] = {}
-    todo = hard_tasks(variants, args.hard_rounds, args.classic_rounds, args.seed)
+    todo = hard_tasks(
+        variants, args.hard_rounds, args.classic_rounds, args.seed, args.four_player_rounds
+    )
     finished: list[Task] = []
     journal = None
     if args.journal:
@@ -389,6 +403,9 @@ def main() -> None:
     parser.add_argument("--skip-baselines", action="store_true", help="only the hard figures")
     parser.add_argument("--hard-rounds", type=int, default=400, help="per variant and count")
     parser.add_argument("--classic-rounds", type=int, default=20_000, help="2-player Classic")
+    parser.add_argument(
+        "--four-player-rounds", type=int, default=None, help="4-player tables (default: as 2)"
+    )
     parser.add_argument("--timing-rounds", type=int, default=20, help="per variant; 0: none")
     parser.add_argument(
         "--journal",

@@ -22,6 +22,7 @@ def hard_run(journal: Path | None, seed: int = 7) -> argparse.Namespace:
         timing_rounds=0,
         hard_rounds=1,
         classic_rounds=3,
+        four_player_rounds=None,
         seed=seed,
         workers=1,
         journal=str(journal) if journal else None,
@@ -64,3 +65,15 @@ def test_a_journal_of_other_deals_is_refused(tmp_path: Path) -> None:
     path.write_text(json.dumps({"run": "another"}) + "\n")
     with pytest.raises(SystemExit, match="another version of the code or other settings"):
         ai_strength.run_hard(hard_run(path, seed=8), ["classic"])
+
+
+def test_more_four_player_rounds_only_add_tasks() -> None:
+    """A journal of a run with 300 rounds a table goes on into one that gives the
+    4-player tables more: every task of the first is one of the second, the 2-player and
+    Classic ones unchanged."""
+    shorter = ai_strength.hard_tasks(["classic", "flip"], 300, 20_000, 20_000)
+    longer = ai_strength.hard_tasks(["classic", "flip"], 300, 20_000, 20_000, 1_200)
+    assert set(shorter) < set(longer)
+    added = set(longer) - set(shorter)
+    assert {t.players for t in added} == {4}
+    assert sum(t.rounds for t in longer if t.players == 4) == 2 * 1_200
