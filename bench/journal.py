@@ -42,13 +42,18 @@ class Journal:
                     f"(run {head.get('run') if head else '?'}, this one {run}): "
                     "give another path, or delete it to start over"
                 )
-            self.entries = [e for e in map(_parse, lines[1:]) if e is not None]
+            self.entries = entries(lines[1:])
         else:
             path.write_text(json.dumps({"run": run}) + "\n")
 
     def record(self, entry: dict[str, Any]) -> None:
         with self.path.open("a") as out:
             out.write(json.dumps(entry) + "\n")
+
+
+def entries(lines: Iterable[str]) -> list[dict[str, Any]]:
+    """The finished tasks among a journal's lines (a line cut short is left out)."""
+    return [e for e in map(_parse, lines) if e is not None]
 
 
 def _parse(line: str) -> dict[str, Any] | None:
