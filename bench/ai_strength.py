@@ -178,9 +178,12 @@ def hard_tasks(
     out: list[Task] = []
     for variant in variants:
         for players in PLAYER_COUNTS:
-            count = min(classic_rounds, rounds) if (variant, players) == ("classic", 2) else rounds
             if players == 4 and four_player_rounds is not None:
                 count = four_player_rounds
+            elif (variant, players) == ("classic", 2):
+                count = min(classic_rounds, rounds)  # the rest comes last, below
+            else:
+                count = rounds
             out += chunks(HARD, variant, players, STRONG, count, seed, HARD_CHUNK)
     if "classic" in variants and classic_rounds > rounds:
         out += chunks(
