@@ -42,7 +42,7 @@ class Journal:
                     f"(run {head.get('run') if head else '?'}, this one {run}): "
                     "give another path, or delete it to start over"
                 )
-            self.entries = entries(lines[1:])
+            self.entries = _entries(lines[1:])
         else:
             path.write_text(json.dumps({"run": run}) + "\n")
 
@@ -51,7 +51,13 @@ class Journal:
             out.write(json.dumps(entry) + "\n")
 
 
-def entries(lines: Iterable[str]) -> list[dict[str, Any]]:
+def read_entries(path: Path) -> list[dict[str, Any]]:
+    """The finished tasks of a journal file, whatever run wrote it: for comparing runs of
+    different code (``bench/same_play.py``), never for going on with one."""
+    return _entries(path.read_text().splitlines()[1:])
+
+
+def _entries(lines: Iterable[str]) -> list[dict[str, Any]]:
     """The finished tasks among a journal's lines (a line cut short is left out)."""
     return [e for e in map(_parse, lines) if e is not None]
 

@@ -18,26 +18,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.journal import entries
-
-# A task's identity: subject, variant, players, opponent, first round, rounds, seed.
-TaskKey = tuple[object, ...]
+from bench.ai_strength import Task
+from bench.journal import read_entries
 
 
-def rounds_won(path: Path) -> dict[TaskKey, list[bool]]:
-    lines = path.read_text().splitlines()[1:]  # the first line is the run's fingerprint
-    return {tuple(e["task"].values()): e["tally"]["won"] for e in entries(lines)}
+def rounds_won(path: Path) -> dict[Task, list[bool]]:
+    return {Task(**e["task"]): e["tally"]["won"] for e in read_entries(path)}
 
 
 def agreement(
-    old: dict[TaskKey, list[bool]], new: dict[TaskKey, list[bool]]
+    old: dict[Task, list[bool]], new: dict[Task, list[bool]]
 ) -> dict[tuple[str, int], tuple[int, int, int]]:
     """Per (variant, players): tasks in both, of those identical, rounds they hold."""
     out: dict[tuple[str, int], tuple[int, int, int]] = {}
-    for key in sorted(old.keys() & new.keys(), key=str):
-        table = (str(key[1]), int(str(key[2])))
+    for task in sorted(old.keys() & new.keys(), key=lambda t: (t.variant, t.players)):
+        table = (task.variant, task.players)
         both, same, rounds = out.get(table, (0, 0, 0))
-        out[table] = (both + 1, same + (old[key] == new[key]), rounds + len(new[key]))
+        out[table] = (both + 1, same + (old[task] == new[task]), rounds + len(new[task]))
     return out
 
 
