@@ -459,7 +459,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def stream(
         request: Request,
         game_id: str,
-        ticket: Annotated[str, Query(max_length=128)] = "",
+        ticket: str = "",
         since: Annotated[int | None, Query(ge=0, le=10**15)] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
