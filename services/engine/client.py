@@ -51,8 +51,11 @@ from services.engine.wire.schemas import (
     HostCommand,
     HouseRules,
     Join,
+    Kick,
+    LeftGroup,
     PlayerOnly,
     PlayerView,
+    RemovalInfo,
     SeatInfo,
     SeatSpec,
     SetOptions,
@@ -93,10 +96,13 @@ __all__ = [
     "HouseRules",
     "IllegalAction",
     "Join",
+    "Kick",
+    "LeftGroup",
     "NotFound",
     "Options",
     "PlayerOnly",
     "PlayerView",
+    "RemovalInfo",
     "SeatInfo",
     "SeatSpec",
     "SetOptions",
@@ -156,7 +162,18 @@ class Unauthorized(EngineError):
 
 
 class Forbidden(EngineError):
-    """403: the user has no seat in the game, or is not the host."""
+    """403: the user has no seat in the game, is out of it (``error == "seat_removed"``,
+    ``reason``: ``kicked`` or ``left_group``), or is not the host."""
+
+    @property
+    def reason(self) -> str | None:
+        value = self.body.get("reason")
+        return str(value) if value is not None else None
+
+    @property
+    def removed(self) -> str | None:
+        """Why the user is out of the game, when that is the refusal."""
+        return self.reason if self.error == "seat_removed" else None
 
 
 class NotFound(EngineError):
@@ -430,6 +447,28 @@ class EngineClient:
         """RULES.md §7 "I'm back": the player is no longer away."""
         body = PlayerOnly(user_id=user_id)
         return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/back", body=body)
+
+    # -- who is out of a game ---------------------------------------------------------------
+
+    async def kick(
+        self, game_id: str, user_id: int, target: int, *, admin: bool = False
+    ) -> GameInfo:
+        """The host (or a chat admin, ``admin``) removes ``target`` for good. Raises
+        ``Forbidden`` (not the host; ``target`` has no seat)."""
+        body = Kick(user_id=user_id, admin=admin, target=target)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/kick", body=body)
+
+    async def left_group(self, game_id: str, user_id: int, *, by: int | None = None) -> GameInfo:
+        """``user_id`` left the game's chat (``by`` removed them): out until back."""
+        body = LeftGroup(user_id=user_id, by=by)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/left-group", body=body)
+
+    async def rejoined_group(self, game_id: str, user_id: int) -> GameInfo:
+        """``user_id`` is back in the game's chat: leaving it no longer holds them out."""
+        body = PlayerOnly(user_id=user_id)
+        return await self._call(
+            GameInfo, "POST", f"/v1/games/{game_id}/rejoined-group", body=body
+        )
 
     # -- play -----------------------------------------------------------------------------
 

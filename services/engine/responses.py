@@ -43,6 +43,7 @@ def game_info(record: GameRecord) -> dict[str, Any]:
         "seats": [{"seat": i, **s.to_json()} for i, s in enumerate(record.seats)],
         "winner": record.state.winner if record.state is not None else None,
         "uno_opened": record.uno_opened,
+        "removed": [r.to_json() for r in record.removed],
     }
 
 

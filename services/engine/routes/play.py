@@ -91,14 +91,20 @@ async def show_views(context: EngineContext, game_id: str, user_ids: list[int]) 
     spectator: dict[str, object] = {}
     views = []
     for person in dict.fromkeys(user_ids):
-        seat = record.seat_of(person)
+        # A person out of the game (kicked, gone from its chat) sees what a spectator sees:
+        # the seat they played is no longer theirs to look into.
+        removal = record.removal_of(person)
+        seat = record.seat_of(person) if removal is None else None
         if seat is None:
             if "view" not in spectator:  # computed once however many spectators
                 spectator["view"] = player_view(record, None)
             shown = spectator["view"]
         else:
             shown = player_view(record, seat)
-        views.append({"user_id": person, "seat": seat, "view": shown})
+        one = {"user_id": person, "seat": seat, "view": shown}
+        if removal is not None:
+            one["removed"] = removal.reason.value
+        views.append(one)
     return json_response({"game": game_info(record), "views": views})
 
 

@@ -168,6 +168,31 @@ class HostCommand(Model):
     admin: StrictBool = Field(default=False, description="The caller is a chat administrator")
 
 
+class Kick(HostCommand):
+    target: UserId = Field(description="The player removed from the game for good")
+
+
+class LeftGroup(Model):
+    user_id: UserId = Field(description="The person who left the game's chat")
+    by: UserId | None = Field(
+        default=None, description="Who removed them from the chat; null: they left"
+    )
+
+
+#: Why a person is out of a game (``Removal``, and the ``reason`` of a 403 ``seat_removed``).
+RemovalReasonName = Literal["kicked", "left_group"]
+
+
+class RemovalInfo(BaseModel):
+    """A person out of a game: why, when (unix seconds) and who removed them (null: they
+    left the chat themselves)."""
+
+    user_id: int
+    reason: RemovalReasonName
+    at: int
+    by: int | None = None
+
+
 class AddAi(HostCommand):
     level: AiLevel = "strong"
     name: Name | None = None
@@ -283,6 +308,11 @@ class GameInfo(BaseModel):
     uno_opened: int | None = Field(
         default=None, description="Version at which the open UNO window opened"
     )
+    removed: list[RemovalInfo] = Field(
+        default_factory=list,
+        description="The people out of this game (kicked, or gone from its chat): every "
+        "move, hand view, join and 'I'm back' of theirs is refused 403 seat_removed",
+    )
 
 
 class UserGames(BaseModel):
@@ -357,6 +387,9 @@ class ViewOf(BaseModel):
     user_id: int
     seat: int | None
     view: EngineView | None = Field(description="Null before the game starts")
+    removed: RemovalReasonName | None = Field(
+        default=None, description="Out of the game (their view is the spectator's): why"
+    )
 
 
 class ViewsOf(BaseModel):
