@@ -466,9 +466,7 @@ class EngineClient:
     async def rejoined_group(self, game_id: str, user_id: int) -> GameInfo:
         """``user_id`` is back in the game's chat: leaving it no longer holds them out."""
         body = PlayerOnly(user_id=user_id)
-        return await self._call(
-            GameInfo, "POST", f"/v1/games/{game_id}/rejoined-group", body=body
-        )
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/rejoined-group", body=body)
 
     # -- play -----------------------------------------------------------------------------
 

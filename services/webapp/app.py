@@ -56,7 +56,7 @@ from services.webapp.log_follower import LogFollower, Watch
 from services.webapp.membership import ChatMembers, MembershipUnknown
 from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSED
 from services.webapp.tables import Tables
-from services.webapp.words import viewer_language, with_moves
+from services.webapp.words import out_of_game_words, viewer_language, with_moves
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +83,10 @@ class Refused(Exception):
         self.code = code
         self.message = message
         self.extra = extra
+
+
+class LeftTheChat(Exception):
+    """The engine holds the viewer out of the game for leaving its chat: no more tables."""
 
 
 class Move(BaseModel):
@@ -171,6 +175,10 @@ class WebApp:
         since) when it has them all, else from the engine."""
         game_id, user_id = viewer.game_id, viewer.user.id
         shown = await self.tables.shown(game_id, user_id, at_least)
+        if shown.removed == "left_group":
+            # Gone from the chat, which this replica's cached answer may not know yet.
+            self.members.forget(await self.chat_of(game_id), user_id)
+            raise LeftTheChat
         viewer.seated = shown.seat is not None
         version = shown.version
         events = watch.take(since, version) if watch is not None and since is not None else None
@@ -197,6 +205,11 @@ class WebApp:
             "events": events,
             "words": with_moves(shown.words(viewer.locale), viewer.locale, shown.at.game, events),
         }
+        if shown.removed is not None:  # kicked: they watch as a spectator, and are told why
+            table["removed"] = {
+                "reason": shown.removed,
+                "words": out_of_game_words(viewer.locale, shown.removed),
+            }
         return version, b"id: %d\nevent: table\ndata: %s\n\n" % (version, orjson.dumps(table))
 
     async def stream(self, viewer: Viewer, since: int | None) -> AsyncIterator[bytes]:
@@ -214,6 +227,12 @@ class WebApp:
                     live = watch
                 except NotFound:
                     yield b"event: gone\ndata: {}\n\n"
+                    return
+                except LeftTheChat:
+                    # The stream ends with why; the page stops reconnecting.
+                    words = out_of_game_words(viewer.locale, "left_group")
+                    body = orjson.dumps({"reason": "left_group", "words": words})
+                    yield b"event: removed\ndata: %s\n\n" % body
                     return
                 if version != since:
                     since = version
@@ -274,8 +293,20 @@ class WebApp:
         except IllegalAction as illegal:
             MOVES.labels("illegal").inc()
             raise Refused(422, "illegal", "the rules refuse that", reason=illegal.reason) from None
-        except Forbidden:
-            raise Refused(403, "not_seated", "you have no seat in this game") from None
+        except Forbidden as refused:
+            if refused.removed is None:
+                raise Refused(403, "not_seated", "you have no seat in this game") from None
+            # Kicked, or gone from the chat: the engine's word, whatever this replica's
+            # cached membership says; told in the person's language.
+            MOVES.labels("removed").inc()
+            locale = await viewer_language(self.redis, user.id, user.language_code)
+            raise Refused(
+                403,
+                "removed",
+                "you are out of this game",
+                reason=refused.removed,
+                words=out_of_game_words(locale, refused.removed),
+            ) from None
         MOVES.labels("duplicate" if result.duplicate else "applied").inc()
         return {"version": result.version, "duplicate": result.duplicate}
 

@@ -65,14 +65,18 @@ class Version:
     game: GameInfo
     seats: dict[int | None, SeatView] = field(default_factory=dict)
     people: dict[int, int | None] = field(default_factory=dict)
+    #: askers out of the game (kicked, gone from its chat): why, as the engine says
+    removed: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """One person's view at one version."""
+    """One person's view at one version (``removed``: they are out of the game, and why;
+    their view is then the spectator's)."""
 
     at: Version
     seat: int | None
+    removed: str | None = None
 
     @property
     def version(self) -> int:
@@ -109,7 +113,7 @@ class Tables:
         if at_least is not None:
             kept = self._latest.get(game_id)
             if kept is not None and kept.number >= at_least and user_id in kept.people:
-                return Shown(kept, kept.people[user_id])
+                return Shown(kept, kept.people[user_id], kept.removed.get(user_id))
         batch = self._batches.get(game_id)
         if batch is None:
             batch = self._batches[game_id] = _Batch()
@@ -145,7 +149,10 @@ class Tables:
             if seat not in at.seats:
                 at.seats[seat] = SeatView(orjson.dumps(one["view"]))
             at.people[one["user_id"]] = seat
-            shown = Shown(at, seat)
+            removed = one.get("removed")
+            if removed is not None:
+                at.removed[one["user_id"]] = removed
+            shown = Shown(at, seat, removed)
             for waiting in batch.people.get(one["user_id"], []):
                 if not waiting.done():
                     waiting.set_result(shown)

@@ -26,6 +26,7 @@ from services.bot.locales.preferences import LanguagePreferences
 from services.bot.screens.event_lines import event_lines
 from services.bot.screens.hand import action_label, owes, why_line
 from services.bot.screens.names import variant_name
+from services.bot.screens.refusals import kicked_out, left_the_group
 from services.bot.screens.scores import game_over, round_end
 from services.bot.screens.table import catch_line, owing_text, table_text
 from services.engine.client import EngineView, GameInfo
@@ -49,6 +50,12 @@ async def viewer_language(redis: Redis, user_id: int, app_language: str | None) 
     except RedisError:
         chosen = None  # the app's language, as the bot would use between two updates
     return language(chosen or app_language)
+
+
+def out_of_game_words(locale: str, reason: str) -> str:
+    """Why the viewer is out of the game (the engine's ``removed`` reason: ``kicked``, or
+    ``left_group``), as the chat tells them."""
+    return kicked_out(locale) if reason == "kicked" else left_the_group(locale)
 
 
 def _card_names(locale: str, variant: str, codes: set[str]) -> dict[str, dict[str, str]]:

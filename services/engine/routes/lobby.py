@@ -180,6 +180,4 @@ async def left_group(context: Context, game_id: GameId, body: LeftGroup) -> Resp
 async def rejoined_group(context: Context, game_id: GameId, body: PlayerOnly) -> Response:
     """Leaving the chat no longer holds them out: "I'm back" or a move of theirs takes the
     seat back from the stand-in. A kick still holds."""
-    return await _change(
-        context, game_id, lambda r: game_record.rejoined_group(r, body.user_id)
-    )
+    return await _change(context, game_id, lambda r: game_record.rejoined_group(r, body.user_id))

@@ -223,7 +223,8 @@
     }
     // who owes the game's next decision (a test, like a person, reads it off the page)
     document.body.dataset.owing = String(next.view.pending ? next.view.pending.player : next.view.current);
-    status(next.seat === null ? say("spectator") : "");
+    // out of the game (kicked): the table as a spectator sees it, and why (the server's words)
+    status(next.removed ? next.removed.words : next.seat === null ? say("spectator") : "");
     $("#table").hidden = false;
     renderSeats(next.view);
     renderCentre(next.view);
@@ -251,7 +252,8 @@
         const body = await response.json().catch(() => ({}));
         const key = { stale_version: "stale", illegal: "illegal", slow_down: "slow" }[body.error] || "refused";
         document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
-        notice(say(key));
+        // out of the game (kicked, gone from the group): the server says why, in our language
+        notice(body.words || say(key));
       } else if (tg.HapticFeedback) {
         tg.HapticFeedback.impactOccurred("light");
       }
@@ -267,9 +269,18 @@
     const source = new EventSource(url);
     source.addEventListener("table", (event) => render(JSON.parse(event.data)));
     source.addEventListener("gone", () => { source.close(); status(say("over")); });
+    // out of the game for leaving its group: no more tables, and no reconnecting
+    source.addEventListener("removed", (event) => {
+      source.close();
+      $("#hand").replaceChildren();
+      $("#decisions").replaceChildren();
+      status(JSON.parse(event.data).words);
+    });
     // EventSource reconnects by itself, sending the last id (the version) it saw.
     source.onerror = () => { if (source.readyState !== EventSource.CLOSED) status(say("reconnecting")); };
-    source.onopen = () => { if (table) status(table.seat === null ? say("spectator") : ""); };
+    source.onopen = () => {
+      if (table) status(table.removed ? table.removed.words : table.seat === null ? say("spectator") : "");
+    };
   }
 
   tg.ready();
