@@ -483,8 +483,9 @@ class EngineClient:
         )
 
     async def views_json(self, game_id: str, user_ids: list[int]) -> dict[str, Any]:
-        """``ViewsOf`` as plain JSON (``{"game", "views": [{"user_id", "seat", "view"}]}``):
-        several people's views at one version, each their own seat's or the spectator's.
+        """``ViewsOf`` as plain JSON (``{"game", "views": [{"user_id", "seat", "view"}]}``,
+        and ``removed``: why, for a person out of the game): several people's views at one
+        version, each their own seat's or the spectator's.
         Not validated into models: a caller that only passes the views on skips the cost."""
         response = await self._http.get(
             f"/v1/games/{game_id}/views", params=[("user_id", u) for u in user_ids]

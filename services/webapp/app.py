@@ -13,7 +13,10 @@
 - ``GET /healthz``, ``/readyz``, ``/metrics`` — probes and Prometheus.
 
 Every request is the person their ``initData`` proves, in a chat Telegram says they are in;
-only a seated player gets a hand and may move, and only their own seat's.
+only a seated player gets a hand and may move, and only their own seat's; one the engine
+holds out of the game (kicked, gone from the group) neither, whatever this replica's cached
+membership says: a kicked player watches as a spectator, one gone from the group is shown
+why and the stream ends (``event: removed``).
 """
 
 from __future__ import annotations
