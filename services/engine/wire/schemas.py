@@ -133,7 +133,11 @@ class ErrorBody(BaseModel):
 
     error: str
     message: str
-    reason: str | None = Field(default=None, description="The rules engine's reason code (422)")
+    reason: str | None = Field(
+        default=None,
+        description="The rules engine's reason code (422); why the person is out of the game "
+        "(403 seat_removed: kicked, left_group)",
+    )
     current_version: int | None = Field(default=None, description="The game's version now (409)")
     game_id: str | None = Field(default=None, description="The live game in the chat (409)")
 
