@@ -89,7 +89,13 @@ class Refused(Exception):
 
 
 class LeftTheChat(Exception):
-    """The engine holds the viewer out of the game for leaving its chat: no more tables."""
+    """The viewer is no longer in the game's chat: no more tables. ``reason``:
+    ``left_group``, the engine holds the player out of the game for it; ``not_in_chat``,
+    Telegram says a spectator is no longer a member."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Move(BaseModel):
@@ -181,7 +187,7 @@ class WebApp:
         if shown.removed == "left_group":
             # Gone from the chat, which this replica's cached answer may not know yet.
             self.members.forget(await self.chat_of(game_id), user_id)
-            raise LeftTheChat
+            raise LeftTheChat("left_group")
         viewer.seated = shown.seat is not None
         version = shown.version
         events = watch.take(since, version) if watch is not None and since is not None else None
@@ -215,6 +221,26 @@ class WebApp:
             }
         return version, b"id: %d\nevent: table\ndata: %s\n\n" % (version, orjson.dumps(table))
 
+    async def check_still_in_chat(self, viewer: Viewer) -> None:
+        """Raise ``LeftTheChat`` when a viewer without a seat is no longer in the game's chat.
+
+        [decision] A player's standing is the engine's to say (its views, above); whether a
+        spectator may go on watching is Telegram's, asked again once this replica's answer
+        is older than ``UNO_WEBAPP_MEMBER_CACHE_SECONDS``, and only before a new table is
+        sent: a spectator of a game in play costs one getChatMember per cache period, of an
+        idle one none.
+        Telegram not answering ends no stream: it is asked again at the next write."""
+        if viewer.seated is not False:
+            return
+        try:
+            member = await self.members.is_member(
+                await self.chat_of(viewer.game_id), viewer.user.id
+            )
+        except MembershipUnknown:
+            return
+        if not member:
+            raise LeftTheChat("not_in_chat")
+
     async def stream(self, viewer: Viewer, since: int | None) -> AsyncIterator[bytes]:
         watch = self.follower.watch(viewer.game_id)
         CONNECTIONS.inc()
@@ -228,13 +254,15 @@ class WebApp:
                 try:
                     version, frame = await self.table(viewer, since, at_least, live)
                     live = watch
+                    if version != since:
+                        await self.check_still_in_chat(viewer)
                 except NotFound:
                     yield b"event: gone\ndata: {}\n\n"
                     return
-                except LeftTheChat:
+                except LeftTheChat as left:
                     # The stream ends with why; the page stops reconnecting.
-                    words = out_of_game_words(viewer.locale, "left_group")
-                    body = orjson.dumps({"reason": "left_group", "words": words})
+                    words = out_of_game_words(viewer.locale, left.reason)
+                    body = orjson.dumps({"reason": left.reason, "words": words})
                     yield b"event: removed\ndata: %s\n\n" % body
                     return
                 if version != since:

@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from services.bot.cards import color_name, face_label
-from services.bot.i18n import language
+from services.bot.i18n import gettext, language
 from services.bot.locales.glossary import UnknownCard, face_name
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.screens.event_lines import event_lines
@@ -54,8 +54,13 @@ async def viewer_language(redis: Redis, user_id: int, app_language: str | None) 
 
 def out_of_game_words(locale: str, reason: str) -> str:
     """Why the viewer is out of the game (the engine's ``removed`` reason: ``kicked``, or
-    ``left_group``), as the chat tells them."""
-    return kicked_out(locale) if reason == "kicked" else left_the_group(locale)
+    ``left_group``), or no longer sees it (``not_in_chat``: a spectator gone from the
+    group), as the chat tells them."""
+    if reason == "kicked":
+        return kicked_out(locale)
+    if reason == "left_group":
+        return left_the_group(locale)
+    return gettext(locale, "You left this game's group")
 
 
 def _card_names(locale: str, variant: str, codes: set[str]) -> dict[str, dict[str, str]]:
