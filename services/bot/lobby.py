@@ -74,6 +74,8 @@ RULES_SUMMARY = {
     ),
 }
 FIRST_TO = N_("First to {n}.")
+#: A host's lobby word done (``lobby_command``'s answer).
+DONE = N_("Done.")
 
 
 async def chat_defaults(
@@ -221,7 +223,7 @@ async def add_ai_once(
     answer = await lobby_command(
         context, cb.game_id, cb.arg, user.id, display_name(user), locale=locale
     )
-    if answer != gettext(locale, "Done."):
+    if answer != gettext(locale, DONE):
         # Not added (not the host, the engine down, the lobby full): a press may try again.
         await uno.memory.redis.delete(uno.memory.once_key(held))
         return answer
@@ -269,7 +271,7 @@ async def lobby_command(
                 return only_host_or_admin(locale)
             await call_engine(lambda: as_host_or_admin(True))
         # An ended game's one message is the group's own (its scores): nothing to add.
-        return "" if what == "end" else gettext(locale, "Done.")
+        return "" if what == "end" else gettext(locale, DONE)
     except EngineDown:
         return not_answering(locale)
     except EngineError as e:
