@@ -134,8 +134,13 @@ def stats_text(locale: str | None, name: str, stats: UserStats | None) -> str:
     chat asked in."""
     shown = isolate(html.escape(name))
     if stats is None or not (stats.variants or stats.in_chat):
-        return gettext(
-            locale, "No finished games on record for {name} yet.", name=html.escape(name)
+        return "\n".join(
+            [
+                gettext(
+                    locale, "No finished games on record for {name} yet.", name=html.escape(name)
+                ),
+                ended_early(locale),
+            ]
         )
     lines = [f"📊 <b>{shown}</b>"]
     if stats.in_chat:
@@ -147,6 +152,15 @@ def stats_text(locale: str | None, name: str, stats: UserStats | None) -> str:
         lines.append(gettext(locale, "Everywhere:"))
         lines.extend(_record_line(locale, r) for r in stats.variants)
     return "\n".join(lines)
+
+
+def ended_early(locale: str | None) -> str:
+    """Why games played may be missing from the records: [decision] a game ended early
+    (``/end``, or every player gone) is kept without results, so it counts in no one's
+    games, wins, points or rating (services/records/README.md). Its scores say nothing of
+    who would have won, and counting them would let a losing host end a game to escape the
+    loss."""
+    return gettext(locale, "A game ended with /end before anyone won counts for no one.")
 
 
 def board_text(
@@ -171,6 +185,8 @@ def board_text(
             html.escape(title)
             + "\n\n"
             + gettext(locale, "No one on this board yet: finish a game!")
+            + "\n"
+            + ended_early(locale)
         )
     lines = [f"<b>{html.escape(title)}</b>", ""]
     for entry in entries:

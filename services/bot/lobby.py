@@ -32,7 +32,7 @@ from services.bot.locales.numerals import localize_digits
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.locales.rules_text import is_written, rules_messages, written_variants
 from services.bot.ratelimit import REPLY_WORTH
-from services.bot.screens.lobby import LOBBY_BUTTONS, variant_keyboard
+from services.bot.screens.lobby import AI_BUTTONS, LOBBY_BUTTONS, ai_level_name, variant_keyboard
 from services.bot.screens.names import variant_name
 from services.bot.screens.refusals import (
     not_answering,
@@ -75,6 +75,8 @@ RULES_SUMMARY = {
     ),
 }
 FIRST_TO = N_("First to {n}.")
+#: A host's lobby word done (``lobby_command``'s answer).
+DONE = N_("Done.")
 
 
 async def chat_defaults(
@@ -100,7 +102,16 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat_id, topic = message.chat_id, topic_of(message)
     existing = await call_engine(lambda: uno.engine.chat_game(chat_id, topic))
     if existing is not None:
-        await message.reply_text(gettext(locale, "A game is already on here: /join it."))
+        seated = any(s.user_id == user.id and not s.left for s in existing.seats)
+        if seated and existing.status == "playing":
+            said = gettext(
+                locale, "You are already playing in this game: 🃏 My cards shows your cards."
+            )
+        elif seated:
+            said = gettext(locale, "You are already in this game: the host deals it with ▶️ Start.")
+        else:
+            said = gettext(locale, "A game is already on here: /join it.")
+        await message.reply_text(said)
         return
     defaults = await chat_defaults(context, chat_id, topic)
     await uno.outbox.send(
@@ -174,10 +185,51 @@ async def lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: C
             return
         await query.answer(rules_summary(locale, facts), show_alert=True)
         return
+    if cb.arg in AI_BUTTONS:
+        await query.answer(await add_ai_once(context, cb, user, locale))
+        return
     answer = await lobby_command(
         context, cb.game_id, cb.arg, user.id, display_name(user), locale=locale
     )
     await query.answer(answer)
+
+
+#: How long an Add AI press of one lobby version holds it (a double tap, a second press
+#: while the lobby is slow to redraw): past the engine's deadline, so a press under way is
+#: never doubled; once the seat is added the version moves on and refuses the rest.
+AI_PRESS_HOLD_SECONDS = 30
+
+
+async def add_ai_once(
+    context: ContextTypes.DEFAULT_TYPE, cb: Callback, user: User, locale: str
+) -> str:
+    """An Add AI press, applied once per lobby version: refused when the lobby it was
+    pressed on is older than the game's (its seat may be there already, not yet shown), or
+    when a press of the same word on the same version is under way or done; else the seat
+    added, and the toast says which, at once (the lobby shows it when its redraw comes)."""
+    uno = services(context)
+    try:
+        game = await call_engine(lambda: uno.engine.game(cb.game_id))
+    except EngineDown:
+        return not_answering(locale)
+    except EngineError as e:
+        return seat_refused(locale, e)
+    if cb.version != game.version:
+        return gettext(
+            locale, "The lobby has changed since this button was drawn: look at it and press again."
+        )
+    held = f"lobby:{cb.game_id}:{cb.version}:{cb.arg}"
+    if not await uno.memory.first_time(held, ttl=AI_PRESS_HOLD_SECONDS):
+        return gettext(locale, "Already done: the lobby shows it in a moment.")
+    answer = await lobby_command(
+        context, cb.game_id, cb.arg, user.id, display_name(user), locale=locale
+    )
+    if answer != gettext(locale, DONE):
+        # Not added (not the host, the engine down, the lobby full): a press may try again.
+        await uno.memory.redis.delete(uno.memory.once_key(held))
+        return answer
+    level = ai_level_name(locale, _AI_LEVELS.get(cb.arg, "strong"))
+    return gettext(locale, "Added: {level}. The lobby shows it in a moment.", level=level)
 
 
 async def lobby_command(
@@ -218,7 +270,7 @@ async def lobby_command(
                 return only_host_or_admin(locale)
             await call_engine(lambda: as_host_or_admin(True))
         # An ended game's one message is the group's own (its scores): nothing to add.
-        return "" if what == "end" else gettext(locale, "Done.")
+        return "" if what == "end" else gettext(locale, DONE)
     except EngineDown:
         return not_answering(locale)
     except EngineError as e:

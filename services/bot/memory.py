@@ -440,9 +440,14 @@ class Memory:
 
     # -- said once ----------------------------------------------------------------------------
 
+    @staticmethod
+    def once_key(what: str) -> str:
+        """The key that remembers ``what`` was asked about (``first_time``)."""
+        return f"{PREFIX}once:{what}"
+
     async def first_time(self, what: str, ttl: int = TTL_SECONDS) -> bool:
         """True the first time ``what`` is asked about (across replicas and retries)."""
-        return bool(await self.redis.set(f"{PREFIX}once:{what}", 1, nx=True, ex=ttl))
+        return bool(await self.redis.set(self.once_key(what), 1, nx=True, ex=ttl))
 
     async def first_update(self, update_id: int, ttl: int) -> bool:
         """True the first time a webhook delivers ``update_id`` (across replicas and

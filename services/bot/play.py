@@ -251,7 +251,10 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await _no_cards(query, gettext(locale, "You have no game in play here"))
         return
     offset = int(query.offset) if query.offset.isdigit() else 0
-    page = inline_page(locale, player.game, player.view, offset)
+    # What a choice posts in the group speaks the group's language; the list, the player's.
+    mem = await uno.memory.game(player.game.game_id)
+    group_locale = mem.locale if mem is not None else locale
+    page = inline_page(locale, player.game, player.view, offset, group_locale=group_locale)
     results = [
         InlineQueryResultArticle(
             id=result.id,
@@ -278,21 +281,20 @@ async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYP
     if cb.kind is not Kind.ACT:
         return
     # Its message is posted in the group below the table, whether the move counts or not.
-    await services(context).memory.count_chat_message(cb.game_id)
-    locale = locale_of(user)
+    uno = services(context)
+    await uno.memory.count_chat_message(cb.game_id)
+    game = await uno.memory.game(cb.game_id)
+    # The card is the player's own message in the group: a refusal is told there, in the
+    # group's language.
+    locale = game.locale if game is not None else locale_of(user)
     refused, _, removed = await attempt(context, user.id, cb, locale)
     if refused is None:
         return
     log.info("inline choice refused: %s", refused, extra={"game_id": cb.game_id})
     if removed:
         return  # a result listed before its player was out of the game: left as it is
-    if chosen.inline_message_id is None:
+    if chosen.inline_message_id is None or game is None:
         return  # posted without its keyboard (an old result): nothing the bot can edit
-    # The card is the player's own message in the group: it says it did not count, and why.
-    uno = services(context)
-    game = await uno.memory.game(cb.game_id)
-    if game is None:
-        return
     shown = did_not_count(locale, cb, refused)
     outcome = await uno.outbox.edit_inline(
         game.chat_id,
