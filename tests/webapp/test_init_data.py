@@ -83,7 +83,7 @@ def test_malformed_launches_are_refused() -> None:
 def test_a_signed_launch_whose_user_id_is_not_a_positive_integer_is_refused(user_id: str) -> None:
     """Telegram's user ids are JSON integers: a string or a float is no user id, however
     well signed (else "42", 42.0 and 42.5 would all be person 42)."""
-    user = '{"id": %s, "first_name": "Ann"}' % user_id
+    user = '{"id": ' + user_id + ', "first_name": "Ann"}'
     assert reason(sign(TOKEN, {"user": user, "auth_date": str(NOW)})) == "no_user"
 
 
