@@ -69,13 +69,30 @@ KEEPALIVE_SECONDS = 15.0
 FIRST_LOOK_VERSIONS = 6
 #: The largest request body read: a move is some 40 bytes, and nothing else has a body.
 MAX_BODY_BYTES = 16 * 1024
-#: The page's own files only: no script, style or connection elsewhere.
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-    "style-src 'self' 'unsafe-inline'; frame-ancestors *",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
+#: [decision] Who may show the page in a frame: Telegram's web clients, Web K and Web A,
+#: served from web.telegram.org (/k/, /a/) and from the hosts they had of their own before
+#: (webk., webz., weba.telegram.org). The other clients open it in a web view of their own,
+#: with no page around it. In development mode the local Telegram's page too, on any port
+#: of this machine (make play's playground).
+TELEGRAM_WEB_CLIENTS = (
+    "https://web.telegram.org",
+    "https://webk.telegram.org",
+    "https://webz.telegram.org",
+    "https://weba.telegram.org",
+)
+PLAYGROUND_ORIGINS = ("http://127.0.0.1:*", "http://localhost:*")
+
+
+def security_headers(dev_mode: bool) -> dict[str, str]:
+    """The page's own files only (no script, style or connection elsewhere), in a frame of
+    Telegram's web clients only."""
+    ancestors = " ".join(TELEGRAM_WEB_CLIENTS + (PLAYGROUND_ORIGINS if dev_mode else ()))
+    return {
+        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+        f"style-src 'self' 'unsafe-inline'; frame-ancestors {ancestors}",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
 
 
 class Refused(Exception):
@@ -285,11 +302,13 @@ class WebApp:
 
 
 class SecurityHeaders:
-    """``SECURITY_HEADERS`` on every response. Plain ASGI: Starlette's ``BaseHTTPMiddleware``
-    would relay each open stream through a memory channel and tasks of its own."""
+    """``headers`` (``security_headers``) on every response. Plain ASGI: Starlette's
+    ``BaseHTTPMiddleware`` would relay each open stream through a memory channel and tasks
+    of its own."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, headers: dict[str, str]) -> None:
         self.app = app
+        self.headers = headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -299,7 +318,7 @@ class SecurityHeaders:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                for name, value in SECURITY_HEADERS.items():
+                for name, value in self.headers.items():
                     headers[name] = value
             await send(message)
 
@@ -371,7 +390,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse(body, status_code=error.status)
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, headers=security_headers(settings.dev_mode))
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
