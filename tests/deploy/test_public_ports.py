@@ -20,8 +20,8 @@ import pytest
 import redis
 
 from harness.processes import free_port
-from services.http_limits import MAX_HEAD_BYTES
-from tests.helpers.service_runner import engine_env, service, wait_ready
+from services.http_limits import MAX_HEAD_BYTES, UVICORN_ARGS
+from tests.helpers.service_runner import ENTRYPOINT, engine_env, service, wait_ready
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 #: A head as large as the one that was read whole before.
@@ -88,6 +88,12 @@ def answer_of(sock: socket.socket) -> bytes:
 
 
 SERVICES = ("engine", "webapp", "bot")
+
+
+def test_the_engine_runs_with_the_bound_the_harness_gives_it() -> None:
+    """The image's engine and the tests' and benches' (harness/services.py) are one server."""
+    words = " ".join(ENTRYPOINT.read_text().replace("\\\n", " ").split())
+    assert " ".join(UVICORN_ARGS) in words
 
 
 @pytest.mark.parametrize("name", SERVICES)
