@@ -274,9 +274,9 @@ def processes(stack: Stack, webapp: WebAppProcess) -> dict[str, Any]:
     return found
 
 
-def engine_requests(url: str) -> float:
+def engine_requests(metrics_url: str) -> float:
     """The Mini App's engine requests for table views so far, from its /metrics."""
-    for line in httpx.get(f"{url}/metrics", timeout=10).text.splitlines():
+    for line in httpx.get(metrics_url, timeout=10).text.splitlines():
         if line.startswith("uno_webapp_engine_view_requests_total "):
             return float(line.split()[1])
     return float("nan")
@@ -359,7 +359,7 @@ async def run(args: argparse.Namespace, stack: Stack, webapp: WebAppProcess) -> 
     seq0, t0 = feed.last_seq, time.time()
     cpu0 = {name: proc.cpu_seconds() for name, proc in procs.items()}
     own0 = os.times()
-    views0 = engine_requests(url)
+    views0 = engine_requests(webapp.metrics_url)
     figures.measuring = True
     await asyncio.sleep(args.seconds)
     figures.measuring = False
@@ -368,7 +368,7 @@ async def run(args: argparse.Namespace, stack: Stack, webapp: WebAppProcess) -> 
     own1 = os.times()
     cpu1["bench (viewers, presses)"] = own1.user + own1.system
     cpu0["bench (viewers, presses)"] = own0.user + own0.system
-    views1 = engine_requests(url)
+    views1 = engine_requests(webapp.metrics_url)
     await asyncio.gather(*movers)
     await asyncio.sleep(3)  # the last moves' group tables
     figures.seconds = t1 - t0

@@ -183,7 +183,7 @@ def bot_histograms(port: str) -> dict[str, tuple[float, float, float]]:
 
 
 def histograms(stack: Stack) -> dict[str, tuple[float, float, float]]:
-    return bot_histograms(stack.bots[0].env["UNO_BOT_HTTP_PORT"])
+    return bot_histograms(stack.bots[0].env["UNO_BOT_METRICS_PORT"])
 
 
 def cpu(stack: Stack) -> dict[str, float]:

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from services.bot.callbacks import Callback, Kind
+from services.bot.callbacks import BadCallback, Callback, Kind
 from services.bot.i18n import gettext, language, ngettext, number
 from services.bot.locales.bidi import isolate
 from services.bot.locales.catalog import LANGUAGES
@@ -214,6 +214,22 @@ def forget_question(locale: str | None, user_id: int) -> tuple[str, InlineKeyboa
         callback_data=Callback(Kind.FORGET, "", 0, str(user_id)).encode(),
     )
     return text, InlineKeyboardMarkup([[button]])
+
+
+def forget_asker(markup: InlineKeyboardMarkup | None) -> int | None:
+    """Whom the /forgetme question showing ``markup`` was asked for: the user its own
+    button names (None: it shows no such button). The keyboard a press carries is
+    Telegram's word for what the bot drew, unlike the press's own data."""
+    for row in markup.inline_keyboard if markup is not None else ():
+        for button in row:
+            data = button.callback_data
+            try:
+                cb = Callback.decode(data if isinstance(data, str) else None)
+            except BadCallback:
+                continue
+            if cb.kind is Kind.FORGET and cb.arg.isdigit():
+                return int(cb.arg)
+    return None
 
 
 #: The turn times /settings offers (seconds).

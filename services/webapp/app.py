@@ -10,7 +10,9 @@
 - ``GET /v1/me/games`` (``Authorization: tma <initData>``) — the launching person's current
   games (the live games they hold a seat in, from the engine's per-person list): what the
   page shows when opened from the bot's menu button, with no game in its start parameter.
-- ``GET /healthz``, ``/readyz``, ``/metrics`` — probes and Prometheus.
+- ``GET /healthz``, ``/readyz`` — probes. Prometheus's ``/metrics`` is served on a port of
+  its own (``__main__.py``), never on this public one; the API's description
+  (``/openapi.json``) only in development mode.
 
 Every request is the person their ``initData`` proves, in a chat Telegram says they are in;
 only a seated player gets a hand and may move, and only their own seat's; one the engine
@@ -33,9 +35,8 @@ from typing import Annotated, Any
 import httpx
 import orjson
 from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, ConfigDict, Field
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -52,6 +53,7 @@ from services.engine.client import (
     StaleVersion,
 )
 from services.heap import freeze_startup_heap
+from services.http_limits import BodyLimit
 from services.move_ids import action_id, is_game_id
 from services.webapp.flood import FloodLimit
 from services.webapp.init_data import InvalidInitData, WebAppUser, validate
@@ -68,13 +70,32 @@ STATIC = Path(__file__).parent / "static"
 KEEPALIVE_SECONDS = 15.0
 #: What a viewer opening the table first sees of the log: the last few writes' events.
 FIRST_LOOK_VERSIONS = 6
-#: The page's own files only: no script, style or connection elsewhere.
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-    "style-src 'self' 'unsafe-inline'; frame-ancestors *",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
+#: The largest request body read: a move is some 40 bytes, and nothing else has a body.
+MAX_BODY_BYTES = 16 * 1024
+#: [decision] Who may show the page in a frame: Telegram's web clients, Web K and Web A,
+#: served from web.telegram.org (/k/, /a/) and from the hosts they had of their own before
+#: (webk., webz., weba.telegram.org). The other clients open it in a web view of their own,
+#: with no page around it. In development mode the local Telegram's page too, on any port
+#: of this machine (make play's playground).
+TELEGRAM_WEB_CLIENTS = (
+    "https://web.telegram.org",
+    "https://webk.telegram.org",
+    "https://webz.telegram.org",
+    "https://weba.telegram.org",
+)
+PLAYGROUND_ORIGINS = ("http://127.0.0.1:*", "http://localhost:*")
+
+
+def security_headers(dev_mode: bool) -> dict[str, str]:
+    """The page's own files only (no script, style or connection elsewhere), in a frame of
+    Telegram's web clients only."""
+    ancestors = " ".join(TELEGRAM_WEB_CLIENTS + (PLAYGROUND_ORIGINS if dev_mode else ()))
+    return {
+        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+        f"style-src 'self' 'unsafe-inline'; frame-ancestors {ancestors}",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
 
 
 class Refused(Exception):
@@ -343,11 +364,13 @@ class WebApp:
 
 
 class SecurityHeaders:
-    """``SECURITY_HEADERS`` on every response. Plain ASGI: Starlette's ``BaseHTTPMiddleware``
-    would relay each open stream through a memory channel and tasks of its own."""
+    """``headers`` (``security_headers``) on every response. Plain ASGI: Starlette's
+    ``BaseHTTPMiddleware`` would relay each open stream through a memory channel and tasks
+    of its own."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, headers: dict[str, str]) -> None:
         self.app = app
+        self.headers = headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -357,7 +380,7 @@ class SecurityHeaders:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                for name, value in SECURITY_HEADERS.items():
+                for name, value in self.headers.items():
                     headers[name] = value
             await send(message)
 
@@ -409,7 +432,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await http.aclose()
                 await redis.aclose()
 
-    app = FastAPI(title="UNO Mini App", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="UNO Mini App",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        # A map of the API for developers; in production, nothing but what the page uses.
+        openapi_url="/openapi.json" if settings.dev_mode else None,
+    )
 
     def service(request: Request) -> WebApp:
         webapp: WebApp = request.app.state.webapp
@@ -421,7 +451,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body = {"error": error.code, "message": error.message, **error.extra}
         return JSONResponse(body, status_code=error.status)
 
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(SecurityHeaders, headers=security_headers(settings.dev_mode))
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -444,10 +475,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ok = redis_ok and engine_ok
         body = {"redis": redis_ok, "engine": engine_ok}
         return JSONResponse(body, status_code=200 if ok else 503)
-
-    @app.get("/metrics", include_in_schema=False)
-    async def metrics() -> Response:
-        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/v1/games/{game_id}/stream")
     async def stream(
