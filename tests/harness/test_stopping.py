@@ -6,10 +6,12 @@ watches the process table, the ports and Redis with a bounded deadline."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +20,7 @@ import pytest
 import redis
 
 from harness.launcher import LauncherProcess, start_launcher
-from harness.processes import REPO, free_port
+from harness.processes import REPO, ServiceProcess, free_port
 
 pytestmark = pytest.mark.slow
 
@@ -232,3 +234,41 @@ def test_make_play_ended_any_way_leaves_nothing_of_its_stack(how: str, tmp_path:
         assert "every process this command started has exited" in command.output
     if how == "a child dies":
         assert "engine stopped unexpectedly" in command.output
+
+
+#: A process that echoes each line of its standard input to its output (its log).
+ECHO = "import sys\nfor line in sys.stdin: print(line, end='', flush=True)"
+
+
+def test_a_service_started_from_a_thread_that_ends_lives_on(tmp_path: Path) -> None:
+    """The kernel's parent-death signal comes when the *thread* that forked the child exits,
+    not the process: a service a test or bench starts from a thread pool's thread must not
+    be killed when that thread ends, only when the process does."""
+    echo = ServiceProcess(
+        "echo", [sys.executable, "-c", ECHO], dict(os.environ), tmp_path / "echo.log", held=True
+    )
+    forked_on: list[int] = []
+
+    def start() -> None:
+        forked_on.append(threading.get_native_id())
+        echo.start()
+
+    starter = threading.Thread(target=start)
+    starter.start()
+    starter.join()
+    try:
+        deadline = time.monotonic() + GONE_WITHIN
+        # Gone from the kernel too (its parent-death signals sent), not only from Python.
+        while Path(f"/proc/self/task/{forked_on[0]}").exists():
+            assert time.monotonic() < deadline, "the starting thread never ended"
+            time.sleep(0.01)
+        assert echo.process is not None and echo.process.stdin is not None
+        with contextlib.suppress(BrokenPipeError):  # killed already: the check below says so
+            echo.process.stdin.write(b"still here\n")
+            echo.process.stdin.flush()
+        while "still here" not in echo.log() and echo.alive:
+            assert time.monotonic() < deadline, echo.log()
+            time.sleep(0.01)
+        assert "still here" in echo.log(), f"killed as its starting thread ended: {echo.exit_code}"
+    finally:
+        echo.kill()
