@@ -823,7 +823,11 @@ async def running_load(
 ) -> AsyncIterator[Load]:
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(64))
     log_dir = Path(tempfile.mkdtemp(prefix="telegram-load-"))
-    stack = start_load_stack(redis_url, log_dir, bot_env, webhook)
+    try:
+        stack = start_load_stack(redis_url, log_dir, bot_env, webhook)
+    except KeyboardInterrupt:  # stopped while starting: nothing failed, no log to keep
+        shutil.rmtree(log_dir, ignore_errors=True)
+        raise
     load = Load(stack, hand, pace)
     STOP.watch()
     try:
@@ -834,8 +838,9 @@ async def running_load(
             yield load
             await load.stop()
     except BaseException:
-        print(f"  (the processes' logs are kept in {log_dir})", file=sys.stderr)
-        log_dir = Path()
+        if not STOP.by:  # a failure, not a stop
+            print(f"  (the processes' logs are kept in {log_dir})", file=sys.stderr)
+            log_dir = Path()
         raise
     finally:
         STOP.unwatch()
