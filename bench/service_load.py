@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import random
 import signal
@@ -48,7 +49,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
-from harness.processes import free_port, uvicorn_command  # noqa: E402
+from bench.stopping import reported_stop  # noqa: E402
+from harness.processes import die_with_parent, free_port, uvicorn_command  # noqa: E402
 from services.config import Settings  # noqa: E402
 from services.engine.wire.event_log import LOG_PREFIX, decode_events  # noqa: E402
 
@@ -128,6 +130,7 @@ class Server:
             ),
             cwd=REPO,
             env=env,
+            preexec_fn=functools.partial(die_with_parent, os.getpid()),
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -581,6 +584,11 @@ def run_memory(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    with reported_stop():
+        measure_all()
+
+
+def measure_all() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
     parser.add_argument("--seconds", type=float, default=5.0, help="per saturation window")
