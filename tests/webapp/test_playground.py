@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from harness.play import BOT_USERNAME, FIRST_PERSON, set_up_world
-from harness.services import ENGINE_TOKEN, WebAppProcess, start_worker
+from harness.services import ENGINE_TOKEN, WebAppProcess, start_bot, start_worker
 from playground.server import LocalTelegram, start_in_thread
 from services.bot.screens.names import plain_text
 from services.engine.client import EngineClient, GameInfo, SeatSpec
@@ -213,9 +213,17 @@ def ends_on_the_page(app: Any, heading: str) -> None:
 def test_the_app_shows_a_game_ended_in_the_group_at_once(
     playground: tuple[LocalTelegram, WebAppStack, WebAppProcess], browser: Any
 ) -> None:
-    """/end in the group (the host's, as the bot sends it to the engine) while the table is
-    open on the player's turn."""
+    """The player sends /end in the group (the playground's chat, to the real bot) while
+    the table is open on their turn."""
     server, stack, _ = playground
+    bot = start_bot(
+        "playground-bot",
+        stack.redis_url,
+        stack.engine_url,
+        server.bot_api_url,
+        stack.token,
+        stack.log_dir,
+    )
     you = stack.people[FIRST_PERSON]["id"]
     seats = [SeatSpec(name=FIRST_PERSON, user_id=you), SeatSpec(name="AI 1", ai="random")]
     game = create_in_playground(
@@ -226,16 +234,12 @@ def test_the_app_shows_a_game_ended_in_the_group_at_once(
     try:
         app.wait_for_selector("#turn:has-text('Your turn')")
         assert app.locator(".hand-card").count() == 3
-
-        async def end() -> None:
-            async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
-                await engine.end(game.game_id, you)
-
-        with ThreadPoolExecutor(1) as pool:
-            pool.submit(asyncio.run, end()).result()
+        page.fill("#text", "/end")
+        page.press("#text", "Enter")
         ends_on_the_page(app, "The game was ended.")
     finally:
         page.context.close()
+        bot.stop()
 
 
 def test_the_app_shows_a_no_mercy_game_won_by_a_knock_out_at_once(
