@@ -43,6 +43,8 @@ from redis.exceptions import RedisError
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from services.bot.screens.mini_app import already_caught, games_list_words
+from services.bot.screens.names import person, variant_name
 from services.config import Settings, get_settings
 from services.engine.client import (
     EngineClient,
@@ -61,7 +63,7 @@ from services.webapp.log_follower import LogFollower, Watch
 from services.webapp.membership import ChatMembers, MembershipUnknown
 from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSED
 from services.webapp.tables import Tables
-from services.webapp.words import out_of_game_words, viewer_language, with_moves
+from services.webapp.words import RTL, out_of_game_words, text, viewer_language, with_moves
 
 log = logging.getLogger(__name__)
 
@@ -234,6 +236,10 @@ class WebApp:
             "view": shown.view,
             "events": events,
             "words": with_moves(shown.words(viewer.locale), viewer.locale, shown.at.game, events),
+            # The turn's deadline and this server's time as the table leaves, both in unix
+            # milliseconds: the page counts down by its own clock corrected by the offset.
+            "deadline": None if shown.at.turn_due is None else round(shown.at.turn_due * 1000),
+            "now": round(time.time() * 1000),
         }
         if shown.removed is not None:  # kicked: they watch as a spectator, and are told why
             table["removed"] = {
@@ -305,18 +311,44 @@ class WebApp:
                 self.tables.forget(viewer.game_id)
             CONNECTIONS.dec()
 
+    async def caught_first(self, game_id: str, user: WebAppUser, since: int, target: int) -> None:
+        """A Catch! that came after someone else caught the same player (the game moved on
+        with that catch): refused 409 ``already_caught``, saying so in the person's words."""
+        async with self.tables.slots:
+            page = await self.engine.events(game_id, after=f"{since}-99999", limit=100)
+        caught = any(
+            e.event.get("type") == "caught" and e.event.get("target") == target for e in page.events
+        )
+        if not caught:
+            return
+        game = await self.engine.game(game_id)
+        locale = await viewer_language(self.redis, user.id, user.language_code)
+        name = person(game.seats[target]) if 0 <= target < len(game.seats) else "?"
+        raise Refused(
+            409,
+            "already_caught",
+            "that player was already caught",
+            current_version=game.version,
+            say=text(already_caught(locale, name)),
+        )
+
     async def my_games(self, init_data: str) -> dict[str, Any]:
-        """The person's current games, each with what the list shows of it: no cards."""
+        """The person's current games, each with what the list shows of it (no cards), and
+        the list's words in the language the bot speaks to them."""
         user = self.authenticate(init_data)
         await self.flood_check("open", user.id)
         games = await self.engine.user_games(user.id)
+        locale = await viewer_language(self.redis, user.id, user.language_code)
         return {
             "me": user.id,
+            "words": {"lang": locale, "dir": "rtl" if locale in RTL else "ltr"}
+            | games_list_words(locale),
             "games": [
                 {
                     "game_id": g.game_id,
                     "status": g.status,
                     "variant": g.variant,
+                    "variant_name": variant_name(locale, g.variant),
                     "version": g.version,
                     "players": [s.name for s in g.seats if not s.left],
                 }
@@ -339,6 +371,8 @@ class WebApp:
             )
         except StaleVersion as stale:
             MOVES.labels("stale").inc()
+            if code.startswith("x."):
+                await self.caught_first(game_id, user, move.version, int(code[2:]))
             raise Refused(
                 409, "stale_version", "the game moved on", current_version=stale.current_version
             ) from None

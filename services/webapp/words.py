@@ -26,8 +26,9 @@ from services.bot.locales.preferences import LanguagePreferences
 from services.bot.screens.event_lines import event_lines
 from services.bot.screens.hand import action_label, owes, why_line
 from services.bot.screens.names import variant_name
+from services.bot.screens.notices import notice
 from services.bot.screens.refusals import kicked_out, left_the_group
-from services.bot.screens.scores import game_over, round_end
+from services.bot.screens.scores import round_end
 from services.bot.screens.table import catch_line, owing_text, table_text
 from services.engine.client import EngineView, GameInfo
 
@@ -82,8 +83,8 @@ def with_moves(
     fixed: dict[str, Any], locale: str, game: GameInfo, events: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """``fixed`` (``view_words``: shared by every viewer of the seat, left as it is) with
-    the words of the moves in ``events``: their lines, the cards they name, a round's or the
-    game's result."""
+    the words of the moves in ``events``: their lines, the cards they name, a round's
+    result."""
     happened = [e["event"] for e in events if isinstance(e.get("event"), dict)]
     words = dict(fixed)
     words["lines"] = [text(line) for line in event_lines(locale, game, happened)]
@@ -95,9 +96,6 @@ def with_moves(
         for e in happened
         if (kind := e.get("type")) == "round_ended"
     ]
-    over = [e for e in happened if e.get("type") == "game_over"]
-    if over:
-        words["game_over"] = text(game_over(locale, game, over[-1]))
     named = {str(e["card"]) for e in happened if isinstance(e.get("card"), str)}
     if "cards" in fixed and not named <= fixed["cards"].keys():
         words["cards"] = {**fixed["cards"], **_card_names(locale, game.variant, named)}
@@ -109,7 +107,9 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
     the variant, and (for a view) the chat table's own lines less the last moves (the page
     shows those as a log) — its head (variant, round, Flip's side, direction), the pile,
     the seats, the catch window, the draw pile (and its top card's back, in Flip) — each
-    card the view shows, each decision's label and the decision the viewer owes."""
+    card the view shows, each decision's label and the decision the viewer owes; once the
+    game is over or ended, its end as the chat tells it (``game_over``: the winner, or that
+    it was ended, and every seat's score)."""
     words: dict[str, Any] = {
         "lang": locale,
         "dir": "rtl" if locale in RTL else "ltr",
@@ -120,7 +120,7 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
     two_sided = any(seat.back_faces is not None for seat in view.seats)
     lines = table_text(locale, game, view, (), two_sided=two_sided).split("\n")
     owing = owing_text(locale, game, view)
-    words["head"] = text(lines[1 if owing else 0])
+    words["head"] = text(_direction_marked(lines[1 if owing else 0], view.direction))
     words["owing"] = text(owing)
     words["catch"] = text(catch_line(locale, game, view))
     words["pile"] = text(lines[-1])
@@ -132,7 +132,33 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
         if not code.startswith("p.")
     }
     words["why"] = text(why_line(locale, game, view)) if owes(view) else ""
+    end = _the_end(locale, game, view)
+    if end:
+        words["game_over"] = end
     return words
+
+
+def _the_end(locale: str, game: GameInfo, view: EngineView) -> str:
+    """The game's end from its state, whichever write brought it (a viewer opening the
+    table afterwards reads it too): the chat's own message of it, with every seat's score."""
+    scores = [seat.score for seat in view.seats]
+    winner = game.winner if game.winner is not None else view.winner
+    if game.status == "over" or winner is not None:
+        return text(notice(locale, game, {"type": "game_over", "winner": winner, "scores": scores}))
+    if game.status == "ended":
+        return text(notice(locale, game, {"type": "game_ended"}, scores=scores))
+    return ""
+
+
+#: The marks of the two directions of play (RULES.md §2 "Reverse").
+DIRECTION_MARKS = {1: "↻", -1: "↺"}
+
+
+def _direction_marked(head: str, direction: int) -> str:
+    """The table's head with the mark of the direction it names: the chat's head marks
+    every direction ↻, the page marks anticlockwise ↺ beside its word."""
+    mark = DIRECTION_MARKS.get(direction, "↻")
+    return head.replace("↻", mark) if mark != "↻" else head
 
 
 def _faces(view: EngineView) -> set[str]:

@@ -305,3 +305,22 @@ def test_a_spectator_who_leaves_the_group_stops_seeing_the_table(deal: Deal) -> 
         uncached.stop()
         # the app's registered address back to the first replica, which the others open
         control.register_web_app(stack.token, APP_NAME, f"{stack.url(0)}/")
+
+
+def test_each_table_carries_the_turns_deadline_and_the_servers_time(deal: Deal) -> None:
+    """RULES.md §7 "Timing in a chat": the page counts to the engine's deadline, so each
+    table says when it is (by the server's clock, with that clock's time as the table
+    left); an ended game owes nothing and has none."""
+    stack, gid = deal.stack, deal.game_id
+
+    async def run() -> None:
+        async with table_stream(stack.url(), gid, stack.launch("Ann", gid)) as ann:
+            table = await ann.table()
+            assert 0 < table["deadline"] - table["now"] <= deal.game.turn_seconds * 1000
+            async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+                await engine.end(gid, stack.people["Ann"]["id"])
+            ended = await ann.table(at_least=table["version"] + 1)
+            assert ended["deadline"] is None and isinstance(ended["now"], int)
+            assert ended["words"]["game_over"].startswith(gettext("en", "The game was ended."))
+
+    asyncio.run(run())

@@ -105,7 +105,8 @@ async def show_views(context: EngineContext, game_id: str, user_ids: list[int]) 
         if removal is not None:
             one["removed"] = removal.reason.value
         views.append(one)
-    return json_response({"game": game_info(record), "views": views})
+    turn_left = await context.store.turn_left(game_id, record.version)
+    return json_response({"game": game_info(record), "views": views, "turn_left": turn_left})
 
 
 async def show_spectator_view(context: EngineContext, game_id: str) -> Response:

@@ -401,6 +401,11 @@ class ViewsOf(BaseModel):
 
     game: GameInfo
     views: list[ViewOf]
+    turn_left: float | None = Field(
+        default=None,
+        description="Seconds until the decision owed at this version times out, as the "
+        "answer was made (0: being fired now); null: no timed decision",
+    )
 
 
 class ActionResult(BaseModel):
