@@ -120,7 +120,7 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
     two_sided = any(seat.back_faces is not None for seat in view.seats)
     lines = table_text(locale, game, view, (), two_sided=two_sided).split("\n")
     owing = owing_text(locale, game, view)
-    words["head"] = text(_direction_marked(lines[1 if owing else 0], view.direction))
+    words["head"] = text(lines[1 if owing else 0])
     words["owing"] = text(owing)
     words["catch"] = text(catch_line(locale, game, view))
     words["pile"] = text(lines[-1])
@@ -148,17 +148,6 @@ def _the_end(locale: str, game: GameInfo, view: EngineView) -> str:
     if game.status == "ended":
         return text(notice(locale, game, {"type": "game_ended"}, scores=scores))
     return ""
-
-
-#: The marks of the two directions of play (RULES.md §2 "Reverse").
-DIRECTION_MARKS = {1: "↻", -1: "↺"}
-
-
-def _direction_marked(head: str, direction: int) -> str:
-    """The table's head with the mark of the direction it names: the chat's head marks
-    every direction ↻, the page marks anticlockwise ↺ beside its word."""
-    mark = DIRECTION_MARKS.get(direction, "↻")
-    return head.replace("↻", mark) if mark != "↻" else head
 
 
 def _faces(view: EngineView) -> set[str]:
