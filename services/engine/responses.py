@@ -1,7 +1,8 @@
 """The bodies the service answers with, built straight from a game record.
 
 ``player_view`` is the only place a hand is serialised (the rules engine's ``view`` for one
-seat); ``action_result`` is the answer to every route that takes an action. Bodies are
+seat); ``action_result`` is the answer to every route that takes an action, its events
+redacted by the rules engine's ``events_for`` (the one door for private events). Bodies are
 encoded by orjson, which takes the rules engine's dataclasses as they are.
 """
 
@@ -16,7 +17,7 @@ from fastapi.responses import Response
 from services.engine.game_record import GameRecord
 from services.engine.games import Outcome
 from services.engine.metrics import ServiceMetrics
-from services.engine.rules import options_to_json, view
+from services.engine.rules import events_for, options_to_json, view
 
 
 def json_response(data: Any, status: int = 200) -> Response:
@@ -65,16 +66,6 @@ def table_view(record: GameRecord, seat: int | None) -> dict[str, Any]:
     return {"game": game_info(record), "seat": seat, "view": player_view(record, seat)}
 
 
-def shown_to(event: dict[str, Any], seat: int | None) -> bool:
-    """Whether ``seat`` (None: a spectator) may see the event: it is public or theirs."""
-    return "to" not in event or event["to"] == seat
-
-
-def visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
-    """Public events and those addressed to ``seat`` (the rules' ``events_for``, on JSON)."""
-    return [e for e in events if shown_to(e, seat)]
-
-
 def action_result(outcome: Outcome) -> dict[str, Any]:
     """The answer to a move: what the actor may see of it, their view, and the view of the
     seat that owes the next decision when that is someone else.
@@ -90,7 +81,7 @@ def action_result(outcome: Outcome) -> dict[str, Any]:
         "version": outcome.version,
         "seat": seat,
         "duplicate": outcome.duplicate,
-        "events": visible(outcome.events, seat),
+        "events": events_for(outcome.events, seat),
         "view": player_view(record, seat) if seat is not None else None,
         "owing_seat": owing,
         "owing_view": player_view(record, owing) if owing is not None and owing != seat else None,
