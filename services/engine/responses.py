@@ -67,24 +67,20 @@ def table_view(record: GameRecord, seat: int | None) -> dict[str, Any]:
 
 
 def action_result(outcome: Outcome) -> dict[str, Any]:
-    """The answer to a move: what the actor may see of it, their view, and the view of the
-    seat that owes the next decision when that is someone else.
+    """The answer to a move: the version it produced, whether it repeated an applied one,
+    and its events as the acting seat may see them.
 
-    [decision] The owing seat's view rides along so that a move costs the bot one request:
-    it prompts that player with their own hand and choices without asking again. The caller
-    is the bot (service token), which may read any seat's view anyway and shows each one
-    only to its owner; ``player_view`` stays the one place a hand is serialised."""
+    [decision] No view rides along: the bot and the Mini App render every seat from the
+    event log (the spectator's view, each hand from its owner's), the worker reads only
+    whether it was applied, so a view here cost the move its priciest step for no reader,
+    and put a hand on a path that needs no hand."""
     record, seat = outcome.record, outcome.seat
-    owing = record.owing
     return {
         "game_id": record.id,
         "version": outcome.version,
         "seat": seat,
         "duplicate": outcome.duplicate,
         "events": events_for(outcome.events, seat),
-        "view": player_view(record, seat) if seat is not None else None,
-        "owing_seat": owing,
-        "owing_view": player_view(record, owing) if owing is not None and owing != seat else None,
     }
 
 
