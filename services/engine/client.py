@@ -30,7 +30,13 @@ import orjson
 from pydantic import BaseModel
 
 from services.config import Settings
-from services.engine.rules import HouseRule, Options, get_variant, round_gains
+from services.engine.rules import (
+    HouseRule,
+    Options,
+    get_variant,
+    numbered_events_for,
+    round_gains,
+)
 from services.engine.wire.event_log import decode_entry, log_key, log_keys, shard_of
 from services.engine.wire.schemas import (
     FALSE_CATCH_PENALTY,
@@ -566,11 +572,18 @@ class EngineClient:
         return await self._call(GameInfo, "POST", "/v1/test/games", body=body)
 
 
-def stream_entry_events(fields: Mapping[bytes, bytes]) -> tuple[str, int, list[dict[str, Any]]]:
+def stream_entry_events(
+    fields: Mapping[bytes, bytes],
+) -> tuple[str, int, list[tuple[int, dict[str, Any]]]]:
     """One entry of the event log (``uno:eventlog:{shard}``, README.md "Events") as XREAD
     returns its fields: ``(game id, version, events)`` -- the version the write produced
-    and all of that write's events, in order; the n-th is the game's event
-    ``{version}-{n}``. An event with ``to`` is for that seat alone. Read on from the
-    entry's own stream id. Raises ``zlib.error`` or ``ValueError`` for an entry the service
-    did not write."""
-    return decode_entry(fields)
+    and that write's public events, in order, each with its place ``n`` among all of the
+    write's events (the game's event ``{version}-{n}``, as ``GET …/events`` names it).
+
+    [decision] A private event (one with ``to``: a drawn card, a challenged hand) is not
+    among them: it reaches its addressee only from the engine (``GET …/events`` with their
+    ``user_id``, and their view), so no reader of the log can pass it on by forgetting a
+    filter. Read on from the entry's own stream id. Raises ``zlib.error`` or ``ValueError``
+    for an entry the service did not write."""
+    game_id, version, events = decode_entry(fields)
+    return game_id, version, numbered_events_for(events, None)

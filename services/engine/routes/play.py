@@ -18,10 +18,10 @@ from services.engine.responses import (
     game_info,
     json_response,
     player_view,
-    shown_to,
     table_view,
 )
 from services.engine.routes import GameId, errors
+from services.engine.rules import numbered_events_for
 from services.engine.wire.schemas import (
     ActionRequest,
     ActionResult,
@@ -133,11 +133,8 @@ async def get_events(
     record = await context.games.get(game_id)
     seat = record.require_seat(user_id) if user_id is not None else None
     rows = await context.store.events(game_id, after, limit)
-    out = [
-        {"id": r.id, "version": r.version, "event": r.event}
-        for r in rows
-        if shown_to(r.event, seat)
-    ]
+    seen = numbered_events_for([r.event for r in rows], seat)
+    out = [{"id": rows[n].id, "version": rows[n].version, "event": event} for n, event in seen]
     return json_response({"events": out, "last_id": rows[-1].id if rows else after})
 
 

@@ -416,15 +416,6 @@ class ActionResult(BaseModel):
     events: list[dict[str, Any]] = Field(
         description="What the action did, as the acting seat may see it"
     )
-    view: EngineView | None = Field(description="The acting seat's view now")
-    owing_seat: int | None = Field(
-        default=None, description="The seat that owes the next decision; null once it is over"
-    )
-    owing_view: EngineView | None = Field(
-        default=None,
-        description="That seat's view when it is not the acting seat (whose view is 'view'): "
-        "what to prompt them with, for their eyes only",
-    )
 
 
 class StandInTurn(BaseModel):
