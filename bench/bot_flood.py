@@ -33,6 +33,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
+from bench.stopping import STOP, until_stopped  # noqa: E402
 from bench.telegram_load import (  # noqa: E402
     METERED,
     Game,
@@ -42,6 +43,7 @@ from bench.telegram_load import (  # noqa: E402
     ms,
     running_load,
 )
+from harness.processes import stop_signals_interrupt  # noqa: E402
 from services.bot.callbacks import Callback, Kind  # noqa: E402
 from services.bot.ratelimit import GROUP, PRIVATE  # noqa: E402
 
@@ -130,8 +132,10 @@ async def window(
     task = asyncio.create_task(floods_now()) if flooder is not None else None
     shown = await measure(load, seconds, (0, 0))
     if task is not None:
-        await task
-    ended = began + seconds
+        if STOP.by:  # the window ended at the stop: so do its floods
+            task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    ended = began + (shown.seconds if STOP.by else seconds)
     players = {p["id"] for g in load.games for p in g.people}
     answers = [s for u, at, s in load.answers if u in players and began <= at < ended]
     flooder_calls = {"group": 0, "private": 0}
@@ -193,6 +197,7 @@ def report(base: dict[str, Any], flooded: dict[str, Any], floods: int) -> None:
 
 
 async def run(args: argparse.Namespace) -> None:
+    flooded: dict[str, Any] | None = None
     async with running_load("private", args.pace, args.redis) as plain:
         load = TimedLoad(plain)
         try:
@@ -201,11 +206,24 @@ async def run(args: argparse.Namespace) -> None:
             await asyncio.sleep(max(args.pace, 3.0))
             print("  baseline window", file=sys.stderr, flush=True)
             base = await window(load, args.seconds, None, 0)
-            print("  flooded window", file=sys.stderr, flush=True)
-            flooded = await window(load, args.seconds, flooder, args.floods)
+            if not STOP.by:
+                print("  flooded window", file=sys.stderr, flush=True)
+                flooded = await window(load, args.seconds, flooder, args.floods)
         finally:
             await load.stop()
+    if flooded is None or STOP.by:
+        report_window("flooded" if flooded else "baseline", flooded or base)
+        return
     report(base, flooded, args.floods)
+
+
+def report_window(name: str, w: dict[str, Any]) -> None:
+    """One window's figures: a run stopped before it could compare the two."""
+    print(
+        f"{name} window, {w['seconds']:.0f} s before the stop: press answered p99 "
+        f"{ms(w['answer_p99'])} of {w['presses']} presses, press → table p99 "
+        f"{ms(w['table_p99'])} ({w['turns']} turns, {w['late']} late, {w['too_many']} 429s)"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -215,7 +233,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--floods", type=int, default=3)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/13")
-    asyncio.run(run(parser.parse_args(argv)))
+    args = parser.parse_args(argv)
+    stop_signals_interrupt()
+    with until_stopped():
+        asyncio.run(run(args))
+    if STOP.by:
+        print(f"\nstopped by {STOP.by}; every process the bench started is stopped")
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
 from bench.service_load import Connection  # noqa: E402
+from bench.stopping import reported_stop  # noqa: E402
 from harness.services import TelegramProcess, start_local_telegram  # noqa: E402
 from playground.control import TelegramControl  # noqa: E402
 
@@ -234,7 +235,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--interval", type=float, default=2.0)
     parser.add_argument("--paced-seconds", type=float, default=20.0)
-    asyncio.run(main_async(parser.parse_args()))
+    args = parser.parse_args()
+    with reported_stop():
+        asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,9 @@ keep, draw) through ``POST …/moves``. Prints, over the measured window:
 
     .venv/bin/python bench/mini_app.py [--games 50] [--interval 10] [--seconds 60]
             [--redis redis://127.0.0.1:6379/12]
+
+Stopped early (Ctrl-C, SIGTERM as ``timeout`` sends it), it prints the figures of the window
+measured so far, cut at the stop, and says that it was stopped (bench/stopping.py).
 """
 
 from __future__ import annotations
@@ -49,7 +52,9 @@ import orjson  # noqa: E402
 import uvloop  # noqa: E402
 
 from bench.percentiles import percentile  # noqa: E402
+from bench.stopping import STOP, until_stopped, watched  # noqa: E402
 from harness.feed import Feed  # noqa: E402
+from harness.processes import stop_signals_interrupt  # noqa: E402
 from harness.services import ENGINE_TOKEN, WebAppProcess, start_webapp  # noqa: E402
 from harness.stack import Stack, start_stack  # noqa: E402
 from playground.web_apps import sign  # noqa: E402
@@ -291,9 +296,9 @@ def processes(stack: Stack, webapp: WebAppProcess) -> dict[str, Any]:
     return found
 
 
-def engine_requests(url: str) -> float:
+def engine_requests(metrics_url: str) -> float:
     """The Mini App's engine requests for table views so far, from its /metrics."""
-    for line in httpx.get(f"{url}/metrics", timeout=10).text.splitlines():
+    for line in httpx.get(metrics_url, timeout=10).text.splitlines():
         if line.startswith("uno_webapp_engine_view_requests_total "):
             return float(line.split()[1])
     return float("nan")
@@ -376,18 +381,24 @@ async def run(args: argparse.Namespace, stack: Stack, webapp: WebAppProcess) -> 
     seq0, t0 = feed.last_seq, time.time()
     cpu0 = {name: proc.cpu_seconds() for name, proc in procs.items()}
     own0 = os.times()
-    views0 = engine_requests(url)
-    figures.measuring = True
-    await asyncio.sleep(args.seconds)
-    figures.measuring = False
+    views0 = engine_requests(webapp.metrics_url)
+    figures.measuring = STOP.measuring = True
+    await STOP.wait(args.seconds)
+    figures.measuring = STOP.measuring = False
     t1 = time.time()
     cpu1 = {name: proc.cpu_seconds() for name, proc in procs.items()}
     own1 = os.times()
     cpu1["bench (viewers, presses)"] = own1.user + own1.system
     cpu0["bench (viewers, presses)"] = own0.user + own0.system
-    views1 = engine_requests(url)
-    await asyncio.gather(*movers)
-    await asyncio.sleep(3)  # the last moves' group tables
+    views1 = engine_requests(webapp.metrics_url)
+    if STOP.by:  # the stack has seconds left: no more moves, no more waiting than needed
+        for task in movers:
+            task.cancel()
+    await asyncio.gather(*movers, return_exceptions=True)
+    # The last moves' group tables: 3 s, or after a stop until each game's last press has one.
+    settled = time.monotonic() + 3
+    while time.monotonic() < settled and not (STOP.by and tabled_after_presses(games, feed)):
+        await asyncio.sleep(0.05)
     figures.seconds = t1 - t0
     figures.cpu = {name: cpu1[name] - cpu0[name] for name in cpu1}
     figures.view_requests = views1 - views0
@@ -421,6 +432,15 @@ async def run(args: argparse.Namespace, stack: Stack, webapp: WebAppProcess) -> 
     return figures
 
 
+def tabled_after_presses(games: list[Game], feed: Feed) -> bool:
+    """Every game's group table has been written since the game's last measured press."""
+    return all(
+        not g.pressed_at
+        or any(w.time > g.pressed_at[-1] for w in feed.table_writes.get(g.chat_id, []))
+        for g in games
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
@@ -431,7 +451,20 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/12")
     args = parser.parse_args()
+    stop_signals_interrupt()
     log_dir = Path(tempfile.mkdtemp(prefix="mini-app-bench-"))
+    figures = None
+    with until_stopped():
+        figures = start_and_run(args, log_dir)
+    if figures is not None:
+        report(args, figures)
+    if STOP.by:
+        what = "the figures above are of the window before it" if figures else "nothing measured"
+        print(f"\nstopped by {STOP.by}: {what}; every process the bench started is stopped")
+
+
+def start_and_run(args: argparse.Namespace, log_dir: Path) -> Figures:
+    """The stack and the Mini App started, the load run and measured, everything stopped."""
     stack = start_stack(args.redis, log_dir, bot_username="uno_bench_app_bot")
     webapp = None
     try:
@@ -447,12 +480,13 @@ def main() -> None:
             UNO_WEBAPP_MEMBER_CACHE_SECONDS="600",
         )
         stack.start_bot("bot", UNO_WEBAPP_PUBLIC_URL=f"{webapp.url}/")
-        figures = uvloop.run(run(args, stack, webapp))
+        return uvloop.run(watched(run(args, stack, webapp)))
     finally:
         if webapp is not None:
-            webapp.stop()
+            webapp.terminate()  # told with the stack, so they stop together
         stack.stop()
-    report(args, figures)
+        if webapp is not None:
+            webapp.stop()
 
 
 def report(args: argparse.Namespace, figures: Figures) -> None:

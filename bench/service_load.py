@@ -1,15 +1,15 @@
 """Load benchmark of the engine service, beside a baseline measured in the same run.
 
 Random legal agents play 4-player Classic games through the HTTP API against a real
-uvicorn server, in two client flows: the bot's (each move one action request: the answer
-carries the view of the seat owing the next decision, so a view is asked for only at a
-game's start) and a view request before every action. The baseline is a
+uvicorn server, each move as a front makes it: the owing player's view (their hand and
+choices), their action, then the table (the spectator's view every front renders after a
+write, which says who owes next): three requests a move. The baseline is a
 bare FastAPI route doing one Redis GET and one SET of a value the size of a game record,
 served by uvicorn with the same settings (one worker, uvloop, httptools, no access log).
 
 Prints:
-1. saturation: moves/s of each flow (closed loop, many games at once) against baseline
-   requests/s, and requests per move;
+1. saturation: moves/s (closed loop, many games at once) against baseline requests/s, and
+   requests per move;
 2. latency at a realistic pace: N games each moving about once a second (open loop,
    paced, measured from the scheduled time), p50/p95/p99 per move and per action request;
 3. Redis memory per live 4-player game (games part-way through, all keys included, the
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import random
 import signal
@@ -48,11 +49,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
-from harness.processes import free_port, uvicorn_command  # noqa: E402
+from bench.stopping import reported_stop  # noqa: E402
+from harness.processes import die_with_parent, free_port, uvicorn_command  # noqa: E402
 from services.config import Settings  # noqa: E402
 from services.engine.wire.event_log import LOG_PREFIX, decode_events  # noqa: E402
 
 TOKEN = "bench-token"
+REQUESTS_A_MOVE = 3  # the owing player's view, their action, the table after it
 RECORD_SIZE = 1200  # bytes: a 4-player game record part-way through, before compression
 
 # -- the baseline app (imported by uvicorn as bench.service_load:baseline_app) -------------
@@ -128,6 +131,7 @@ class Server:
             ),
             cwd=REPO,
             env=env,
+            preexec_fn=functools.partial(die_with_parent, os.getpid()),
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -189,12 +193,10 @@ class Game:
 
     _chat = 0
 
-    def __init__(self, conn: Connection, rng: random.Random, two_requests: bool = False) -> None:
+    def __init__(self, conn: Connection, rng: random.Random) -> None:
         self.conn = conn
         self.rng = rng
-        self.two_requests = two_requests
-        self.known_view: tuple[int, dict[str, Any]] | None = None  # (version, owing view)
-        self.requests = 0  # move requests sent: actions, and views not carried by an answer
+        self.requests = 0  # move requests sent: views, actions and tables
         self.game_id = ""
         self.users: list[int] = []
         self.owing_user = 0
@@ -203,7 +205,6 @@ class Game:
 
     async def new(self) -> None:
         Game._chat += 1
-        self.known_view = None
         chat = -(10**12) - Game._chat
         users = [Game._chat * 10 + i for i in range(1, 5)]
         _, game = await self.conn.request(
@@ -220,22 +221,11 @@ class Game:
         self.owing_user = users[table["view"]["pending"]["player"]]
 
     async def move(self, timings: list[float] | None = None) -> None:
-        """The owing player takes a random legal action, chosen from their view.
-
-        As the bot does: the action's answer carries the view of whoever owes the next
-        decision (``view`` when it is the actor again, else ``owing_view``), so the view is
-        asked for only when no answer carried it (a new game). With ``two_requests`` every
-        move asks for it first, the flow of a client that ignores those views."""
+        """The owing player takes a random legal action, chosen from their view; then the
+        table, which says who owes the next decision (``timings``: the action's alone)."""
         user = self.owing_user
-        known = self.known_view
-        if known is None:
-            _, mine = await self.conn.request(
-                "GET", f"/v1/games/{self.game_id}/view?user_id={user}"
-            )
-            known = (mine["game"]["version"], mine["view"])
-            self.requests += 1
-        version, seen = known
-        code = self.rng.choice(seen["legal"])
+        _, mine = await self.conn.request("GET", f"/v1/games/{self.game_id}/view?user_id={user}")
+        code = self.rng.choice(mine["view"]["legal"])
         started = time.perf_counter()
         status, result = await self.conn.request(
             "POST",
@@ -243,24 +233,23 @@ class Game:
             {
                 "user_id": user,
                 "action": code,
-                "version": version,
+                "version": mine["game"]["version"],
                 "action_id": f"{user}-{self.moves}",
             },
         )
-        self.requests += 1
         if timings is not None:
             timings.append(time.perf_counter() - started)
         if status != 200:
             raise RuntimeError(f"action {code} refused: {status} {result}")
+        _, table = await self.conn.request("GET", f"/v1/games/{self.game_id}/spectator")
+        self.requests += REQUESTS_A_MOVE
         self.moves += 1
-        owing = result["owing_seat"]
-        if owing is None:
+        pending = table["view"]["pending"]
+        if pending is None:
             self.finished += 1
             await self.new()
             return
-        self.owing_user = self.users[owing]
-        carried = result["view"] if owing == result["seat"] else result["owing_view"]
-        self.known_view = None if self.two_requests else (result["version"], carried)
+        self.owing_user = self.users[pending["player"]]
 
 
 # -- phases -----------------------------------------------------------------------------------
@@ -285,45 +274,33 @@ async def closed_loop(
 
 async def saturation(
     base_port: int, engine_port: int, workers: int, seconds: float, rounds: int
-) -> tuple[list[float], dict[str, tuple[list[float], float]]]:
+) -> tuple[list[float], list[float], float]:
     """Baseline and engine windows interleaved, so that other load on the machine weighs
-    on both alike: baseline requests/s per round, and for each client flow (one request a
-    move, using the views actions answer with; or a view then an action) its moves/s per
-    round and its requests per move."""
+    on both alike: baseline requests/s per round, the engine's moves/s per round, and its
+    requests per move."""
     base_conns = [await Connection.open(base_port) for _ in range(workers)]
-    flows: dict[str, list[Game]] = {}
-    for flow, two_requests in (("one", False), ("two", True)):
-        conns = [await Connection.open(engine_port) for _ in range(workers)]
-        flows[flow] = [Game(c, random.Random(i), two_requests) for i, c in enumerate(conns)]
-        for g in flows[flow]:
-            await g.new()
+    conns = [await Connection.open(engine_port) for _ in range(workers)]
+    games = [Game(c, random.Random(i)) for i, c in enumerate(conns)]
+    for g in games:
+        await g.new()
 
     async def base_step(i: int) -> None:
         status, _ = await base_conns[i].request("POST", f"/baseline/k{i}")
         assert status == 200
 
-    def engine_step(games: list[Game]) -> Callable[[int], Awaitable[None]]:
-        return lambda i: games[i].move()
+    async def engine_step(i: int) -> None:
+        await games[i].move()
 
     await closed_loop(base_conns, 1.0, base_step)  # warm-up
-    for games in flows.values():
-        await closed_loop([g.conn for g in games], 1.0, engine_step(games))
+    await closed_loop(conns, 1.0, engine_step)
     base_rates: list[float] = []
-    rates: dict[str, list[float]] = {flow: [] for flow in flows}
+    rates: list[float] = []
     for _ in range(rounds):
         base_rates.append(await closed_loop(base_conns, seconds, base_step))
-        for flow, games in flows.items():
-            rates[flow].append(
-                await closed_loop([g.conn for g in games], seconds, engine_step(games))
-            )
-    for c in base_conns:
+        rates.append(await closed_loop(conns, seconds, engine_step))
+    for c in [*base_conns, *conns]:
         c.close()
-    out = {}
-    for flow, games in flows.items():
-        for g in games:
-            g.conn.close()
-        out[flow] = (rates[flow], sum(g.requests for g in games) / sum(g.moves for g in games))
-    return base_rates, out
+    return base_rates, rates, sum(g.requests for g in games) / sum(g.moves for g in games)
 
 
 async def once_a_second(
@@ -369,18 +346,18 @@ async def paced(port: int, n_games: int, seconds: float) -> tuple[list[float], l
 
 
 async def paced_baseline(port: int, n_clients: int, seconds: float) -> list[float]:
-    """The baseline at the same pace and request count: two requests a second per client,
-    back to back, latency from the due time."""
+    """The baseline at the same pace and request count: a move's requests each second per
+    client, back to back, latency from the due time."""
     conns = [await Connection.open(port) for _ in range(n_clients)]
     latency: list[float] = []
     t0 = time.perf_counter() + 0.5
 
     def step(i: int) -> Callable[[], Awaitable[None]]:
-        async def two_requests() -> None:
-            await conns[i].request("POST", f"/baseline/p{i}")
-            await conns[i].request("POST", f"/baseline/p{i}")
+        async def requests() -> None:
+            for _ in range(REQUESTS_A_MOVE):
+                await conns[i].request("POST", f"/baseline/p{i}")
 
-        return two_requests
+        return requests
 
     rng = random.Random(0)
     await asyncio.gather(
@@ -525,10 +502,11 @@ def show_memory(label: str, mem: dict[str, float]) -> None:
 
 
 def run_saturation(base_port: int, engine_port: int, args: argparse.Namespace) -> None:
-    base_rates, flows = asyncio.run(
+    base_rates, moves, per_move = asyncio.run(
         saturation(base_port, engine_port, args.workers, args.seconds, args.rounds)
     )
     b = statistics.median(base_rates)
+    m = statistics.median(moves)
     print(
         f"\n1. saturation: closed loop, {args.workers} connections, {args.rounds} interleaved "
         f"windows of {args.seconds:.0f} s each (median)"
@@ -537,23 +515,13 @@ def run_saturation(base_port: int, engine_port: int, args: argparse.Namespace) -
         f"   baseline, GET+SET of {RECORD_SIZE} B:  {b:6.0f} requests/s   "
         f"(windows: {', '.join(f'{r:.0f}' for r in base_rates)})"
     )
-    labels = {
-        "one": "engine, the bot's flow:          ",
-        "two": "engine, view then action:        ",
-    }
-    for flow, (moves, per_move) in flows.items():
-        m = statistics.median(moves)
-        print(
-            f"   {labels[flow]} {m:6.0f} moves/s      "
-            f"(windows: {', '.join(f'{r:.0f}' for r in moves)}); {per_move:.2f} requests a move"
-        )
-        print(
-            f"      moves/s vs baseline requests/s: {100 * m / b:.0f}%   (goal >= 50%); "
-            f"engine requests/s vs baseline: {100 * m * per_move / b:.0f}%"
-        )
     print(
-        "   (the bot's flow: an action's answer carries the view of the seat owing the next "
-        "decision, so a view is asked for only at a game's start)"
+        f"   engine, view + action + table:   {m:6.0f} moves/s      "
+        f"(windows: {', '.join(f'{r:.0f}' for r in moves)}); {per_move:.2f} requests a move"
+    )
+    print(
+        f"      engine requests/s vs baseline requests/s: {100 * m * per_move / b:.0f}%   "
+        "(goal >= 50%)"
     )
 
 
@@ -564,9 +532,9 @@ def run_latency(base_port: int, engine_port: int, args: argparse.Namespace) -> N
         f"\n2. latency: {args.paced_games} games each moving once a second, open loop, "
         f"{args.paced_seconds:.0f} s ({len(move_lat)} moves); from the due time"
     )
-    show_latency("engine, per move (the bot's flow)", move_lat)
+    show_latency("engine, per move (3 requests)", move_lat)
     show_latency("engine, action request alone", action_lat)
-    show_latency("baseline, 2 requests at that pace", base_lat)
+    show_latency(f"baseline, {REQUESTS_A_MOVE} requests at that pace", base_lat)
     print("   (goal: p99 <= 20 ms per move)")
 
 
@@ -581,6 +549,11 @@ def run_memory(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    with reported_stop():
+        measure_all()
+
+
+def measure_all() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/14")
     parser.add_argument("--seconds", type=float, default=5.0, help="per saturation window")

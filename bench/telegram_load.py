@@ -47,7 +47,9 @@ side by side; it also prints the share of turns after which the live table is am
 group's last 3 messages as the next player comes to move (the players' card messages
 counted; read while at most 20 games play), the table writes spent on a state already
 superseded (a move made ≥ 1 s before the write left out) and the deletions of superseded
-tables. Bounded: every run stops by itself.
+tables. Bounded: every run stops by itself. Stopped early (Ctrl-C, SIGTERM as ``timeout``
+sends it), it prints the figures of what it measured so far, the window being measured cut
+at the stop, says that it was stopped, and stops every process it started.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
+from bench.stopping import STOP, until_stopped  # noqa: E402
 from harness.feed import Feed, Shown, owing_user  # noqa: E402
 from harness.players import (  # noqa: E402
     inline_moves,
@@ -85,7 +88,7 @@ from harness.players import (  # noqa: E402
     markup_callbacks,
     preferred_move,
 )
-from harness.processes import free_port  # noqa: E402
+from harness.processes import free_port, stop_signals_interrupt  # noqa: E402
 from harness.stack import Stack, start_stack  # noqa: E402
 from playground.control import TelegramControl  # noqa: E402
 from services.bot.callbacks import Kind  # noqa: E402
@@ -183,7 +186,7 @@ def bot_histograms(port: str) -> dict[str, tuple[float, float, float]]:
 
 
 def histograms(stack: Stack) -> dict[str, tuple[float, float, float]]:
-    return bot_histograms(stack.bots[0].env["UNO_BOT_HTTP_PORT"])
+    return bot_histograms(stack.bots[0].env["UNO_BOT_METRICS_PORT"])
 
 
 def cpu(stack: Stack) -> dict[str, float]:
@@ -509,7 +512,12 @@ class Load:
         return True
 
     async def stop(self) -> None:
+        """The people stop playing: each after their move under way, or at once after a
+        stop (a signal), which has seconds to stop the stack."""
         self.stopping = True
+        if STOP.by:
+            for task in self.tasks:
+                task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
 
 
@@ -684,12 +692,33 @@ async def measure(load: Load, seconds: float, rss_before: tuple[int, int]) -> Wi
     stack, feed = load.stack, load.feed
     client = redis.Redis.from_url(stack.redis_url)
     seq0, cpu0, t0, hist0 = feed.last_seq, cpu(stack), time.time(), histograms(stack)
-    await asyncio.sleep(seconds)
+    print(f"  {load.hand} hand: measuring {seconds:g} s", file=sys.stderr, flush=True)
+    STOP.measuring = True
+    try:
+        return await measured(load, client, seconds, rss_before, seq0, cpu0, t0, hist0)
+    finally:
+        STOP.measuring = False
+
+
+async def measured(
+    load: Load,
+    client: redis.Redis,
+    seconds: float,
+    rss_before: tuple[int, int],
+    seq0: int,
+    cpu0: dict[str, float],
+    t0: float,
+    hist0: dict[str, tuple[float, float, float]],
+) -> Window:
+    """:func:`measure`'s window from ``t0`` (the feed at ``seq0``, the CPU ``cpu0``, the
+    bot's histograms ``hist0``) to ``seconds`` later, or to a stop."""
+    stack, feed = load.stack, load.feed
+    await STOP.wait(seconds)
     t1, cpu1, hist1 = time.time(), cpu(stack), histograms(stack)
     redis_total, kinds = bot_redis_bytes(client)
     bot = stack.bots[0].process
     rss = rss_bytes(bot.pid) if bot is not None else 0
-    await asyncio.sleep(min(SHOWN_WITHIN_S, 3.0))  # the last moves' tables
+    await last_tables(load, t0, t1)
     entries = log_entry_times(client, t0, t1 + SHOWN_WITHIN_S)
     client.close()
     calls = await load.call("calls", token=stack.token, since=seq0)
@@ -794,8 +823,13 @@ async def running_load(
 ) -> AsyncIterator[Load]:
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(64))
     log_dir = Path(tempfile.mkdtemp(prefix="telegram-load-"))
-    stack = start_load_stack(redis_url, log_dir, bot_env, webhook)
+    try:
+        stack = start_load_stack(redis_url, log_dir, bot_env, webhook)
+    except KeyboardInterrupt:  # stopped while starting: nothing failed, no log to keep
+        shutil.rmtree(log_dir, ignore_errors=True)
+        raise
     load = Load(stack, hand, pace)
+    STOP.watch()
     try:
         load.feed.start()
         await asyncio.wait_for(load.feed.connected.wait(), 10)
@@ -804,10 +838,12 @@ async def running_load(
             yield load
             await load.stop()
     except BaseException:
-        print(f"  (the processes' logs are kept in {log_dir})", file=sys.stderr)
-        log_dir = Path()
+        if not STOP.by:  # a failure, not a stop
+            print(f"  (the processes' logs are kept in {log_dir})", file=sys.stderr)
+            log_dir = Path()
         raise
     finally:
+        STOP.unwatch()
         await load.stop()
         await load.feed.stop()
         stack.stop()
@@ -849,22 +885,42 @@ async def capacity(
     bot_env: dict[str, str] | None = None,
     p99_limit: float = GOAL_P99_S,
 ) -> list[Window]:
-    """More games at ``pace`` step by step until the first 429 or p99 over ``p99_limit``."""
+    """More games at ``pace`` step by step until the first 429 or p99 over ``p99_limit``
+    (or a stop: the steps measured so far)."""
     out: list[Window] = []
-    async with running_load(hand, pace, redis_url, bot_env) as load:
-        bot = load.stack.bots[0].process
-        assert bot is not None
-        await asyncio.sleep(1.0)
-        rss_before = (rss_bytes(bot.pid), 0)
-        for total in steps:
-            await load.add_games(total - len(load.games))
-            await asyncio.sleep(max(pace, 3.0))
-            window = await measure(load, seconds, rss_before)
-            out.append(window)
-            print_capacity_step(window)
-            if window.too_many or window.quantile(0.99) > p99_limit:
-                break
+    try:
+        async with running_load(hand, pace, redis_url, bot_env) as load:
+            bot = load.stack.bots[0].process
+            assert bot is not None
+            await asyncio.sleep(1.0)
+            rss_before = (rss_bytes(bot.pid), 0)
+            for total in steps:
+                await load.add_games(total - len(load.games))
+                await asyncio.sleep(max(pace, 3.0))
+                window = await measure(load, seconds, rss_before)
+                out.append(window)
+                print_capacity_step(window)
+                if STOP.by or window.too_many or window.quantile(0.99) > p99_limit:
+                    break
+    except asyncio.CancelledError:
+        if STOP.by is None or not out:
+            raise
     return out
+
+
+async def last_tables(load: Load, t0: float, t1: float, wait: float = 3.0) -> None:
+    """Wait ``wait`` seconds for the tables of the window's last moves; after a stop, only
+    until every move made from ``t0`` to ``t1`` is shown (the stack has seconds left)."""
+    if not STOP.by:
+        await asyncio.sleep(wait)
+        return
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        moves = [(m, moved_at(load.feed, m)) for _, m in load.counters.moves]
+        in_window = [(m, at) for m, at in moves if at is not None and t0 <= at < t1]
+        if all(shown_at(load.feed, m, at) is not None for m, at in in_window):
+            return
+        await asyncio.sleep(0.05)
 
 
 # -- printing -----------------------------------------------------------------------------------
@@ -1117,6 +1173,7 @@ def main(argv: list[str] | None = None) -> None:
         help="a setting for the bot process, e.g. UNO_BOT_GROUP_MESSAGES_PER_MINUTE=20",
     )
     args = parser.parse_args(argv)
+    stop_signals_interrupt()
     bot_env = dict(item.split("=", 1) for item in args.bot_env)
     if args.quick:
         args.games, args.seconds = 10, 30.0
@@ -1133,14 +1190,21 @@ def main(argv: list[str] | None = None) -> None:
     if args.capacity:
         steps = [int(s) for s in args.steps.split(",")]
         print(CAPACITY_HEAD, flush=True)
-        results = [
-            asyncio.run(
-                capacity(h, args.pace, args.seconds, steps, args.redis, bot_env, args.p99_limit)
-            )
-            for h in hands
-        ]
+        results = []
+        with until_stopped():
+            for h in hands:
+                results.append(
+                    asyncio.run(
+                        capacity(
+                            h, args.pace, args.seconds, steps, args.redis, bot_env, args.p99_limit
+                        )
+                    )
+                )
+                if STOP.by:
+                    break
         for windows in results:
             print_capacity(windows, args.p99_limit)
+        print_stopped([w for windows in results for w in windows])
         return
     placements = {
         "in-place": [(", in place", {**IN_PLACE, **bot_env})],
@@ -1148,16 +1212,44 @@ def main(argv: list[str] | None = None) -> None:
     }
     placements["both"] = placements["in-place"] + placements["bottom"]
     updates = {"polling": [False], "webhook": [True], "both": [False, True]}[args.updates]
+    runs = [
+        (h, label, env, webhook)
+        for h in hands
+        for label, env in placements[args.placement]
+        for webhook in updates
+    ]
     windows = []
-    for h in hands:
-        for label, env in placements[args.placement]:
-            for webhook in updates:
-                window = asyncio.run(
-                    steady(h, args.games, args.pace, args.seconds, args.redis, env, webhook)
-                )
-                window.placement = label + (", webhook" if webhook else "")
-                windows.append(window)
-    print_steady(windows, args.pace, brisk=args.brisk)
+    with until_stopped():
+        for h, label, env, webhook in runs:
+            window = asyncio.run(
+                steady(h, args.games, args.pace, args.seconds, args.redis, env, webhook)
+            )
+            window.placement = label + (", webhook" if webhook else "")
+            windows.append(window)
+            if STOP.by:
+                break
+    if windows:
+        print_steady(windows, args.pace, brisk=args.brisk)
+    print_stopped(windows)
+
+
+def print_stopped(windows: list[Window]) -> None:
+    """Say that the run was stopped, when it was, and what the figures above are."""
+    if STOP.by is None:
+        return
+    if windows:
+        print(
+            f"\nstopped by {STOP.by}: the figures above are what was measured before it "
+            f"(the last window {windows[-1].seconds:.0f} s of the {windows[-1].hand} hand); "
+            "every process the bench started is stopped",
+            flush=True,
+        )
+    else:
+        print(
+            f"\nstopped by {STOP.by} before anything was measured; every process the bench "
+            "started is stopped",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

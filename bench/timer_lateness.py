@@ -40,6 +40,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.percentiles import percentile  # noqa: E402
+from bench.stopping import reported_stop  # noqa: E402
 from harness.processes import (  # noqa: E402
     answers_ok,
     free_port,
@@ -152,6 +153,11 @@ def show(label: str, values: list[float]) -> None:
 
 
 def main() -> None:
+    with reported_stop():
+        measure()
+
+
+def measure() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500, help="games with a deadline pending")
     parser.add_argument(

@@ -5,6 +5,7 @@ The launcher's tests and ``bench/play_startup.py`` run it so."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import queue
 import signal
@@ -94,6 +95,7 @@ def start_launcher(
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,
-        preexec_fn=die_with_parent,
+        # SIGTERM: the launcher stops its own children (``make`` passes it on to it).
+        preexec_fn=functools.partial(die_with_parent, os.getpid(), signal.SIGTERM),
     )
     return LauncherProcess(process, state_dir)

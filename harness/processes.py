@@ -1,7 +1,15 @@
 """Starting, watching and stopping a service of the product as a local process: a free TCP
 port on the loopback interface, the uvicorn and Celery command lines, the environment a
 service gets, and :class:`ServiceProcess`, one service in its own process group. ``make
-play``'s launcher, the end-to-end tests and the benches start every process through it."""
+play``'s launcher, the end-to-end tests and the benches start every process through it.
+
+No process started here outlives the command that started it, however that command ends.
+Its own end, an exception and Ctrl-C run its ``finally`` blocks, which stop the services
+(SIGTERM, then SIGKILL); SIGTERM does too once :func:`stop_signals_interrupt` is set (Python's
+own action for it ends the process at once, skipping every ``finally`` and atexit handler).
+What is left, a command killed outright or dying before its ``finally``, is the kernel's
+parent-death signal (:func:`die_with_parent`): every service gets it, not only ``make
+play``'s (a bench's services once stayed up for an hour after ``timeout`` stopped it)."""
 
 from __future__ import annotations
 
@@ -9,20 +17,25 @@ import contextlib
 import ctypes
 import functools
 import os
+import queue
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import httpx
 
 REPO = Path(__file__).resolve().parents[1]
 
 _PR_SET_PDEATHSIG = 1
+_T = TypeVar("_T")
 
 
 def free_port() -> int:
@@ -111,11 +124,77 @@ def cpu_seconds(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def die_with_parent() -> None:
-    """In the child, before exec: get SIGTERM when the parent dies, even by SIGKILL, so no
-    service outlives the command that started it (Linux only; elsewhere nothing happens)."""
+def die_with_parent(parent: int | None = None, signum: int = signal.SIGKILL) -> None:
+    """In the child, before exec: get ``signum`` when the parent dies, even by SIGKILL, so
+    no service outlives the command that started it (Linux only; elsewhere nothing
+    happens). ``parent``: the parent's pid, read before the fork; a parent already gone by
+    the time this runs would never send the signal, so the child ends itself then.
+
+    SIGKILL, not SIGTERM: a parent that could stop its children has done so (SIGTERM, then
+    SIGKILL, in its ``finally``); this signal comes only when nobody is left to follow a
+    SIGTERM up, and a service may outwait one for as long as it likes (the local Telegram
+    and uvicorn wait for open long polls and live streams, Celery's warm shutdown for its
+    running tasks). Nothing a service holds needs a graceful end here: the harness's Redis
+    saves nothing, records are SQLite transactions. The signal reaches the child alone, not
+    a process the child starts: none of the services forks one (the worker's pool is
+    threads); a command that stops what it started itself (``make play``'s launcher, or
+    ``make`` that passes SIGTERM on to it) is better given SIGTERM. The kernel sends the
+    signal when the *thread* that forked the child exits, which is why :func:`spawn` forks
+    from a thread that lasts as long as the process."""
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signum)
+        if parent is not None and os.getppid() != parent:
+            os.kill(os.getpid(), signum)
+
+
+def stop_signals_interrupt() -> None:
+    """From now on SIGTERM (``timeout``'s, a CI runner's, ``kill``'s) and SIGINT (Ctrl-C)
+    raise KeyboardInterrupt in the main thread at once: ``finally`` blocks stop the services
+    and a bench prints what it measured. Python's own action for SIGTERM ends the process
+    at once, skipping them all; and ``asyncio.run`` would hold Ctrl-C back until the running
+    task next awaits (a stack's start, say, takes many seconds without one). For a command's
+    ``main`` (a bench's), not for a library: it sets the whole process's handling."""
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(signal.Signals(signum).name)  # which stop it was, for the message
+
+
+#: The thread that forks every child started from another thread than the main one, and
+#: this process's pid when it started (a forked copy of this process needs its own).
+_forker: tuple[int, queue.SimpleQueue[tuple[Callable[[], object], Future[object]]]] | None = None
+_forker_lock = threading.Lock()
+
+
+def _on_lasting_thread(call: Callable[[], _T]) -> _T:
+    """``call()`` on a thread that lives as long as this process: the main thread, or a
+    daemon thread kept for forking. The parent-death signal fires when the thread that
+    forked the child exits, so a service started from a short-lived thread (a thread pool's,
+    ``asyncio.to_thread``'s) would be killed as soon as that thread ended."""
+    global _forker
+    if threading.current_thread() is threading.main_thread():
+        return call()
+    with _forker_lock:
+        if _forker is None or _forker[0] != os.getpid():
+            requests: queue.SimpleQueue[tuple[Callable[[], object], Future[object]]]
+            requests = queue.SimpleQueue()
+
+            def serve() -> None:
+                while True:
+                    work, done = requests.get()
+                    try:
+                        done.set_result(work())
+                    except BaseException as error:
+                        done.set_exception(error)
+
+            threading.Thread(target=serve, name="harness-forker", daemon=True).start()
+            _forker = (os.getpid(), requests)
+        requests = _forker[1]
+    done: Future[object] = Future()
+    requests.put((call, done))
+    return done.result()  # type: ignore[return-value]
 
 
 def spawn(
@@ -123,24 +202,31 @@ def spawn(
     env: Mapping[str, str],
     log_path: Path,
     *,
-    preexec_fn: Callable[[], object] | None = None,
+    dies_with_parent: bool = True,
     stdin_pipe: bool = False,
 ) -> subprocess.Popen[bytes]:
     """``argv`` from the repository's root, reading nothing (or, with ``stdin_pipe``, a pipe
     from this process), its output appended to ``log_path``, in its own process group, so a
     signal to the group (``stop``, ``kill``) reaches all of it and Ctrl-C in the terminal
-    does not; ``preexec_fn`` (e.g. :func:`die_with_parent`) runs in the child before exec."""
-    with log_path.open("ab") as log:
-        return subprocess.Popen(
-            argv,
-            cwd=REPO,
-            env=dict(env),
-            stdin=subprocess.PIPE if stdin_pipe else subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=preexec_fn,
-        )
+    does not; with ``dies_with_parent`` (:func:`die_with_parent`) it is killed when this
+    process dies."""
+    parent = os.getpid()
+    preexec = functools.partial(die_with_parent, parent) if dies_with_parent else None
+
+    def start() -> subprocess.Popen[bytes]:
+        with log_path.open("ab") as log:
+            return subprocess.Popen(
+                argv,
+                cwd=REPO,
+                env=dict(env),
+                stdin=subprocess.PIPE if stdin_pipe else subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=preexec,
+            )
+
+    return _on_lasting_thread(start)
 
 
 def kill(process: subprocess.Popen[bytes]) -> None:
@@ -151,7 +237,10 @@ def kill(process: subprocess.Popen[bytes]) -> None:
 
 
 def stop(process: subprocess.Popen[bytes], grace: float = 15) -> None:
-    """SIGTERM the process group, then SIGKILL if it has not gone within ``grace`` seconds."""
+    """SIGTERM the process group, then SIGKILL if it has not gone within ``grace`` seconds;
+    nothing to a process already reaped (its number may be another process's by now)."""
+    if process.poll() is not None:
+        return
     try:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(grace)
@@ -210,14 +299,14 @@ def logged(child: ServiceProcess, text: str) -> Callable[[], bool]:
 @dataclass
 class ServiceProcess:
     """One local service subprocess in its own process group, its output in ``log_path``
-    (appended to across starts). ``dies_with_parent``: no child outlives the command that
-    started it, even one killed outright (``make play``'s children)."""
+    (appended to across starts). ``dies_with_parent``: it does not outlive the command that
+    started it, even one killed outright (every service the harness starts)."""
 
     name: str
     argv: list[str]
     env: Mapping[str, str]
     log_path: Path
-    dies_with_parent: bool = False
+    dies_with_parent: bool = True
     #: Started under ``harness.preload``: it loads, then waits for :meth:`release`.
     held: bool = False
     process: subprocess.Popen[bytes] | None = field(default=None, init=False)
@@ -226,9 +315,12 @@ class ServiceProcess:
 
     def start(self) -> None:
         self._log_offset = self.log_path.stat().st_size if self.log_path.exists() else 0
-        preexec = die_with_parent if self.dies_with_parent else None
         self.process = spawn(
-            self.argv, self.env, self.log_path, preexec_fn=preexec, stdin_pipe=self.held
+            self.argv,
+            self.env,
+            self.log_path,
+            dies_with_parent=self.dies_with_parent,
+            stdin_pipe=self.held,
         )
 
     @property
@@ -308,8 +400,9 @@ class ServiceProcess:
         os.killpg(self.process.pid, signal.SIGCONT)
 
     def terminate(self) -> None:
-        """SIGTERM to the process group, without waiting (see :meth:`wait_or_kill`)."""
-        if self.process is not None:
+        """SIGTERM to the process group, without waiting (see :meth:`wait_or_kill`); nothing
+        to a process already reaped (its number may be another process's by now)."""
+        if self.process is not None and self.process.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.process.pid, signal.SIGTERM)
 

@@ -21,6 +21,7 @@ from harness.processes import (
 )
 from playground.control import TelegramControl
 from services.engine.client import EngineClient
+from services.http_limits import UVICORN_ARGS
 
 #: The engine token of every service the harness starts (development mode accepts it).
 ENGINE_TOKEN = "harness-engine-token"
@@ -76,7 +77,9 @@ def engine_process(
     url = f"http://127.0.0.1:{port}"
     return EngineProcess(
         "engine",
-        uvicorn_command("services.engine.app:app", port, *options, "--log-level", "warning"),
+        uvicorn_command(
+            "services.engine.app:app", port, *UVICORN_ARGS, *options, "--log-level", "warning"
+        ),
         service_env(redis_url, url, ENGINE_TOKEN, UNO_ENABLE_TEST_ENDPOINTS="true", **extra),
         log_dir / f"engine-{port}.log",
         port=port,
@@ -122,8 +125,9 @@ def start_bot(
     **extra: str,
 ) -> ServiceProcess:
     """A bot replica polling ``bot_api_url`` (or taking a webhook, by ``extra``), once its
-    ``/readyz`` answers."""
+    ``/readyz`` answers; its ``/metrics`` on ``env["UNO_BOT_METRICS_PORT"]``."""
     port = int(extra.pop("UNO_BOT_HTTP_PORT", None) or free_port())
+    extra.setdefault("UNO_BOT_METRICS_PORT", str(free_port()))
     env = service_env(
         redis_url,
         engine_url,
@@ -186,7 +190,14 @@ def start_local_telegram(log_dir: Path, *options: str) -> TelegramProcess:
 
 @dataclass
 class WebAppProcess(HTTPServiceProcess):
-    """The Mini App service (``python -m services.webapp``)."""
+    """The Mini App service (``python -m services.webapp``), its ``/metrics`` at
+    ``metrics_url``."""
+
+    metrics_port: int = 0
+
+    @property
+    def metrics_url(self) -> str:
+        return f"http://127.0.0.1:{self.metrics_port}/metrics"
 
 
 def start_webapp(
@@ -200,7 +211,7 @@ def start_webapp(
 ) -> WebAppProcess:
     """A Mini App replica checking launches against the bot ``token`` at ``bot_api_url``
     (its getChatMember), once its ``/readyz`` answers."""
-    port = free_port()
+    port, metrics_port = free_port(), free_port()
     env = service_env(
         redis_url,
         engine_url,
@@ -209,9 +220,12 @@ def start_webapp(
         UNO_BOT_API_URL=bot_api_url,
         UNO_WEBAPP_HTTP_HOST="127.0.0.1",
         UNO_WEBAPP_HTTP_PORT=str(port),
+        UNO_WEBAPP_METRICS_PORT=str(metrics_port),
         **extra,
     )
     argv = [sys.executable, "-m", "services.webapp"]
-    proc = WebAppProcess(name, argv, env, log_dir / f"{name}.log", port=port)
+    proc = WebAppProcess(
+        name, argv, env, log_dir / f"{name}.log", port=port, metrics_port=metrics_port
+    )
     proc.start_ready(answers_ok(f"{proc.url}/readyz"))
     return proc

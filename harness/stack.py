@@ -24,6 +24,9 @@ from harness.services import (
 from playground.control import TelegramControl
 from services.engine.client import EngineClient
 
+#: How long a process of the stack has to exit after SIGTERM before it is killed.
+STOP_GRACE = 15.0
+
 #: Scripted people play faster than people: the flood limits (and the per-person cooldown)
 #: would only slow them down. Tests of the limits themselves set the real numbers back.
 FAST_LIMITS = {
@@ -100,14 +103,21 @@ class Stack:
         return Players(self.control, self.token, chat_id, self.username, self.bot_id)
 
     def stop(self) -> None:
-        """Every process, the bots first, the local Telegram last."""
-        for proc in [*self.bots, self.worker, self.engine]:
-            proc.stop()
+        """Every process, the bots first, the local Telegram last, all told at once (SIGTERM)
+        and then waited for (SIGKILL after a grace): the stack takes as long to stop as its
+        slowest process (the worker's warm shutdown), not as all of them one after another;
+        a bench stopped by ``timeout`` has seconds to let go of everything."""
+        procs = [*self.bots, self.worker, self.engine]
+        if self.telegram is not None:
+            procs.append(self.telegram)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait_or_kill(STOP_GRACE)
+            proc.stop()  # gone by now: it only lets go of what it held
         if self._control is not None:
             self._control.close()
             self._control = None
-        if self.telegram is not None:
-            self.telegram.stop()
 
 
 def start_stack(

@@ -55,9 +55,24 @@ def bound_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+#: How long a stopping server lets its open requests run before it cancels them. A bot's
+#: pending getUpdates lasts its whole timeout (10 s for the harness's bot) even after the
+#: bot is gone, and a page's live feed never ends by itself; uvicorn's default waits for
+#: them all, so a stopped stack took ten seconds and more to let go of its port.
+STOP_GRACE_SECONDS = 1
+
+
 def uvicorn_server(app: FastAPI) -> uvicorn.Server:
-    """The local Telegram's server, quiet, without lifespan or WebSockets."""
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", ws="none")
+    """The local Telegram's server, quiet, without lifespan or WebSockets; stopped, it ends
+    its open requests after :data:`STOP_GRACE_SECONDS`."""
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        ws="none",
+        timeout_graceful_shutdown=STOP_GRACE_SECONDS,
+    )
     return uvicorn.Server(config)
 
 

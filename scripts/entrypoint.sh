@@ -24,7 +24,9 @@ engine)
     UVICORN_HOST=${UVICORN_HOST:-0.0.0.0}
     UVICORN_PORT=${UVICORN_PORT:-8080}
     export UVICORN_HOST UVICORN_PORT
-    exec uvicorn services.engine.app:app --no-access-log "$@"
+    # Request heads are bounded as in the other services (services/http_limits.py).
+    exec uvicorn services.engine.app:app --no-access-log \
+        --http services.http_limits:HeadLimitProtocol --h11-max-incomplete-event-size 16384 "$@"
     ;;
 worker)
     exec celery -A services.worker.app worker --loglevel=INFO "$@"

@@ -157,8 +157,16 @@ class Settings(BaseSettings):
         default=8090,
         ge=0,
         le=65535,
-        description="Port of the bot's HTTP server: /telegram (webhook), /healthz, /readyz, "
-        "/metrics; 0 picks a free one.",
+        description="Port of the bot's HTTP server: /telegram (webhook), /healthz, /readyz; "
+        "0 picks a free one.",
+    )
+    bot_metrics_port: int = Field(
+        default=0,
+        ge=0,
+        le=65535,
+        description="Port on which the bot serves Prometheus /metrics, apart from its HTTP "
+        "server (which Telegram's webhook calls reach): only the monitoring may reach it; "
+        "0 serves none.",
     )
     bot_replica: str = Field(
         default="",
@@ -210,6 +218,13 @@ class Settings(BaseSettings):
     )
     webapp_http_port: int = Field(
         default=8070, ge=0, le=65535, description="Port of the Mini App service."
+    )
+    webapp_metrics_port: int = Field(
+        default=0,
+        ge=0,
+        le=65535,
+        description="Port on which the Mini App serves Prometheus /metrics, apart from its "
+        "public port: only the monitoring may reach it; 0 serves none.",
     )
     webapp_public_url: str = Field(
         default="",

@@ -266,3 +266,95 @@ def test_the_screens_are_pure() -> None:
                 path = REPO / module.replace(".", "/") / "__init__.py"
             allowed = SCREENS_OTHERS | READS_CATALOGS.get(module, set()) | {"services"}
             assert outside_imports(path) <= allowed, (module, outside_imports(path) - allowed)
+
+
+#: The one door hidden events leave through (services/engine/README.md "Events"): the rules'
+#: ``events_for`` (and ``addressee``); and the Event itself, which writes its ``to`` into
+#: its JSON form.
+EVENT_DOOR = {"services/engine/rules/view.py", "services/engine/rules/events.py"}
+#: The event log's raw decoders (every event, private ones too): the service's store reads
+#: them for its per-game answers, which it redacts; the client's ``stream_entry_events``
+#: hands the fronts the public events alone.
+RAW_LOG_DECODERS = {"decode_entry", "decode_events"}
+RAW_LOG_READERS = {"services/engine/store.py", "services/engine/client.py"}
+
+
+def reads_of_to(source: str) -> list[int]:
+    """The lines of ``source`` that read a ``to`` field -- ``e["to"]``, ``"to" in e``,
+    ``e.get("to")``, ``getattr(e, "to")``, ``e.to`` -- other than a challenge's reveal's
+    (``state.reveal.to``: whom a hand is shown to, part of the state, not an event)."""
+
+    def of_reveal(target: ast.expr) -> bool:
+        return (isinstance(target, ast.Name) and target.id == "reveal") or (
+            isinstance(target, ast.Attribute) and target.attr == "reveal"
+        )
+
+    def is_to(node: ast.expr) -> bool:
+        return isinstance(node, ast.Constant) and node.value == "to"
+
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        read = False
+        if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            read = is_to(node.slice) and not of_reveal(node.value)
+        elif isinstance(node, ast.Compare):
+            read = is_to(node.left) and any(isinstance(op, ast.In | ast.NotIn) for op in node.ops)
+        elif isinstance(node, ast.Call) and node.args and is_to(node.args[-1]):
+            func = node.func
+            read = (isinstance(func, ast.Attribute) and func.attr in ("get", "pop")) or (
+                isinstance(func, ast.Name) and func.id == "getattr"
+            )
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            read = node.attr == "to" and not of_reveal(node.value)
+        if read:
+            lines.append(node.lineno)
+    return lines
+
+
+def test_the_reads_of_to_are_found() -> None:
+    """The search below works: it finds each way of reading an event's ``to``, and none
+    where there is none."""
+    found = [
+        "keep = [e for e in events if 'to' not in e]",
+        "mine = e['to'] == seat",
+        "mine = e.get('to') == seat",
+        "mine = event.to is None",
+        "mine = getattr(event, 'to') == seat",
+        "mine = 'to' in event",
+    ]
+    assert [reads_of_to(line) for line in found] == [[1]] * len(found)
+    not_reads = ["out['to'] = seat", "Event(t, to=seat)", "x = state.reveal.to", "y = reveal['to']"]
+    assert [reads_of_to(line) for line in not_reads] == [[]] * len(not_reads)
+
+
+def test_nothing_but_the_one_door_looks_at_whom_an_event_is_for() -> None:
+    """A private event (``to``: a drawn card, a challenged hand) leaves the engine through
+    the rules' ``events_for`` alone: no front, no route, no reader of the event log sorts
+    events by their ``to`` itself, so none can leak one by forgetting to."""
+    readers = {}
+    for root in (*PACKAGES, "bench"):
+        for path in sorted((REPO / root).rglob("*.py")):
+            name = str(path.relative_to(REPO))
+            lines = reads_of_to(path.read_text(encoding="utf-8"))
+            if lines and name not in EVENT_DOOR:
+                readers[name] = lines
+    assert readers == {}
+
+
+def test_the_product_reads_the_event_log_through_the_clients_door() -> None:
+    """Outside the engine's store and client, no module of the product decodes an entry of
+    the event log itself: it reads the public events from ``stream_entry_events``."""
+    decoding = []
+    for path in sorted((REPO / "services").rglob("*.py")):
+        name = str(path.relative_to(REPO))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            used = (
+                {a.name for a in node.names}
+                if isinstance(node, ast.ImportFrom)
+                else {node.attr}
+                if isinstance(node, ast.Attribute)
+                else set()
+            )
+            if used & RAW_LOG_DECODERS and name not in RAW_LOG_READERS:
+                decoding.append(f"{name}:{node.lineno}")
+    assert decoding == []

@@ -1,7 +1,9 @@
 """``python -m services.bot``: the Telegram bot.
 
 Polls by default; with ``UNO_BOT_WEBHOOK_URL`` set it takes updates on ``POST /telegram``
-instead (web.py). Either way the same HTTP server answers the probes and ``/metrics``.
+instead (web.py). Either way the same HTTP server answers the probes; Prometheus's
+``/metrics`` has a port of its own (``UNO_BOT_METRICS_PORT``), which the ingress does not
+reach.
 Registering the webhook with Telegram is a deploy step, run once and not by every replica:
 ``python -m services.deploy.set_webhook``.
 """
@@ -12,12 +14,14 @@ import logging
 
 import uvicorn
 import uvloop
+from prometheus_client import start_http_server
 from telegram import Update
 
 from services.bot.app import build_application
 from services.bot.web import web_app
 from services.config import Settings, get_settings
 from services.heap import freeze_startup_heap
+from services.http_limits import server_options
 from services.logs import configure_logging
 
 log = logging.getLogger("services.bot")
@@ -35,8 +39,14 @@ async def serve(settings: Settings) -> None:
         port=settings.bot_http_port,
         log_level="warning",
         access_log=False,
+        **server_options(),
     )
     server = uvicorn.Server(config)
+    metrics = (
+        start_http_server(settings.bot_metrics_port, addr=settings.bot_http_host)[0]
+        if settings.bot_metrics_port
+        else None
+    )
     async with application:
         # run_polling would call these; this loop also serves HTTP, so it calls them itself.
         if application.post_init is not None:
@@ -57,6 +67,8 @@ async def serve(settings: Settings) -> None:
         await application.stop()
         if application.post_shutdown is not None:
             await application.post_shutdown(application)
+    if metrics is not None:
+        metrics.shutdown()
 
 
 def main() -> None:

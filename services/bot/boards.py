@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from services.bot.callbacks import Callback, Kind
+from services.bot.callbacks import BadCallback, Callback, Kind
 from services.bot.i18n import gettext, language, ngettext, number
 from services.bot.locales.bidi import isolate
 from services.bot.locales.catalog import LANGUAGES
@@ -134,8 +134,13 @@ def stats_text(locale: str | None, name: str, stats: UserStats | None) -> str:
     chat asked in."""
     shown = isolate(html.escape(name))
     if stats is None or not (stats.variants or stats.in_chat):
-        return gettext(
-            locale, "No finished games on record for {name} yet.", name=html.escape(name)
+        return "\n".join(
+            [
+                gettext(
+                    locale, "No finished games on record for {name} yet.", name=html.escape(name)
+                ),
+                ended_early(locale),
+            ]
         )
     lines = [f"📊 <b>{shown}</b>"]
     if stats.in_chat:
@@ -147,6 +152,15 @@ def stats_text(locale: str | None, name: str, stats: UserStats | None) -> str:
         lines.append(gettext(locale, "Everywhere:"))
         lines.extend(_record_line(locale, r) for r in stats.variants)
     return "\n".join(lines)
+
+
+def ended_early(locale: str | None) -> str:
+    """Why games played may be missing from the records: [decision] a game ended early
+    (``/end``, or every player gone) is kept without results, so it counts in no one's
+    games, wins, points or rating (services/records/README.md). Its scores say nothing of
+    who would have won, and counting them would let a losing host end a game to escape the
+    loss."""
+    return gettext(locale, "A game ended with /end before anyone won counts for no one.")
 
 
 def board_text(
@@ -171,6 +185,8 @@ def board_text(
             html.escape(title)
             + "\n\n"
             + gettext(locale, "No one on this board yet: finish a game!")
+            + "\n"
+            + ended_early(locale)
         )
     lines = [f"<b>{html.escape(title)}</b>", ""]
     for entry in entries:
@@ -198,6 +214,22 @@ def forget_question(locale: str | None, user_id: int) -> tuple[str, InlineKeyboa
         callback_data=Callback(Kind.FORGET, "", 0, str(user_id)).encode(),
     )
     return text, InlineKeyboardMarkup([[button]])
+
+
+def forget_asker(markup: InlineKeyboardMarkup | None) -> int | None:
+    """Whom the /forgetme question showing ``markup`` was asked for: the user its own
+    button names (None: it shows no such button). The keyboard a press carries is
+    Telegram's word for what the bot drew, unlike the press's own data."""
+    for row in markup.inline_keyboard if markup is not None else ():
+        for button in row:
+            data = button.callback_data
+            try:
+                cb = Callback.decode(data if isinstance(data, str) else None)
+            except BadCallback:
+                continue
+            if cb.kind is Kind.FORGET and cb.arg.isdigit():
+                return int(cb.arg)
+    return None
 
 
 #: The turn times /settings offers (seconds).

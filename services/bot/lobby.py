@@ -6,6 +6,7 @@ leaves the group")."""
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from telegram import ChatMember, ChatMemberUpdated, Update, User
 from telegram.constants import ParseMode
@@ -31,13 +32,13 @@ from services.bot.locales.numerals import localize_digits
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.locales.rules_text import is_written, rules_messages, written_variants
 from services.bot.ratelimit import REPLY_WORTH
-from services.bot.screens.lobby import LOBBY_BUTTONS, variant_keyboard
+from services.bot.screens.lobby import AI_BUTTONS, LOBBY_BUTTONS, ai_level_name, variant_keyboard
 from services.bot.screens.names import variant_name
 from services.bot.screens.refusals import (
-    kicked_out,
     not_answering,
     only_host_or_admin,
     out_of_date,
+    out_of_the_game,
     seat_refused,
 )
 from services.bot.standings import shortened
@@ -74,6 +75,8 @@ RULES_SUMMARY = {
     ),
 }
 FIRST_TO = N_("First to {n}.")
+#: A host's lobby word done (``lobby_command``'s answer).
+DONE = N_("Done.")
 
 
 async def chat_defaults(
@@ -99,7 +102,16 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     chat_id, topic = message.chat_id, topic_of(message)
     existing = await call_engine(lambda: uno.engine.chat_game(chat_id, topic))
     if existing is not None:
-        await message.reply_text(gettext(locale, "A game is already on here: /join it."))
+        seated = any(s.user_id == user.id and not s.left for s in existing.seats)
+        if seated and existing.status == "playing":
+            said = gettext(
+                locale, "You are already playing in this game: 🃏 My cards shows your cards."
+            )
+        elif seated:
+            said = gettext(locale, "You are already in this game: the host deals it with ▶️ Start.")
+        else:
+            said = gettext(locale, "A game is already on here: /join it.")
+        await message.reply_text(said)
         return
     defaults = await chat_defaults(context, chat_id, topic)
     await uno.outbox.send(
@@ -173,10 +185,51 @@ async def lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: C
             return
         await query.answer(rules_summary(locale, facts), show_alert=True)
         return
+    if cb.arg in AI_BUTTONS:
+        await query.answer(await add_ai_once(context, cb, user, locale))
+        return
     answer = await lobby_command(
         context, cb.game_id, cb.arg, user.id, display_name(user), locale=locale
     )
     await query.answer(answer)
+
+
+#: How long an Add AI press of one lobby version holds it (a double tap, a second press
+#: while the lobby is slow to redraw): past the engine's deadline, so a press under way is
+#: never doubled; once the seat is added the version moves on and refuses the rest.
+AI_PRESS_HOLD_SECONDS = 30
+
+
+async def add_ai_once(
+    context: ContextTypes.DEFAULT_TYPE, cb: Callback, user: User, locale: str
+) -> str:
+    """An Add AI press, applied once per lobby version: refused when the lobby it was
+    pressed on is older than the game's (its seat may be there already, not yet shown), or
+    when a press of the same word on the same version is under way or done; else the seat
+    added, and the toast says which, at once (the lobby shows it when its redraw comes)."""
+    uno = services(context)
+    try:
+        game = await call_engine(lambda: uno.engine.game(cb.game_id))
+    except EngineDown:
+        return not_answering(locale)
+    except EngineError as e:
+        return seat_refused(locale, e)
+    if cb.version != game.version:
+        return gettext(
+            locale, "The lobby has changed since this button was drawn: look at it and press again."
+        )
+    held = f"lobby:{cb.game_id}:{cb.version}:{cb.arg}"
+    if not await uno.memory.first_time(held, ttl=AI_PRESS_HOLD_SECONDS):
+        return gettext(locale, "Already done: the lobby shows it in a moment.")
+    answer = await lobby_command(
+        context, cb.game_id, cb.arg, user.id, display_name(user), locale=locale
+    )
+    if answer != gettext(locale, DONE):
+        # Not added (not the host, the engine down, the lobby full): a press may try again.
+        await uno.memory.redis.delete(uno.memory.once_key(held))
+        return answer
+    level = ai_level_name(locale, _AI_LEVELS.get(cb.arg, "strong"))
+    return gettext(locale, "Added: {level}. The lobby shows it in a moment.", level=level)
 
 
 async def lobby_command(
@@ -203,8 +256,6 @@ async def lobby_command(
         return await engine.end(game_id, user_id, admin=admin)
 
     try:
-        if what in ("join", "back") and await uno.memory.is_kicked(game_id, user_id):
-            return kicked_out(locale)
         if what == "join":
             await call_engine(lambda: engine.join(game_id, user_id, name))
             return gettext(locale, "You're in!")
@@ -219,7 +270,7 @@ async def lobby_command(
                 return only_host_or_admin(locale)
             await call_engine(lambda: as_host_or_admin(True))
         # An ended game's one message is the group's own (its scores): nothing to add.
-        return "" if what == "end" else gettext(locale, "Done.")
+        return "" if what == "end" else gettext(locale, DONE)
     except EngineDown:
         return not_answering(locale)
     except EngineError as e:
@@ -252,14 +303,12 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await message.reply_text(gettext(locale, "No game here. Start one with /new."))
         return
     if what == "back":
-        if await uno.memory.is_kicked(game.game_id, user.id):
-            await message.reply_text(kicked_out(locale))
-            return
         try:
             await call_engine(lambda: uno.engine.back(game.game_id, user.id))
             answer = gettext(locale, "Welcome back!")
-        except EngineError:
-            answer = gettext(locale, "You are not away in this game.")
+        except EngineError as e:
+            # Out of the game (kicked, or gone from the group): the engine says why.
+            answer = out_of_the_game(locale, e) or gettext(locale, "You are not away in this game.")
         except EngineDown:
             answer = not_answering(locale)
         await message.reply_text(answer)
@@ -290,10 +339,10 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if game.host != user.id and not await is_chat_admin(context, message.chat_id, user.id):
         await message.reply_text(only_host_or_admin(locale))
         return
+    admin = game.host != user.id  # vouched for just above
     try:
-        await call_engine(lambda: uno.engine.leave(game.game_id, target.id))
-        # Out for good: not /back, not /join, not a move (each would take the seat back).
-        await uno.memory.mark_kicked(game.game_id, target.id)
+        # Out for good, at every door: the engine refuses their /back, /join and moves.
+        await call_engine(lambda: uno.engine.kick(game.game_id, user.id, target.id, admin=admin))
         await uno.memory.drop_hand_message(game.game_id, target.id)
         await message.reply_text(gettext(locale, "Removed from the game."))
     except EngineError:
@@ -375,7 +424,7 @@ async def member_left(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
     message = update.effective_message
     if message is None or message.left_chat_member is None or not is_group(message.chat):
         return
-    await leave_chat_games(context, message.chat_id, message.left_chat_member)
+    await leave_chat_games(context, message.chat_id, message.left_chat_member, message.from_user)
 
 
 async def members_joined(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -396,7 +445,9 @@ async def chat_member(update: Update, context: ContextTypes.DEFAULT_TYPE) -> Non
         return
     was, now = _is_member(change, old=True), _is_member(change, old=False)
     if was and not now:
-        await leave_chat_games(context, change.chat.id, change.new_chat_member.user)
+        await leave_chat_games(
+            context, change.chat.id, change.new_chat_member.user, change.from_user
+        )
     elif now and not was:
         await back_in_chat(context, change.chat.id, change.new_chat_member.user)
 
@@ -408,48 +459,43 @@ def _is_member(change: ChatMemberUpdated, *, old: bool) -> bool:
     return member.status in (ChatMember.OWNER, ChatMember.ADMINISTRATOR, ChatMember.MEMBER)
 
 
-async def leave_chat_games(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user: User) -> None:
-    """The member left the group: in a lobby their seat goes; in a game in play the stand-in
-    takes their seat (the engine's leave, as /leave: the table says "… left; AI plays for
-    them"), their hand is no longer updated, and their presses and inline queries are
-    answered without moving (``play.py``) until they are back in the group."""
+async def leave_chat_games(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, user: User, by: User | None = None
+) -> None:
+    """The member left the group (``by`` removed them): the engine holds them out of each
+    game of the chat they sit in until they are back (its ``left-group``: in a lobby their
+    seat goes; in a game in play the stand-in takes it and the table says "… left; AI plays
+    for them"). Their hand is no longer updated, and every move of theirs, from any door, is
+    refused with why (``play.py``)."""
     if user.is_bot:
         return
+    remover = by.id if by is not None and by.id != user.id else None
     for game_id in await services(context).memory.chat_games(chat_id):
         try:
-            await _leave_game(context, game_id, user.id)
+            await _leave_game(context, game_id, user.id, remover)
         except EngineDown:
             log.warning("a member's departure not applied", extra={"game_id": game_id})
 
 
-async def _leave_game(context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int) -> None:
+async def _leave_game(
+    context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int, by: int | None
+) -> None:
     uno = services(context)
     try:
-        game = await call_engine(lambda: uno.engine.game(game_id))
-    except EngineError:
-        return  # over and gone
-    seat = next((s for s in game.seats if s.user_id == user_id), None)
-    if seat is None or game.status not in ("lobby", "playing"):
-        return
-    # Once, for both of Telegram's updates and every replica.
-    if game.status == "playing" and not await uno.memory.mark_gone(game_id, user_id):
-        return
-    await uno.memory.drop_hand_message(game_id, user_id)
-    if seat.left:
-        return  # they had left the game already (/leave): the stand-in plays on
-    try:
-        await call_engine(lambda: uno.engine.leave(game_id, user_id))
-    except EngineDown:
-        # Not left after all: the other update for this departure may do it.
-        await uno.memory.unmark_gone(game_id, user_id)
-        raise
+        # Once, for both of Telegram's updates and every replica: the engine's to decide.
+        await call_engine(lambda: uno.engine.left_group(game_id, user_id, by=by))
     except EngineError as e:
         log.info("a member's departure: %s", e, extra={"game_id": game_id})
+        return  # over and gone
+    await uno.memory.drop_hand_message(game_id, user_id)
 
 
 async def back_in_chat(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user: User) -> None:
-    """A member who left is back in the group: they may play again (/back, or any move of
-    theirs, takes the seat back from the stand-in)."""
+    """A member who left is back in the group: the engine no longer holds them out, and
+    /back (or any move of theirs) takes the seat back from the stand-in."""
     uno = services(context)
     for game_id in await uno.memory.chat_games(chat_id):
-        await uno.memory.unmark_gone(game_id, user.id)
+        try:
+            await call_engine(partial(uno.engine.rejoined_group, game_id, user.id))
+        except (EngineError, EngineDown) as e:
+            log.info("a member's return: %s", e, extra={"game_id": game_id})

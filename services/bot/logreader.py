@@ -30,7 +30,8 @@ GROUP = "bot"
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One write of one game, read from the event log (PTB's update queue carries it)."""
+    """One write of one game, read from the event log (PTB's update queue carries it):
+    its public events (a private one never reaches the bot: ``stream_entry_events``)."""
 
     stream: str
     entry_id: str
@@ -41,11 +42,11 @@ class LogEntry:
 
 def _entry(stream: str, entry_id: bytes, fields: dict[bytes, bytes]) -> LogEntry | None:
     try:
-        game_id, version, events = stream_entry_events(fields)
+        game_id, version, public = stream_entry_events(fields)
     except (ValueError, KeyError, zlib.error):
         log.warning("unreadable event log entry %s %s", stream, entry_id)
         return None
-    return LogEntry(stream, entry_id.decode(), game_id, version, events)
+    return LogEntry(stream, entry_id.decode(), game_id, version, [e for _, e in public])
 
 
 class LogReader:

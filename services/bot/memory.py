@@ -224,10 +224,6 @@ class Memory:
         one read."""
         return f"{PREFIX}chat:{chat_id}"
 
-    @staticmethod
-    def gone_key(game_id: str) -> str:
-        return f"{PREFIX}gone:{game_id}"
-
     # -- a game -------------------------------------------------------------------------------
 
     async def remember_game(
@@ -295,17 +291,6 @@ class Memory:
 
     async def count_chat_message(self, game_id: str) -> None:
         await self.redis.hincrby(self.game_key(game_id), "scrolled", 1)
-
-    async def chosen_card(self, game_id: str, user_id: int) -> bool:
-        """A card chosen from the inline hand, in one call: its message, posted below the
-        table, counted; whether its player is out of the game (left its group, or removed
-        with /kick), whose choice is not played."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hincrby(self.game_key(game_id), "scrolled", 1)
-            pipe.sismember(self.gone_key(game_id), str(user_id))
-            pipe.sismember(self.kicked_key(game_id), str(user_id))
-            _, gone, kicked = await pipe.execute()
-        return bool(gone) or bool(kicked)
 
     @staticmethod
     def superseded_key(game_id: str) -> str:
@@ -455,9 +440,14 @@ class Memory:
 
     # -- said once ----------------------------------------------------------------------------
 
+    @staticmethod
+    def once_key(what: str) -> str:
+        """The key that remembers ``what`` was asked about (``first_time``)."""
+        return f"{PREFIX}once:{what}"
+
     async def first_time(self, what: str, ttl: int = TTL_SECONDS) -> bool:
         """True the first time ``what`` is asked about (across replicas and retries)."""
-        return bool(await self.redis.set(f"{PREFIX}once:{what}", 1, nx=True, ex=ttl))
+        return bool(await self.redis.set(self.once_key(what), 1, nx=True, ex=ttl))
 
     async def first_update(self, update_id: int, ttl: int) -> bool:
         """True the first time a webhook delivers ``update_id`` (across replicas and
@@ -506,44 +496,3 @@ class Memory:
         or forgotten: the engine says which are still on)."""
         raw = await self.redis.hvals(self.chat_key(chat_id))
         return sorted({_text(m) for m in raw})
-
-    async def mark_gone(self, game_id: str, user_id: int) -> bool:
-        """Remember that ``user_id`` left the group of ``game_id``; True the first time
-        (across replicas, and Telegram's two updates for one departure)."""
-        key = self.gone_key(game_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.sadd(key, str(user_id))
-            pipe.expire(key, TTL_SECONDS)
-            added, _ = await pipe.execute()
-        return bool(added)
-
-    async def unmark_gone(self, game_id: str, user_id: int) -> bool:
-        """``user_id`` is back in the group; True when they had been marked gone."""
-        return bool(await self.redis.srem(self.gone_key(game_id), str(user_id)))
-
-    async def is_gone(self, game_id: str, user_id: int) -> bool:
-        return bool(await self.redis.sismember(self.gone_key(game_id), str(user_id)))
-
-    # -- players /kick removed: out of that game for good -----------------------------------
-
-    @staticmethod
-    def kicked_key(game_id: str) -> str:
-        return f"{PREFIX}kicked:{game_id}"
-
-    async def mark_kicked(self, game_id: str, user_id: int) -> None:
-        key = self.kicked_key(game_id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.sadd(key, str(user_id))
-            pipe.expire(key, TTL_SECONDS)
-            await pipe.execute()
-
-    async def is_kicked(self, game_id: str, user_id: int) -> bool:
-        return bool(await self.redis.sismember(self.kicked_key(game_id), str(user_id)))
-
-    async def out_of_game(self, game_id: str, user_id: int) -> bool:
-        """Whether ``user_id`` left the game's group or was removed from it, in one call."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.sismember(self.gone_key(game_id), str(user_id))
-            pipe.sismember(self.kicked_key(game_id), str(user_id))
-            gone, kicked = await pipe.execute()
-        return bool(gone) or bool(kicked)

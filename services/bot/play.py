@@ -39,12 +39,11 @@ from services.bot.ratelimit import REPLY_WORTH
 from services.bot.screens.inline_results import did_not_count, inline_page
 from services.bot.screens.refusals import (
     NOT_OWED,
-    kicked_out,
-    left_the_group,
     move_refused,
     not_answering,
+    out_of_the_game,
 )
-from services.engine.client import EngineError, IllegalAction
+from services.engine.client import EngineError, Forbidden, IllegalAction
 from services.move_ids import action_id, is_game_id
 
 log = logging.getLogger(__name__)
@@ -55,35 +54,28 @@ REFRESH_WORTH = 1.0
 REFRESH_SECONDS = 2
 
 
-async def gone(context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int) -> bool:
-    """Whether the user left the game's group while it was played (lobby.py), or was
-    removed from the game with /kick: their moves are answered and not sent (a move would
-    take the seat back from the stand-in)."""
-    return await services(context).memory.out_of_game(game_id, user_id)
-
-
-async def away_text(
+async def out_of_game(
     context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int, locale: str
-) -> str:
-    """Why a player ``gone`` from the game does not move."""
-    if await services(context).memory.is_kicked(game_id, user_id):
-        return kicked_out(locale)
-    return left_the_group(locale)
-
-
-async def act(
-    context: ContextTypes.DEFAULT_TYPE, user_id: int, cb: Callback, locale: str
 ) -> str | None:
-    """Send the move; None when it was applied, else the words to answer with."""
-    refused, _ = await attempt(context, user_id, cb, locale)
-    return refused
+    """Why the user is out of the game (removed with /kick, or gone from its group), as the
+    engine, the one judge of it, says; None when they are not (or it cannot say now: the
+    press then goes on as any other, and the engine refuses what it must)."""
+    engine = services(context).engine
+    try:
+        await call_engine(lambda: engine.view(game_id, user_id))
+    except Forbidden as e:
+        return out_of_the_game(locale, e)
+    except (EngineError, EngineDown):
+        return None
+    return None
 
 
 async def attempt(
     context: ContextTypes.DEFAULT_TYPE, user_id: int, cb: Callback, locale: str
-) -> tuple[str | None, bool]:
-    """The move sent: the words to answer with (None: applied), and whether it was refused
-    as a decision the player does not owe."""
+) -> tuple[str | None, bool, bool]:
+    """The move sent: the words to answer with (None: applied), whether it was refused as
+    a decision the player does not owe, and whether because the player is out of the game
+    (kicked, or gone from its group: the engine refuses every move of theirs)."""
     uno = services(context)
     try:
         await call_engine(
@@ -96,21 +88,22 @@ async def attempt(
             )
         )
     except EngineDown as e:
-        return not_answering(locale, maybe_applied=e.maybe_applied), False
+        return not_answering(locale, maybe_applied=e.maybe_applied), False, False
     except EngineError as e:
         not_owed = isinstance(e, IllegalAction) and e.reason in NOT_OWED
-        return move_refused(locale, e), not_owed
-    return None, False
+        removed = isinstance(e, Forbidden) and e.removed is not None
+        return move_refused(locale, e), not_owed, removed
+    return None, False, False
 
 
 async def away(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> bool:
-    """Answer a press of a player gone from the game (left its group, or removed) with why,
+    """Answer a press of a player out of the game (left its group, or removed) with why,
     without moving; whether they are."""
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None
-    if not await gone(context, cb.game_id, user.id):
+    why = await out_of_game(context, cb.game_id, user.id, locale_of(user))
+    if why is None:
         return False
-    why = await away_text(context, cb.game_id, user.id, locale_of(user))
     await query.answer(why, show_alert=True)
     return True
 
@@ -119,10 +112,10 @@ async def hand_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Ca
     """✉️ Private hand: the hand posted (or refreshed) in the private chat, or the link to it."""
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None
-    if await away(update, context, cb):
-        return
     if await open_private_hand(context, cb.game_id, user):
         await query.answer(gettext(locale_of(user), "Your hand is in our private chat."))
+    elif await away(update, context, cb):
+        return  # out of the game: told why
     else:  # the user never started the bot, or blocked it: the link opens the chat
         bot = services(context).bot_username
         await query.answer(url=f"https://t.me/{bot}?start={cb.game_id}")
@@ -142,8 +135,6 @@ async def inert_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: C
 async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None
-    if await away(update, context, cb):
-        return
     locale = locale_of(user)
     if query.message is not None and is_group(query.message.chat):
         mem = await services(context).memory.game(cb.game_id)
@@ -151,8 +142,11 @@ async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Ca
             # A table a newer one below replaced (its deletion waits for the budget).
             await query.answer(gettext(locale, "The table moved down."))
             return
-    refused, not_owed = await attempt(context, user.id, cb, locale)
-    await query.answer(refused or "")
+    refused, not_owed, removed = await attempt(context, user.id, cb, locale)
+    # Out of the game (kicked, gone from the group): an alert says why, as it must be read.
+    await query.answer(refused or "", show_alert=removed)
+    if removed:
+        return
     if not_owed:  # a frozen player pressing what is not theirs to press moved
         await report_if_frozen(context, cb.game_id, user.id, f"q{query.id}")
     if refused is None or query.message is None or is_group(query.message.chat):
@@ -206,7 +200,7 @@ async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     shown = False
     for game_id in games:
         mem = await uno.memory.game(game_id)
-        if mem is None or await gone(context, game_id, user.id):
+        if mem is None:
             continue
         shown = await open_private_hand(context, game_id, user) or shown
     if not shown:
@@ -243,20 +237,24 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if is_game_id(game_id):  # typed text, never a path to the engine
         try:
             player = await call_engine(lambda: uno.engine.view(game_id, user.id))
+        except Forbidden as e:
+            if e.removed is not None:  # out of the game: the engine says why
+                if e.removed == "kicked":
+                    why = gettext(locale, "Not your hand: you are not playing in this game.")
+                else:
+                    why = gettext(locale, "You left this game's group")
+                await _no_cards(query, why)
+                return
         except (EngineError, EngineDown):
             player = None
     if player is None or player.view is None or player.game.status != "playing":
         await _no_cards(query, gettext(locale, "You have no game in play here"))
         return
-    if await gone(context, player.game.game_id, user.id):
-        if await uno.memory.is_kicked(player.game.game_id, user.id):
-            why = gettext(locale, "Not your hand: you are not playing in this game.")
-        else:
-            why = gettext(locale, "You left this game's group")
-        await _no_cards(query, why)
-        return
     offset = int(query.offset) if query.offset.isdigit() else 0
-    page = inline_page(locale, player.game, player.view, offset)
+    # What a choice posts in the group speaks the group's language; the list, the player's.
+    mem = await uno.memory.game(player.game.game_id)
+    group_locale = mem.locale if mem is not None else locale
+    page = inline_page(locale, player.game, player.view, offset, group_locale=group_locale)
     results = [
         InlineQueryResultArticle(
             id=result.id,
@@ -282,22 +280,21 @@ async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYP
         return
     if cb.kind is not Kind.ACT:
         return
-    # Its message is posted in the group below the table, whether the move counts or not;
-    # a result listed before its player left the group (or was removed) is not played.
-    if await services(context).memory.chosen_card(cb.game_id, user.id):
-        return
-    locale = locale_of(user)
-    refused = await act(context, user.id, cb, locale)
+    # Its message is posted in the group below the table, whether the move counts or not.
+    uno = services(context)
+    await uno.memory.count_chat_message(cb.game_id)
+    game = await uno.memory.game(cb.game_id)
+    # The card is the player's own message in the group: a refusal is told there, in the
+    # group's language.
+    locale = game.locale if game is not None else locale_of(user)
+    refused, _, removed = await attempt(context, user.id, cb, locale)
     if refused is None:
         return
     log.info("inline choice refused: %s", refused, extra={"game_id": cb.game_id})
-    if chosen.inline_message_id is None:
+    if removed:
+        return  # a result listed before its player was out of the game: left as it is
+    if chosen.inline_message_id is None or game is None:
         return  # posted without its keyboard (an old result): nothing the bot can edit
-    # The card is the player's own message in the group: it says it did not count, and why.
-    uno = services(context)
-    game = await uno.memory.game(cb.game_id)
-    if game is None:
-        return
     shown = did_not_count(locale, cb, refused)
     outcome = await uno.outbox.edit_inline(
         game.chat_id,

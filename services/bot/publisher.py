@@ -98,7 +98,7 @@ class Publisher:
         turn of the event loop, which a hundred busy groups keep full: so the entry is
         noted in one call and the render lock taken in another, which hands the render the
         game's memory and last moves with it."""
-        public = [e for e in entry.events if "to" not in e]
+        public = entry.events
         starts = [i for i, e in enumerate(public) if e.get("type") == "round_started"]
         this_round = public[starts[-1] + 1 :] if starts else public
         moves = [e for e in this_round if e.get("type") in MOVE_EVENTS]

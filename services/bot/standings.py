@@ -106,11 +106,15 @@ async def forgetme(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def confirm_forget(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
-    """The /forgetme button: forgets its presser, if they are the one who asked."""
+    """The /forgetme button: forgets its presser, if they are the one the question was
+    asked for. That person is read from the question's own button as Telegram shows it,
+    not from the press's data, which a modified client writes as it likes: another
+    member's press is refused and leaves the question waiting for its asker."""
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None
     locale = await reply_language(update, context)
-    if cb.arg != str(user.id):
+    shown = query.message.reply_markup if isinstance(query.message, Message) else None
+    if boards.forget_asker(shown) != user.id or cb.arg != str(user.id):
         await query.answer(gettext(locale, "Only the person who asked can confirm this."))
         return
     try:

@@ -1,13 +1,15 @@
 """The bot's HTTP side (Starlette under uvicorn, in the bot's own event loop): the webhook
-Telegram posts updates to, the liveness and readiness probes and the metrics.
+Telegram posts updates to and the liveness and readiness probes. Prometheus's ``/metrics``
+is served on a port of its own (``__main__.py``): this one is reached by Telegram's
+webhook calls through the ingress.
 
 - ``POST /telegram`` — an update; refused (403) without the secret token
   (``UNO_BOT_WEBHOOK_SECRET``), and an ``update_id`` another replica already took is
   answered 200 and dropped (Telegram redelivers an update it did not see answered, and a
-  load balancer may send it to another replica).
+  load balancer may send it to another replica). A body over ``MAX_UPDATE_BYTES`` is
+  refused 413 unread, and a head over ``services.http_limits.MAX_HEAD_BYTES`` 431.
 - ``GET /healthz`` — 200 while the event loop runs (liveness).
 - ``GET /readyz`` — 200 when Redis and the engine answer (readiness).
-- ``GET /metrics`` — Prometheus.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import hmac
 import logging
 from typing import Any
 
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -26,6 +28,7 @@ from telegram.ext import Application
 
 from services.bot.context import SERVICES_KEY, BotServices
 from services.bot.metrics import UPDATES
+from services.http_limits import BodyLimit
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +36,9 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 #: How long an update id is remembered across replicas (Telegram redelivers for up to a day,
 #: but within minutes in practice).
 SEEN_UPDATE_SECONDS = 3600
+#: The largest body read: an update, a message of 4,096 characters with its entities and
+#: the message it replies to, is some tens of KB at most.
+MAX_UPDATE_BYTES = 1024 * 1024
 
 
 def web_app(
@@ -75,14 +81,11 @@ def web_app(
             {"status": "ready" if ready else "not ready"}, status_code=200 if ready else 503
         )
 
-    async def metrics(request: Request) -> Response:
-        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
-
     return Starlette(
+        middleware=[Middleware(BodyLimit, limit=MAX_UPDATE_BYTES)],
         routes=[
             Route("/telegram", telegram, methods=["POST"]),
             Route("/healthz", healthz),
             Route("/readyz", readyz),
-            Route("/metrics", metrics),
-        ]
+        ],
     )

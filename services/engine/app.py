@@ -1,12 +1,13 @@
 """The engine service: a stateless HTTP API (FastAPI, /v1) over game state in Redis.
 
 The bot and the worker never touch game state; they call these routes (through client.py).
-Every route but /healthz, /readyz and the API description (/openapi.json, /docs) needs the
-service token (``UNO_ENGINE_TOKEN``) as a bearer token. Status codes: 400 malformed request,
-401 bad token, 403 not your seat or not the host, 404 unknown game, 409 stale version or a
-lobby conflict (the body says which and carries the current version), 413 a body over the
-limit, 422 an action the rules refuse (``reason`` is the engine's code), 503 Redis did not
-answer. A hand leaves the service only inside a player's own view.
+Every route but /healthz, /readyz and the API description (/openapi.json, /docs: served in
+development mode only) needs the service token (``UNO_ENGINE_TOKEN``) as a bearer token.
+Status codes: 400 malformed request, 401 bad token, 403 not your seat or not the host, 404
+unknown game, 409 stale version or a lobby conflict (the body says which and carries the
+current version), 413 a body over the limit, 422 an action the rules refuse (``reason`` is
+the engine's code), 503 Redis did not answer. A hand leaves the service only inside a
+player's own view.
 
 ``create_app`` wires the parts: the routers (routes/), the error answers (errors.py), and
 in front of FastAPI the service's own ASGI layers (metrics, fault barrier, token, body
@@ -127,6 +128,8 @@ def create_app(settings: Settings | None = None, *, fast_path: bool = True) -> E
         version="1",
         summary="Game state and rules for the UNO bot: lobby, actions, views, timers.",
         lifespan=lifespan,
+        # The API's map is for developers: a deployment publishes none.
+        openapi_url="/openapi.json" if settings.dev_mode else None,
     )
     app.state.context = context
     app.openapi = with_bearer_security(app)  # type: ignore[method-assign]

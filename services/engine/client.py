@@ -30,7 +30,13 @@ import orjson
 from pydantic import BaseModel
 
 from services.config import Settings
-from services.engine.rules import HouseRule, Options, get_variant, round_gains
+from services.engine.rules import (
+    HouseRule,
+    Options,
+    get_variant,
+    numbered_events_for,
+    round_gains,
+)
 from services.engine.wire.event_log import decode_entry, log_key, log_keys, shard_of
 from services.engine.wire.schemas import (
     FALSE_CATCH_PENALTY,
@@ -51,8 +57,11 @@ from services.engine.wire.schemas import (
     HostCommand,
     HouseRules,
     Join,
+    Kick,
+    LeftGroup,
     PlayerOnly,
     PlayerView,
+    RemovalInfo,
     SeatInfo,
     SeatSpec,
     SetOptions,
@@ -93,10 +102,13 @@ __all__ = [
     "HouseRules",
     "IllegalAction",
     "Join",
+    "Kick",
+    "LeftGroup",
     "NotFound",
     "Options",
     "PlayerOnly",
     "PlayerView",
+    "RemovalInfo",
     "SeatInfo",
     "SeatSpec",
     "SetOptions",
@@ -156,7 +168,18 @@ class Unauthorized(EngineError):
 
 
 class Forbidden(EngineError):
-    """403: the user has no seat in the game, or is not the host."""
+    """403: the user has no seat in the game, is out of it (``error == "seat_removed"``,
+    ``reason``: ``kicked`` or ``left_group``), or is not the host."""
+
+    @property
+    def reason(self) -> str | None:
+        value = self.body.get("reason")
+        return str(value) if value is not None else None
+
+    @property
+    def removed(self) -> str | None:
+        """Why the user is out of the game, when that is the refusal."""
+        return self.reason if self.error == "seat_removed" else None
 
 
 class NotFound(EngineError):
@@ -431,6 +454,26 @@ class EngineClient:
         body = PlayerOnly(user_id=user_id)
         return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/back", body=body)
 
+    # -- who is out of a game ---------------------------------------------------------------
+
+    async def kick(
+        self, game_id: str, user_id: int, target: int, *, admin: bool = False
+    ) -> GameInfo:
+        """The host (or a chat admin, ``admin``) removes ``target`` for good. Raises
+        ``Forbidden`` (not the host; ``target`` has no seat)."""
+        body = Kick(user_id=user_id, admin=admin, target=target)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/kick", body=body)
+
+    async def left_group(self, game_id: str, user_id: int, *, by: int | None = None) -> GameInfo:
+        """``user_id`` left the game's chat (``by`` removed them): out until back."""
+        body = LeftGroup(user_id=user_id, by=by)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/left-group", body=body)
+
+    async def rejoined_group(self, game_id: str, user_id: int) -> GameInfo:
+        """``user_id`` is back in the game's chat: leaving it no longer holds them out."""
+        body = PlayerOnly(user_id=user_id)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/rejoined-group", body=body)
+
     # -- play -----------------------------------------------------------------------------
 
     async def act(
@@ -446,8 +489,9 @@ class EngineClient:
         )
 
     async def views_json(self, game_id: str, user_ids: list[int]) -> dict[str, Any]:
-        """``ViewsOf`` as plain JSON (``{"game", "views": [{"user_id", "seat", "view"}]}``):
-        several people's views at one version, each their own seat's or the spectator's.
+        """``ViewsOf`` as plain JSON (``{"game", "views": [{"user_id", "seat", "view"}]}``,
+        and ``removed``: why, for a person out of the game): several people's views at one
+        version, each their own seat's or the spectator's.
         Not validated into models: a caller that only passes the views on skips the cost."""
         response = await self._http.get(
             f"/v1/games/{game_id}/views", params=[("user_id", u) for u in user_ids]
@@ -528,11 +572,18 @@ class EngineClient:
         return await self._call(GameInfo, "POST", "/v1/test/games", body=body)
 
 
-def stream_entry_events(fields: Mapping[bytes, bytes]) -> tuple[str, int, list[dict[str, Any]]]:
+def stream_entry_events(
+    fields: Mapping[bytes, bytes],
+) -> tuple[str, int, list[tuple[int, dict[str, Any]]]]:
     """One entry of the event log (``uno:eventlog:{shard}``, README.md "Events") as XREAD
     returns its fields: ``(game id, version, events)`` -- the version the write produced
-    and all of that write's events, in order; the n-th is the game's event
-    ``{version}-{n}``. An event with ``to`` is for that seat alone. Read on from the
-    entry's own stream id. Raises ``zlib.error`` or ``ValueError`` for an entry the service
-    did not write."""
-    return decode_entry(fields)
+    and that write's public events, in order, each with its place ``n`` among all of the
+    write's events (the game's event ``{version}-{n}``, as ``GET …/events`` names it).
+
+    [decision] A private event (one with ``to``: a drawn card, a challenged hand) is not
+    among them: it reaches its addressee only from the engine (``GET …/events`` with their
+    ``user_id``, and their view), so no reader of the log can pass it on by forgetting a
+    filter. Read on from the entry's own stream id. Raises ``zlib.error`` or ``ValueError``
+    for an entry the service did not write."""
+    game_id, version, events = decode_entry(fields)
+    return game_id, version, numbered_events_for(events, None)

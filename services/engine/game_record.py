@@ -4,7 +4,9 @@ The rules engine knows seats only by number. The service owns who sits there (RU
 "Timing in a chat"): a Telegram user, or an AI player added by the host; whether a human is
 away (their decisions are made by a stand-in at once) and how many deadlines in a row they
 missed. It also owns the lobby (create, join, leave, add an AI seat, set options, start,
-end) and the chat (and forum topic) the game lives in.
+end), the chat (and forum topic) the game lives in, and who is out of the game: a player
+removed with /kick, or who left the chat (``Removal``), is refused every move and seat
+until the service says otherwise, whichever front asks.
 
 Everything here is pure: functions take a ``GameRecord`` and return a new one with the
 service events to publish, or raise ``GameError``. The HTTP layer reads, calls these, and
@@ -65,6 +67,48 @@ class GameError(Exception):
         self.error = error
         self.message = message
         self.extra = extra
+
+
+class RemovalReason(StrEnum):
+    """Why a person is out of a game: the reason code every refusal of theirs carries."""
+
+    KICKED = "kicked"  # removed by the host or a chat admin (/kick): out for good
+    LEFT_GROUP = "left_group"  # left the game's chat, or was removed from it: until back
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """A person out of a game: who removed them (``by``; None: they left the chat by
+    themselves) and when (unix seconds, the service's clock: the pure record takes it as
+    given)."""
+
+    user_id: int
+    reason: RemovalReason
+    at: int
+    by: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"user_id": self.user_id, "reason": self.reason.value, "at": self.at}
+        if self.by is not None:
+            out["by"] = self.by
+        return out
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Removal:
+        return Removal(
+            user_id=d["user_id"], reason=RemovalReason(d["reason"]), at=d["at"], by=d.get("by")
+        )
+
+    def refusal(self, current_version: int) -> GameError:
+        """403 ``seat_removed``, with ``reason``: what any request of theirs as a player
+        (a move, a view of their hand, joining, "I'm back", leaving) is answered."""
+        return GameError(
+            403,
+            "seat_removed",
+            f"user {self.user_id} is out of this game ({self.reason.value})",
+            reason=self.reason.value,
+            current_version=current_version,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +181,10 @@ class GameRecord:
     recent: tuple[tuple[str, int], ...] = ()
     # The chat's own UNO window (RULES.md §2 "UNO"); None: the service's, when it opens.
     uno_window_seconds: int | None = None
+    # The people out of this game (kicked, or gone from its chat), one entry each. A
+    # removed seat stays (left: the stand-in plays it) in a game in play; in a lobby it
+    # goes, and the entry alone keeps them from taking one again.
+    removed: tuple[Removal, ...] = ()
 
     # -- identity --------------------------------------------------------------------
 
@@ -146,7 +194,19 @@ class GameRecord:
                 return i
         return None
 
+    def removal_of(self, user_id: int) -> Removal | None:
+        """Why ``user_id`` is out of this game, if they are."""
+        for removal in self.removed:
+            if removal.user_id == user_id:
+                return removal
+        return None
+
     def require_seat(self, user_id: int) -> int:
+        """The seat ``user_id`` plays; 403 ``seat_removed`` (with the reason) when they are
+        out of the game, ``not_a_player`` when they never had one."""
+        removal = self.removal_of(user_id)
+        if removal is not None:
+            raise removal.refusal(self.version)
         seat = self.seat_of(user_id)
         if seat is None:
             raise GameError(403, "not_a_player", f"user {user_id} has no seat in this game")
@@ -222,6 +282,8 @@ class GameRecord:
             out["recent"] = [list(r) for r in self.recent]
         if self.uno_window_seconds is not None:
             out["uno_window_seconds"] = self.uno_window_seconds
+        if self.removed:
+            out["removed"] = [r.to_json() for r in self.removed]
         return out
 
     @staticmethod
@@ -242,6 +304,7 @@ class GameRecord:
             uno_opened=d.get("uno_opened"),
             recent=tuple((r[0], r[1]) for r in d.get("recent", ())),
             uno_window_seconds=d.get("uno_window_seconds"),
+            removed=tuple(Removal.from_json(r) for r in d.get("removed", ())),
         )
 
 
@@ -318,6 +381,9 @@ def new_lobby(
 def join(record: GameRecord, user_id: int, name: str) -> tuple[GameRecord, Events] | None:
     """Take a seat; ``None`` when the user already has one (joining twice changes nothing)."""
     record.require_status(GameStatus.LOBBY)
+    removal = record.removal_of(user_id)
+    if removal is not None:
+        raise removal.refusal(record.version)
     if record.seat_of(user_id) is not None:
         return None
     if len(record.seats) >= max_players(record.variant):
@@ -347,7 +413,17 @@ def leave(record: GameRecord, user_id: int) -> tuple[GameRecord, Events]:
     game ends, since nobody is there to see it."""
     record.require_status(GameStatus.LOBBY, GameStatus.PLAYING)
     seat = record.require_seat(user_id)
-    events: Events = [{"type": "player_left", "seat": seat, "user_id": user_id}]
+    return _vacate(record, seat, {"type": "player_left", "seat": seat, "user_id": user_id})
+
+
+def _vacate(
+    record: GameRecord, seat: int, event: dict[str, Any] | None, **changes: Any
+) -> tuple[GameRecord, Events]:
+    """``seat``'s player gone (``event`` says so; None: it was left already): in a lobby
+    the seat goes, in play the stand-in keeps it; the host's role passes on, and a game with
+    no human left ends."""
+    events: Events = [event] if event is not None else []
+    user_id = record.seats[seat].user_id
     if record.status is GameStatus.LOBBY:
         seats = record.seats[:seat] + record.seats[seat + 1 :]
     else:
@@ -357,12 +433,83 @@ def leave(record: GameRecord, user_id: int) -> tuple[GameRecord, Events]:
     humans = [s for s in seats if s.user_id is not None and not s.left]
     if not humans:
         events.append({"type": "game_ended", "reason": "abandoned"})
-        return record.bumped(seats=seats, status=GameStatus.ENDED, uno_opened=None), events
+        return (
+            record.bumped(seats=seats, status=GameStatus.ENDED, uno_opened=None, **changes),
+            events,
+        )
     host = record.host
     if host == user_id:
         host = humans[0].user_id or host
         events.append({"type": "host_changed", "host": host})
-    return record.bumped(seats=seats, host=host), events
+    return record.bumped(seats=seats, host=host, **changes), events
+
+
+# -- who is out of a game ------------------------------------------------------------------
+
+
+def _removed(record: GameRecord, removal: Removal) -> tuple[Removal, ...]:
+    """The record's removals with ``removal`` in place of any earlier one of that person."""
+    return (*(r for r in record.removed if r.user_id != removal.user_id), removal)
+
+
+def _remove(record: GameRecord, removal: Removal) -> tuple[GameRecord, Events]:
+    """``removal`` written into the record: a seat still played is left to the stand-in (a
+    ``player_left`` event with the reason, as a player's own leaving reads), one left
+    already (or none, in a lobby) only remembered."""
+    removed = _removed(record, removal)
+    seat = record.seat_of(removal.user_id)
+    if seat is None or record.seats[seat].left:
+        return record.bumped(removed=removed), []
+    event: dict[str, Any] = {
+        "type": "player_left",
+        "seat": seat,
+        "user_id": removal.user_id,
+        "reason": removal.reason.value,
+    }
+    if removal.by is not None:
+        event["by"] = removal.by
+    return _vacate(record, seat, event, removed=removed)
+
+
+def kick(
+    record: GameRecord, user_id: int, admin: bool, target: int, at: int
+) -> tuple[GameRecord, Events] | None:
+    """The host or a chat admin removes ``target`` from the game for good (/kick): their
+    seat goes to the stand-in (in a lobby, it goes), and every move, view of their hand,
+    join and "I'm back" of theirs is refused ``seat_removed``/``kicked`` from then on.
+    ``None`` when they were kicked already."""
+    record.require_host_or_admin(user_id, admin)
+    record.require_status(GameStatus.LOBBY, GameStatus.PLAYING)
+    earlier = record.removal_of(target)
+    if earlier is not None and earlier.reason is RemovalReason.KICKED:
+        return None
+    if record.seat_of(target) is None:
+        raise GameError(403, "not_a_player", f"user {target} has no seat in this game")
+    return _remove(record, Removal(target, RemovalReason.KICKED, at=at, by=user_id))
+
+
+def left_group(
+    record: GameRecord, user_id: int, at: int, by: int | None = None
+) -> tuple[GameRecord, Events] | None:
+    """``user_id`` left the game's chat (or ``by`` removed them from it): out of the game,
+    as a kick, until ``rejoined_group``. ``None`` for a person with no seat (a spectator is
+    Telegram's to judge), or one out already (Telegram tells of one departure twice)."""
+    record.require_status(GameStatus.LOBBY, GameStatus.PLAYING)
+    if record.removal_of(user_id) is not None or record.seat_of(user_id) is None:
+        return None
+    return _remove(record, Removal(user_id, RemovalReason.LEFT_GROUP, at=at, by=by))
+
+
+def rejoined_group(record: GameRecord, user_id: int) -> tuple[GameRecord, Events] | None:
+    """``user_id`` is back in the game's chat: a departure no longer holds them out.
+    [decision] The seat stays the stand-in's until they take it back themselves ("I'm
+    back", or any move of theirs: RULES.md §7), as a player who left with /leave does; a
+    kick still holds. ``None`` when nothing held them out for leaving."""
+    removal = record.removal_of(user_id)
+    if not record.status.live or removal is None or removal.reason is not RemovalReason.LEFT_GROUP:
+        return None
+    removed = tuple(r for r in record.removed if r.user_id != user_id)
+    return record.bumped(removed=removed), []
 
 
 def set_options(

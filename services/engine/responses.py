@@ -1,7 +1,8 @@
 """The bodies the service answers with, built straight from a game record.
 
 ``player_view`` is the only place a hand is serialised (the rules engine's ``view`` for one
-seat); ``action_result`` is the answer to every route that takes an action. Bodies are
+seat); ``action_result`` is the answer to every route that takes an action, its events
+redacted by the rules engine's ``events_for`` (the one door for private events). Bodies are
 encoded by orjson, which takes the rules engine's dataclasses as they are.
 """
 
@@ -16,7 +17,7 @@ from fastapi.responses import Response
 from services.engine.game_record import GameRecord
 from services.engine.games import Outcome
 from services.engine.metrics import ServiceMetrics
-from services.engine.rules import options_to_json, view
+from services.engine.rules import events_for, options_to_json, view
 
 
 def json_response(data: Any, status: int = 200) -> Response:
@@ -43,6 +44,7 @@ def game_info(record: GameRecord) -> dict[str, Any]:
         "seats": [{"seat": i, **s.to_json()} for i, s in enumerate(record.seats)],
         "winner": record.state.winner if record.state is not None else None,
         "uno_opened": record.uno_opened,
+        "removed": [r.to_json() for r in record.removed],
     }
 
 
@@ -65,35 +67,21 @@ def table_view(record: GameRecord, seat: int | None) -> dict[str, Any]:
     return {"game": game_info(record), "seat": seat, "view": player_view(record, seat)}
 
 
-def shown_to(event: dict[str, Any], seat: int | None) -> bool:
-    """Whether ``seat`` (None: a spectator) may see the event: it is public or theirs."""
-    return "to" not in event or event["to"] == seat
-
-
-def visible(events: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
-    """Public events and those addressed to ``seat`` (the rules' ``events_for``, on JSON)."""
-    return [e for e in events if shown_to(e, seat)]
-
-
 def action_result(outcome: Outcome) -> dict[str, Any]:
-    """The answer to a move: what the actor may see of it, their view, and the view of the
-    seat that owes the next decision when that is someone else.
+    """The answer to a move: the version it produced, whether it repeated an applied one,
+    and its events as the acting seat may see them.
 
-    [decision] The owing seat's view rides along so that a move costs the bot one request:
-    it prompts that player with their own hand and choices without asking again. The caller
-    is the bot (service token), which may read any seat's view anyway and shows each one
-    only to its owner; ``player_view`` stays the one place a hand is serialised."""
+    [decision] No view rides along: the bot and the Mini App render every seat from the
+    event log (the spectator's view, each hand from its owner's), the worker reads only
+    whether it was applied, so a view here cost the move its priciest step for no reader,
+    and put a hand on a path that needs no hand."""
     record, seat = outcome.record, outcome.seat
-    owing = record.owing
     return {
         "game_id": record.id,
         "version": outcome.version,
         "seat": seat,
         "duplicate": outcome.duplicate,
-        "events": visible(outcome.events, seat),
-        "view": player_view(record, seat) if seat is not None else None,
-        "owing_seat": owing,
-        "owing_view": player_view(record, owing) if owing is not None and owing != seat else None,
+        "events": events_for(outcome.events, seat),
     }
 
 

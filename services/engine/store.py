@@ -430,6 +430,21 @@ class GameStore:
         found.reverse()
         return found
 
+    async def turn_left(self, game_id: str, version: int) -> float | None:
+        """Seconds until the decision owed at ``version`` times out, by the Redis server's
+        clock (the one the deadline was set and is fired by): 0 once a worker has claimed
+        it, ``None`` when that version owes no timed decision (over, ended, in the lobby, or
+        moved on since)."""
+        member = f"{game_id}|turn|{version}"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zscore(DEADLINES_KEY, member)
+            pipe.zscore(CLAIMED_KEY, member)
+            pipe.time()
+            due, claimed, (seconds, micros) = await pipe.execute()
+        if due is None:
+            return 0.0 if claimed is not None else None
+        return max(0.0, float(due) - (int(seconds) + int(micros) / 1_000_000))
+
     async def ping(self) -> bool:
         return bool(await self.redis.ping())
 

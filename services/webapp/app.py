@@ -15,11 +15,16 @@
 - ``GET /v1/me/games`` (``Authorization: tma <initData>``) — the launching person's current
   games (the live games they hold a seat in, from the engine's per-person list): what the
   page shows when opened from the bot's menu button, with no game in its start parameter.
-- ``GET /healthz``, ``/readyz``, ``/metrics`` — probes and Prometheus.
+- ``GET /healthz``, ``/readyz`` — probes. Prometheus's ``/metrics`` is served on a port of
+  its own (``__main__.py``), never on this public one; the API's description
+  (``/openapi.json``) only in development mode.
 
 Every request is the person their ``initData`` proves (the stream: the person its ticket
 was issued to), in a chat Telegram says they are in; only a seated player gets a hand and
-may move, and only their own seat's.
+may move, and only their own seat's; one the engine holds out of the game (kicked, gone
+from the group) neither, whatever this replica's cached membership says: a kicked player
+watches as a spectator, one gone from the group is shown why and the stream ends
+(``event: removed``).
 """
 
 from __future__ import annotations
@@ -36,9 +41,8 @@ from typing import Annotated, Any
 import httpx
 import orjson
 from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from pydantic import BaseModel, ConfigDict, Field
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -46,6 +50,8 @@ from starlette.background import BackgroundTask
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from services.bot.screens.mini_app import already_caught, games_list_words
+from services.bot.screens.names import person, variant_name
 from services.config import Settings, get_settings
 from services.engine.client import (
     EngineClient,
@@ -56,6 +62,7 @@ from services.engine.client import (
     StaleVersion,
 )
 from services.heap import freeze_startup_heap
+from services.http_limits import BodyLimit
 from services.move_ids import action_id, is_game_id
 from services.webapp.flood import FloodLimit
 from services.webapp.init_data import InvalidInitData, WebAppUser, validate
@@ -65,7 +72,7 @@ from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSE
 from services.webapp.stream_leases import Lease, StreamLeases, TooManyStreams
 from services.webapp.tables import Tables
 from services.webapp.tickets import BadTicket, StreamTickets
-from services.webapp.words import viewer_language, with_moves
+from services.webapp.words import RTL, out_of_game_words, text, viewer_language, with_moves
 
 log = logging.getLogger(__name__)
 
@@ -74,13 +81,32 @@ STATIC = Path(__file__).parent / "static"
 KEEPALIVE_SECONDS = 15.0
 #: What a viewer opening the table first sees of the log: the last few writes' events.
 FIRST_LOOK_VERSIONS = 6
-#: The page's own files only: no script, style or connection elsewhere.
-SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
-    "style-src 'self' 'unsafe-inline'; frame-ancestors *",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-}
+#: The largest request body read: a move is some 40 bytes, and nothing else has a body.
+MAX_BODY_BYTES = 16 * 1024
+#: [decision] Who may show the page in a frame: Telegram's web clients, Web K and Web A,
+#: served from web.telegram.org (/k/, /a/) and from the hosts they had of their own before
+#: (webk., webz., weba.telegram.org). The other clients open it in a web view of their own,
+#: with no page around it. In development mode the local Telegram's page too, on any port
+#: of this machine (make play's playground).
+TELEGRAM_WEB_CLIENTS = (
+    "https://web.telegram.org",
+    "https://webk.telegram.org",
+    "https://webz.telegram.org",
+    "https://weba.telegram.org",
+)
+PLAYGROUND_ORIGINS = ("http://127.0.0.1:*", "http://localhost:*")
+
+
+def security_headers(dev_mode: bool) -> dict[str, str]:
+    """The page's own files only (no script, style or connection elsewhere), in a frame of
+    Telegram's web clients only."""
+    ancestors = " ".join(TELEGRAM_WEB_CLIENTS + (PLAYGROUND_ORIGINS if dev_mode else ()))
+    return {
+        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+        f"style-src 'self' 'unsafe-inline'; frame-ancestors {ancestors}",
+        "X-Content-Type-Options": "nosniff",
+        "Referrer-Policy": "no-referrer",
+    }
 
 
 class Refused(Exception):
@@ -92,6 +118,16 @@ class Refused(Exception):
         self.code = code
         self.message = message
         self.extra = extra
+
+
+class LeftTheChat(Exception):
+    """The viewer is no longer in the game's chat: no more tables. ``reason``:
+    ``left_group``, the engine holds the player out of the game for it; ``not_in_chat``,
+    Telegram says a spectator is no longer a member."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Move(BaseModel):
@@ -209,6 +245,10 @@ class WebApp:
         since) when it has them all, else from the engine."""
         game_id, user_id = viewer.game_id, viewer.user.id
         shown = await self.tables.shown(game_id, user_id, at_least)
+        if shown.removed == "left_group":
+            # Gone from the chat, which this replica's cached answer may not know yet.
+            self.members.forget(await self.chat_of(game_id), user_id)
+            raise LeftTheChat("left_group")
         viewer.seated = shown.seat is not None
         version = shown.version
         events = watch.take(since, version) if watch is not None and since is not None else None
@@ -234,8 +274,37 @@ class WebApp:
             "view": shown.view,
             "events": events,
             "words": with_moves(shown.words(viewer.locale), viewer.locale, shown.at.game, events),
+            # The turn's deadline and this server's time as the table leaves, both in unix
+            # milliseconds: the page counts down by its own clock corrected by the offset.
+            "deadline": None if shown.at.turn_due is None else round(shown.at.turn_due * 1000),
+            "now": round(time.time() * 1000),
         }
+        if shown.removed is not None:  # kicked: they watch as a spectator, and are told why
+            table["removed"] = {
+                "reason": shown.removed,
+                "words": out_of_game_words(viewer.locale, shown.removed),
+            }
         return version, b"id: %d\nevent: table\ndata: %s\n\n" % (version, orjson.dumps(table))
+
+    async def check_still_in_chat(self, viewer: Viewer) -> None:
+        """Raise ``LeftTheChat`` when a viewer without a seat is no longer in the game's chat.
+
+        [decision] A player's standing is the engine's to say (its views, above); whether a
+        spectator may go on watching is Telegram's, asked again once this replica's answer
+        is older than ``UNO_WEBAPP_MEMBER_CACHE_SECONDS``, and only before a new table is
+        sent: a spectator of a game in play costs one getChatMember per cache period, of an
+        idle one none.
+        Telegram not answering ends no stream: it is asked again at the next write."""
+        if viewer.seated is not False:
+            return
+        try:
+            member = await self.members.is_member(
+                await self.chat_of(viewer.game_id), viewer.user.id
+            )
+        except MembershipUnknown:
+            return
+        if not member:
+            raise LeftTheChat("not_in_chat")
 
     async def stream(self, viewer: Viewer, since: int | None) -> AsyncIterator[bytes]:
         watch = self.follower.watch(viewer.game_id)
@@ -250,8 +319,16 @@ class WebApp:
                 try:
                     version, frame = await self.table(viewer, since, at_least, live)
                     live = watch
+                    if version != since:
+                        await self.check_still_in_chat(viewer)
                 except NotFound:
                     yield b"event: gone\ndata: {}\n\n"
+                    return
+                except LeftTheChat as left:
+                    # The stream ends with why; the page stops reconnecting.
+                    words = out_of_game_words(viewer.locale, left.reason)
+                    body = orjson.dumps({"reason": left.reason, "words": words})
+                    yield b"event: removed\ndata: %s\n\n" % body
                     return
                 if version != since:
                     since = version
@@ -272,18 +349,44 @@ class WebApp:
                 self.tables.forget(viewer.game_id)
             CONNECTIONS.dec()
 
+    async def caught_first(self, game_id: str, user: WebAppUser, since: int, target: int) -> None:
+        """A Catch! that came after someone else caught the same player (the game moved on
+        with that catch): refused 409 ``already_caught``, saying so in the person's words."""
+        async with self.tables.slots:
+            page = await self.engine.events(game_id, after=f"{since}-99999", limit=100)
+        caught = any(
+            e.event.get("type") == "caught" and e.event.get("target") == target for e in page.events
+        )
+        if not caught:
+            return
+        game = await self.engine.game(game_id)
+        locale = await viewer_language(self.redis, user.id, user.language_code)
+        name = person(game.seats[target]) if 0 <= target < len(game.seats) else "?"
+        raise Refused(
+            409,
+            "already_caught",
+            "that player was already caught",
+            current_version=game.version,
+            say=text(already_caught(locale, name)),
+        )
+
     async def my_games(self, init_data: str) -> dict[str, Any]:
-        """The person's current games, each with what the list shows of it: no cards."""
+        """The person's current games, each with what the list shows of it (no cards), and
+        the list's words in the language the bot speaks to them."""
         user = self.authenticate(init_data)
         await self.flood_check("open", user.id)
         games = await self.engine.user_games(user.id)
+        locale = await viewer_language(self.redis, user.id, user.language_code)
         return {
             "me": user.id,
+            "words": {"lang": locale, "dir": "rtl" if locale in RTL else "ltr"}
+            | games_list_words(locale),
             "games": [
                 {
                     "game_id": g.game_id,
                     "status": g.status,
                     "variant": g.variant,
+                    "variant_name": variant_name(locale, g.variant),
                     "version": g.version,
                     "players": [s.name for s in g.seats if not s.left],
                 }
@@ -306,14 +409,28 @@ class WebApp:
             )
         except StaleVersion as stale:
             MOVES.labels("stale").inc()
+            if code.startswith("x."):
+                await self.caught_first(game_id, user, move.version, int(code[2:]))
             raise Refused(
                 409, "stale_version", "the game moved on", current_version=stale.current_version
             ) from None
         except IllegalAction as illegal:
             MOVES.labels("illegal").inc()
             raise Refused(422, "illegal", "the rules refuse that", reason=illegal.reason) from None
-        except Forbidden:
-            raise Refused(403, "not_seated", "you have no seat in this game") from None
+        except Forbidden as refused:
+            if refused.removed is None:
+                raise Refused(403, "not_seated", "you have no seat in this game") from None
+            # Kicked, or gone from the chat: the engine's word, whatever this replica's
+            # cached membership says; told in the person's language.
+            MOVES.labels("removed").inc()
+            locale = await viewer_language(self.redis, user.id, user.language_code)
+            raise Refused(
+                403,
+                "removed",
+                "you are out of this game",
+                reason=refused.removed,
+                words=out_of_game_words(locale, refused.removed),
+            ) from None
         MOVES.labels("duplicate" if result.duplicate else "applied").inc()
         return {"version": result.version, "duplicate": result.duplicate}
 
@@ -330,11 +447,13 @@ def too_many_streams(full: TooManyStreams) -> Refused:
 
 
 class SecurityHeaders:
-    """``SECURITY_HEADERS`` on every response. Plain ASGI: Starlette's ``BaseHTTPMiddleware``
-    would relay each open stream through a memory channel and tasks of its own."""
+    """``headers`` (``security_headers``) on every response. Plain ASGI: Starlette's
+    ``BaseHTTPMiddleware`` would relay each open stream through a memory channel and tasks
+    of its own."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, headers: dict[str, str]) -> None:
         self.app = app
+        self.headers = headers
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -344,7 +463,7 @@ class SecurityHeaders:
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                for name, value in SECURITY_HEADERS.items():
+                for name, value in self.headers.items():
                     headers[name] = value
             await send(message)
 
@@ -408,7 +527,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await http.aclose()
                 await redis.aclose()
 
-    app = FastAPI(title="UNO Mini App", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="UNO Mini App",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        # A map of the API for developers; in production, nothing but what the page uses.
+        openapi_url="/openapi.json" if settings.dev_mode else None,
+    )
 
     def service(request: Request) -> WebApp:
         webapp: WebApp = request.app.state.webapp
@@ -420,7 +546,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body = {"error": error.code, "message": error.message, **error.extra}
         return JSONResponse(body, status_code=error.status)
 
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(SecurityHeaders, headers=security_headers(settings.dev_mode))
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -443,10 +570,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ok = redis_ok and engine_ok
         body = {"redis": redis_ok, "engine": engine_ok}
         return JSONResponse(body, status_code=200 if ok else 503)
-
-    @app.get("/metrics", include_in_schema=False)
-    async def metrics() -> Response:
-        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     @app.post("/v1/games/{game_id}/tickets")
     async def stream_ticket(

@@ -19,6 +19,10 @@ from urllib.parse import parse_qsl
 
 #: A launch's initData is a few hundred bytes; anything much longer was not made by Telegram.
 MAX_LENGTH = 4096
+#: [decision] How far ahead of this server's clock an ``auth_date`` may be: Telegram stamps
+#: it with its own clock, and two synchronised clocks differ by far less than a minute. A
+#: launch further ahead was not made now, and accepting it would lengthen its copy's life.
+FUTURE_SKEW_SECONDS = 60
 
 
 class InvalidInitData(ValueError):
@@ -47,7 +51,8 @@ def secret_key(bot_token: str) -> bytes:
 def validate(init_data: str, bot_token: str, *, max_age: float, now: float) -> WebAppUser:
     """The user ``init_data`` proves, or ``InvalidInitData``: malformed, a ``hash`` that is
     missing or wrong (forged, changed, signed for another bot), an ``auth_date`` older than
-    ``max_age`` seconds (or in the future beyond a minute's clock skew), no ``user``."""
+    ``max_age`` seconds (or ahead by more than ``FUTURE_SKEW_SECONDS``), no ``user`` or a
+    user id that is not a positive JSON integer."""
     if not init_data or len(init_data) > MAX_LENGTH:
         raise InvalidInitData("malformed")
     try:
@@ -68,14 +73,16 @@ def validate(init_data: str, bot_token: str, *, max_age: float, now: float) -> W
         raise InvalidInitData("malformed") from None
     if now - auth_date > max_age:
         raise InvalidInitData("expired")
-    if auth_date - now > 60:
+    if auth_date - now > FUTURE_SKEW_SECONDS:
         raise InvalidInitData("from_the_future")
     try:
         user = json.loads(fields["user"])
-        user_id = int(user["id"])
+        user_id = user["id"]
     except (KeyError, ValueError, TypeError):
         raise InvalidInitData("no_user") from None
-    if isinstance(user.get("id"), bool) or user_id <= 0:
+    # Telegram writes a JSON integer: "42", 42.0 or 42.5 is no user id (JSON's true is an
+    # int to Python, so it is named apart).
+    if type(user_id) is not int or user_id <= 0:
         raise InvalidInitData("no_user")
     language = user.get("language_code")
     return WebAppUser(

@@ -123,13 +123,9 @@ class LogFollower:
         except (ValueError, KeyError, zlib.error):
             log.warning("unreadable event log entry of game %s", game_id)
             return
-        # An event with ``to`` is that seat's alone: the live path passes public ones only
-        # (a player's own cards reach them in their view's hand).
-        public = [
-            {"id": f"{version}-{n}", "version": version, "event": event}
-            for n, event in enumerate(events)
-            if "to" not in event
-        ]
+        # The log's reader hands out public events only: a player's own cards reach them in
+        # their view's hand, and their private events from the engine.
+        public = [{"id": f"{version}-{n}", "version": version, "event": e} for n, e in events]
         for watch in watches:
             watch.latest = max(watch.latest, version)
             if len(watch.entries) >= MAX_WAITING:

@@ -30,6 +30,10 @@ class ChatMembers:
         self._cache_seconds = cache_seconds
         self._known: dict[tuple[int, int], tuple[float, bool]] = {}
 
+    def forget(self, chat_id: int, user_id: int) -> None:
+        """The person's standing changed (the engine says they left the chat): ask again."""
+        self._known.pop((chat_id, user_id), None)
+
     async def is_member(self, chat_id: int, user_id: int) -> bool:
         key = (chat_id, user_id)
         now = time.monotonic()

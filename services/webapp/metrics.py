@@ -1,4 +1,4 @@
-"""The Mini App service's Prometheus metrics (``GET /metrics``)."""
+"""The Mini App service's Prometheus metrics (``/metrics`` on ``UNO_WEBAPP_METRICS_PORT``)."""
 
 from __future__ import annotations
 

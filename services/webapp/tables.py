@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,22 +58,28 @@ class SeatView:
 @dataclass(slots=True)
 class Version:
     """What a replica keeps of a game at one version: its facts (JSON and parsed, for the
-    words), each seat's view asked so far, and whose seat each asker has. One per game, so
-    the viewers of a game share it whenever they asked."""
+    words), when the decision owed at it times out (``turn_due``: unix seconds by this
+    replica's clock; ``None``: nothing timed), each seat's view asked so far, and whose seat
+    each asker has. One per game, so the viewers of a game share it whenever they asked."""
 
     number: int
     game_json: bytes
     game: GameInfo
+    turn_due: float | None = None
     seats: dict[int | None, SeatView] = field(default_factory=dict)
     people: dict[int, int | None] = field(default_factory=dict)
+    #: askers out of the game (kicked, gone from its chat): why, as the engine says
+    removed: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """One person's view at one version."""
+    """One person's view at one version (``removed``: they are out of the game, and why;
+    their view is then the spectator's)."""
 
     at: Version
     seat: int | None
+    removed: str | None = None
 
     @property
     def version(self) -> int:
@@ -109,7 +116,7 @@ class Tables:
         if at_least is not None:
             kept = self._latest.get(game_id)
             if kept is not None and kept.number >= at_least and user_id in kept.people:
-                return Shown(kept, kept.people[user_id])
+                return Shown(kept, kept.people[user_id], kept.removed.get(user_id))
         batch = self._batches.get(game_id)
         if batch is None:
             batch = self._batches[game_id] = _Batch()
@@ -139,26 +146,32 @@ class Tables:
             if not isinstance(failed, Exception):
                 raise
             return
-        at = self._version_of(game_id, answer["game"])
+        at = self._version_of(game_id, answer["game"], answer.get("turn_left"))
         for one in answer["views"]:
             seat = one["seat"]
             if seat not in at.seats:
                 at.seats[seat] = SeatView(orjson.dumps(one["view"]))
             at.people[one["user_id"]] = seat
-            shown = Shown(at, seat)
+            removed = one.get("removed")
+            if removed is not None:
+                at.removed[one["user_id"]] = removed
+            shown = Shown(at, seat, removed)
             for waiting in batch.people.get(one["user_id"], []):
                 if not waiting.done():
                     waiting.set_result(shown)
 
-    def _version_of(self, game_id: str, game: dict[str, Any]) -> Version:
+    def _version_of(self, game_id: str, game: dict[str, Any], turn_left: float | None) -> Version:
         """The kept version the engine's answer is at, the one kept if it is the same (a
         second person opening the game costs no second copy), else a new one, kept if it is
-        newer than what was kept (an answer that crossed a newer one is used, not kept)."""
+        newer than what was kept (an answer that crossed a newer one is used, not kept).
+        ``turn_left`` (the engine's seconds to the deadline as it answered) becomes a time
+        on this replica's clock, which the page is told with each table."""
         number = int(game["version"])
         kept = self._latest.get(game_id)
         if kept is not None and kept.number == number:
             return kept
-        at = Version(number, orjson.dumps(game), GameInfo.model_validate(game))
+        due = None if turn_left is None else time.time() + float(turn_left)
+        at = Version(number, orjson.dumps(game), GameInfo.model_validate(game), due)
         if kept is None or kept.number < number:
             if kept is None and len(self._latest) > KEPT_UNWATCHED + len(self._batches):
                 self._latest.pop(next(iter(self._latest)))

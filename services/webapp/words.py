@@ -20,13 +20,15 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
 from services.bot.cards import color_name, face_label
-from services.bot.i18n import language
+from services.bot.i18n import gettext, language
 from services.bot.locales.glossary import UnknownCard, face_name
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.screens.event_lines import event_lines
 from services.bot.screens.hand import action_label, owes, why_line
 from services.bot.screens.names import variant_name
-from services.bot.screens.scores import game_over, round_end
+from services.bot.screens.notices import notice
+from services.bot.screens.refusals import kicked_out, left_the_group
+from services.bot.screens.scores import round_end
 from services.bot.screens.table import catch_line, owing_text, table_text
 from services.engine.client import EngineView, GameInfo
 
@@ -51,6 +53,17 @@ async def viewer_language(redis: Redis, user_id: int, app_language: str | None) 
     return language(chosen or app_language)
 
 
+def out_of_game_words(locale: str, reason: str) -> str:
+    """Why the viewer is out of the game (the engine's ``removed`` reason: ``kicked``, or
+    ``left_group``), or no longer sees it (``not_in_chat``: a spectator gone from the
+    group), as the chat tells them."""
+    if reason == "kicked":
+        return kicked_out(locale)
+    if reason == "left_group":
+        return left_the_group(locale)
+    return gettext(locale, "You left this game's group")
+
+
 def _card_names(locale: str, variant: str, codes: set[str]) -> dict[str, dict[str, str]]:
     """Each face's full name (the variant's own, e.g. Minions' Wild Banana) and its chat
     label (``🟥 5``)."""
@@ -70,8 +83,8 @@ def with_moves(
     fixed: dict[str, Any], locale: str, game: GameInfo, events: list[dict[str, Any]]
 ) -> dict[str, Any]:
     """``fixed`` (``view_words``: shared by every viewer of the seat, left as it is) with
-    the words of the moves in ``events``: their lines, the cards they name, a round's or the
-    game's result."""
+    the words of the moves in ``events``: their lines, the cards they name, a round's
+    result."""
     happened = [e["event"] for e in events if isinstance(e.get("event"), dict)]
     words = dict(fixed)
     words["lines"] = [text(line) for line in event_lines(locale, game, happened)]
@@ -83,9 +96,6 @@ def with_moves(
         for e in happened
         if (kind := e.get("type")) == "round_ended"
     ]
-    over = [e for e in happened if e.get("type") == "game_over"]
-    if over:
-        words["game_over"] = text(game_over(locale, game, over[-1]))
     named = {str(e["card"]) for e in happened if isinstance(e.get("card"), str)}
     if "cards" in fixed and not named <= fixed["cards"].keys():
         words["cards"] = {**fixed["cards"], **_card_names(locale, game.variant, named)}
@@ -97,7 +107,9 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
     the variant, and (for a view) the chat table's own lines less the last moves (the page
     shows those as a log) — its head (variant, round, Flip's side, direction), the pile,
     the seats, the catch window, the draw pile (and its top card's back, in Flip) — each
-    card the view shows, each decision's label and the decision the viewer owes."""
+    card the view shows, each decision's label and the decision the viewer owes; once the
+    game is over or ended, its end as the chat tells it (``game_over``: the winner, or that
+    it was ended, and every seat's score)."""
     words: dict[str, Any] = {
         "lang": locale,
         "dir": "rtl" if locale in RTL else "ltr",
@@ -120,7 +132,22 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
         if not code.startswith("p.")
     }
     words["why"] = text(why_line(locale, game, view)) if owes(view) else ""
+    end = _the_end(locale, game, view)
+    if end:
+        words["game_over"] = end
     return words
+
+
+def _the_end(locale: str, game: GameInfo, view: EngineView) -> str:
+    """The game's end from its state, whichever write brought it (a viewer opening the
+    table afterwards reads it too): the chat's own message of it, with every seat's score."""
+    scores = [seat.score for seat in view.seats]
+    winner = game.winner if game.winner is not None else view.winner
+    if game.status == "over" or winner is not None:
+        return text(notice(locale, game, {"type": "game_over", "winner": winner, "scores": scores}))
+    if game.status == "ended":
+        return text(notice(locale, game, {"type": "game_ended"}, scores=scores))
+    return ""
 
 
 def _faces(view: EngineView) -> set[str]:

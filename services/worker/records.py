@@ -171,10 +171,11 @@ class ResultsRecorder:
     def _record_entry(self, entry_id: Any, fields: Mapping[bytes, bytes]) -> bool:
         """Record one entry; ``False`` leaves it pending, to be claimed again later."""
         try:
-            game_id, version, events = stream_entry_events(fields)
+            game_id, version, public = stream_entry_events(fields)
         except (zlib.error, ValueError, KeyError):
             log.error("event log entry %r is unreadable; skipped", entry_id)
             return True
+        events = [e for _, e in public]  # what is recorded is public: scores, results
         if not is_recorded(events):
             return True
         try:

@@ -40,9 +40,14 @@ def test_stats_show_the_chat_and_everywhere_per_variant() -> None:
     assert "Flip: games 2 · wins 0 · points 10 · rating -3.5" in text
 
 
+ENDED_EARLY = "A game ended with /end before anyone won counts for no one."
+
+
 def test_stats_without_a_record_say_so_in_the_readers_language() -> None:
-    assert (
-        boards.stats_text("en", "Bo", None) == "No finished games on record for \u2068Bo\u2069 yet."
+    """And why games played but ended early are not there (services/records/README.md:
+    a game ended early is kept without results)."""
+    assert boards.stats_text("en", "Bo", None) == (
+        f"No finished games on record for \u2068Bo\u2069 yet.\n{ENDED_EARLY}"
     )
     persian = boards.stats_text("fa", "Bo", None)
     assert "Bo" in persian and "No finished" not in persian
@@ -74,6 +79,7 @@ def test_a_persian_board_has_persian_digits() -> None:
 def test_an_empty_board_invites_a_game() -> None:
     text = boards.board_text("en", "minions", BoardOrder.RATING, True, [])
     assert "No one on this board yet" in text
+    assert text.endswith(ENDED_EARLY)
 
 
 @pytest.mark.parametrize(

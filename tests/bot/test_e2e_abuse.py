@@ -118,6 +118,40 @@ def test_a_panels_word_acts_only_on_its_own_panel(stack: Stack, make_group: Any)
     assert asked["text"] == question["text"]
 
 
+def test_a_forgetme_question_is_confirmed_only_by_the_person_it_was_asked_for(
+    stack: Stack, make_group: Any
+) -> None:
+    """Another member presses the host's /forgetme question with data naming themselves (a
+    modified client's press): refused in words, nobody is forgotten, and the question still
+    waits for the host, whose own press then confirms it."""
+    group = make_group(2)
+    control = stack.control
+    host, other = (p["id"] for p in group.people)
+    control.send_message(host, group.id, "/forgetme")
+    question = control.wait_until(
+        lambda: next(
+            (m for m in group.players.bot_messages() if Kind.FORGET in map(kind, callbacks(m))),
+            None,
+        ),
+        timeout=30,
+        what="the /forgetme question",
+    )
+    answer = group.players.press(other, question, f"f||0|{other}", forged=True)
+    assert answer["text"] == "Only the person who asked can confirm this."
+    asked = next(
+        m for m in group.players.bot_messages() if m["message_id"] == question["message_id"]
+    )
+    assert (asked["text"], callbacks(asked)) == (question["text"], callbacks(question))
+    assert not any("Done:" in m["text"] for m in group.players.bot_messages())
+    group.players.press(host, question, callbacks(question)[0])
+    done = control.wait_until(
+        lambda: next((m for m in group.players.bot_messages() if "Done:" in m["text"]), None),
+        timeout=30,
+        what="the /forgetme confirmation",
+    )
+    assert done["message_id"] == question["message_id"] and "P0" in done["text"]
+
+
 def kind(cb: Callback) -> Kind:
     return cb.kind
 

@@ -8,6 +8,8 @@ from typing import Any
 
 from harness.players import callbacks
 from services.bot.callbacks import Callback, Kind
+from services.bot.i18n import gettext
+from services.bot.screens.names import plain_text
 from tests.helpers.bot_scenes import Scene, deal
 
 
@@ -251,3 +253,34 @@ def test_stale_and_foreign_presses_are_answered(stack: Any, make_group: Any) -> 
     hand_button = next(cb for cb in callbacks(table) if cb.kind is Kind.HAND)
     answer = scene.players.press(outsider["id"], table, hand_button)
     assert answer["url"] and "start=" in answer["url"]
+
+
+def test_an_unplayable_inline_card_posts_why_in_the_groups_language(
+    stack: Any, make_group: Any
+) -> None:
+    """BOT-UX.md "The hand, in inline mode": choosing a card that can't be played now
+    posts nothing that looks like a play. Telegram posts whatever result is chosen, so it
+    says the card can't be played now and why, in the group's language (a Persian player
+    in an English group), with its 🃏 My cards button in the group's language too; the
+    game does not move."""
+    group = make_group(2)
+    scene = deal(stack, group, {"hands": ["R5 B9", "G7 G8 Y2"], "discard": "R3"})
+    control, user = stack.control, scene.person(0)["id"]
+    control.send_message(user, stack.bot_id, "/language fa")
+    control.wait_until(
+        lambda: any("فارسی" in m["text"] for m in control.private_messages(user, stack.token)),
+        timeout=30,
+        what="the player's language answered",
+    )
+    found = control.inline_query(user, scene.game.game_id, chat_id=group.id)
+    inert = next(r for r in found["results"] if Callback.decode(r["id"]).kind is Kind.INERT)
+    # The list speaks the player's language, the reason included.
+    why = gettext("fa", "it doesn't match the pile")
+    assert inert["description"] == plain_text(gettext("fa", "can't be played now: {why}", why=why))
+    posted = control.choose_inline_result(user, found["query_id"], inert["id"], chat_id=group.id)
+    said = plain_text(posted["text"])
+    assert said == "🟦 9 can't be played now: it doesn't match the pile"
+    buttons = [b["text"] for row in posted["reply_markup"]["inline_keyboard"] for b in row]
+    assert buttons == ["🃏 My cards"]
+    scene.choose_inline(0, "p.R5")  # the game had not moved: R5 is still P0's to play
+    scene.wait_group("P0 played 🟥 5")

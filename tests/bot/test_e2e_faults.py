@@ -211,7 +211,7 @@ def test_two_replicas_behind_a_webhook(stack: Any, make_group: Any) -> None:
         )
         assert scene.group_text().count("📖") == 1
         for replica in replicas:
-            metrics = httpx.get(f"http://127.0.0.1:{replica.env['UNO_BOT_HTTP_PORT']}/metrics")
+            metrics = httpx.get(f"http://127.0.0.1:{replica.env['UNO_BOT_METRICS_PORT']}/metrics")
             assert "uno_bot_api_calls_total" in metrics.text
     finally:
         for replica in replicas:

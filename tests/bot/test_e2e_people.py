@@ -216,3 +216,47 @@ def test_a_member_who_leaves_the_group_leaves_its_lobby(stack: Stack, make_group
     players.wait_table(
         "P1's seat gone", lambda m: "• P1" not in m["text"] and "1 player" in m["text"]
     )
+
+
+def test_add_ai_pressed_twice_on_one_lobby_adds_one_seat(stack: Stack, make_group: Any) -> None:
+    """A second Add hard AI while the lobby is slow to redraw (a double tap, or a press on
+    the lobby as it was before the seat was added): one AI is added, the press is answered
+    at once with what it did, and the repeat is refused in words."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    group = make_group(2)
+    open_lobby(stack, group)
+    players, host = group.players, group.people[0]["id"]
+    lobby = players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
+    hard = next(cb for cb in callbacks(lobby) if cb.arg == "ai.hard")
+    with ThreadPoolExecutor(2) as pool:
+        answers = sorted(pool.map(lambda _: players.press(host, lobby, hard)["text"], [0, 1]))
+    changed = "The lobby has changed since this button was drawn: look at it and press again."
+    assert answers[0] == "Added: hard AI. The lobby shows it in a moment."
+    assert answers[1] in ("Already done: the lobby shows it in a moment.", changed)
+    # Pressed on the lobby as it was, once the seat is in: refused. (Forged: the local
+    # Telegram takes a press only of what the message shows now, and it may be redrawn.)
+    again = players.press(host, lobby, hard, forged=True)
+    assert again["text"] == changed
+    shown = players.wait_table("the AI seat", lambda m: "AI 1" in m["text"])
+    assert "🤖 AI 1 · hard AI" in shown["text"] and "AI 2" not in shown["text"]
+    game = engine_game(stack, hard.game_id)
+    assert [s.ai for s in game.seats] == [None, "hard"]
+    # The redrawn lobby's button adds another.
+    fresh = next(cb for cb in callbacks(shown) if cb.arg == "ai.hard")
+    assert players.press(host, shown, fresh)["text"].startswith("Added: hard AI.")
+    players.wait_table("a second AI seat", lambda m: "AI 2" in m["text"])
+
+
+def test_new_during_a_game_tells_a_seated_player_they_are_in_it(
+    stack: Stack, make_group: Any
+) -> None:
+    """/new while a game is on: a seated player is told they are in it and how to see
+    their cards; someone else is told to /join it."""
+    group = make_group(3)
+    scene = deal(stack, group, {"hands": ["R1 R2 R4", "B1 B2 R9"], "discard": "R3"})
+    control = stack.control
+    control.send_message(scene.person(1)["id"], group.id, "/new")
+    scene.wait_group("You are already playing in this game: 🃏 My cards shows your cards.")
+    control.send_message(scene.person(2)["id"], group.id, "/new")
+    scene.wait_group("A game is already on here: /join it.")

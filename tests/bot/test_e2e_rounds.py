@@ -61,10 +61,12 @@ def test_a_round_to_its_end(stack: Stack, make_group: Any, variant: str) -> None
     lobby_buttons = {cb.arg: cb for cb in callbacks(lobby)}
     answer = players.press(guest["id"], lobby, lobby_buttons["join"])
     assert answer["text"] == "You're in!"
-    players.press(host["id"], lobby, lobby_buttons["ai.strong"])
-    players.wait_table("three seats", lambda m: "AI 1" in m["text"] and "P1" in m["text"])
+    # An Add AI button holds the lobby's version: pressed on the lobby as it is now.
+    lobby = players.wait_table("two seats", lambda m: "P1" in m["text"])
+    players.press(host["id"], lobby, next(cb for cb in callbacks(lobby) if cb.arg == "ai.strong"))
+    lobby = players.wait_table("three seats", lambda m: "AI 1" in m["text"] and "P1" in m["text"])
     # A hard AI seat too: the worker plays both levels (services/worker/ai/hard.py).
-    players.press(host["id"], lobby, lobby_buttons["ai.hard"])
+    players.press(host["id"], lobby, next(cb for cb in callbacks(lobby) if cb.arg == "ai.hard"))
     lobby = players.wait_table("four seats", lambda m: "AI 2" in m["text"])
     refused = players.press(guest["id"], lobby, lobby_buttons["start"])
     assert "host" in refused["text"]

@@ -82,18 +82,6 @@ async def test_a_posted_table_supersedes_the_one_above(memory: Memory) -> None:
     assert await memory.superseded("g1") == [10]
 
 
-async def test_a_chosen_card_is_counted_and_its_player_checked(memory: Memory) -> None:
-    await memory.remember_game("g1", -100, 0, "Friday", "en")
-    assert not await memory.chosen_card("g1", 11)
-    await memory.mark_kicked("g1", 12)
-    await memory.mark_gone("g1", 13)
-    assert await memory.chosen_card("g1", 12) and await memory.chosen_card("g1", 13)
-    assert await memory.out_of_game("g1", 12) and await memory.out_of_game("g1", 13)
-    assert not await memory.out_of_game("g1", 11)
-    mem = await memory.game("g1")
-    assert mem is not None and mem.scrolled == 3
-
-
 async def test_moves_keep_order_and_the_last_few_whole(memory: Memory) -> None:
     await memory.add_moves("g1", 7, [{"type": "played", "card": "R7"}], keep=2)
     await memory.add_moves("g1", 5, [{"type": "played", "card": "R5"}], keep=2)
@@ -158,9 +146,9 @@ async def test_one_hand_edit_at_a_time(memory: Memory) -> None:
         assert after
 
 
-async def test_a_chats_games_and_who_left_them(memory: Memory) -> None:
-    """Every topic's game of a chat is found when a member leaves it; a departure is marked
-    once (Telegram may tell it twice), and undone when they are back."""
+async def test_a_chats_games(memory: Memory) -> None:
+    """Every topic's game of a chat is found when a member leaves it (or comes back): the
+    engine, told of it, holds them out of each."""
     await memory.remember_game("g1", -100, 0, "Friday", "en")
     await memory.remember_game("g2", -100, 4, "Friday", "en")
     await memory.remember_game("g3", -200, 0, "Other", "en")
@@ -174,7 +162,3 @@ async def test_a_chats_games_and_who_left_them(memory: Memory) -> None:
     # A game begun before chats kept one hash is still found through its old key.
     await memory.redis.set(f"{memory.chat_key(-300)}:7", "g0")
     assert await memory.chat_game(-300, 7) == "g0"
-    assert await memory.mark_gone("g2", 11) and not await memory.mark_gone("g2", 11)
-    assert await memory.is_gone("g2", 11) and not await memory.is_gone("g2", 12)
-    assert await memory.unmark_gone("g2", 11) and not await memory.unmark_gone("g2", 11)
-    assert not await memory.is_gone("g2", 11)

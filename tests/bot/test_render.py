@@ -181,6 +181,37 @@ def test_lobby_lists_players_and_buttons() -> None:
     }
 
 
+def test_the_lobby_names_each_ai_seats_level() -> None:
+    """Each AI seat says how strong it plays (the lobby's three Add AI buttons), so the
+    players know which seat is the hard one; and the Add AI buttons carry the lobby's
+    version (one pressed on an older lobby is refused: lobby.py)."""
+    state, _ = new_game("classic", ["Ana", "AI 1", "AI 2", "AI 3"], seed=1)
+    info = game_info(state, "lobby")
+    levels = [None, "strong", "random", "hard"]
+    seats = [
+        s.model_copy(update={"ai": level, "user_id": None if level else s.user_id})
+        for s, level in zip(info.seats, levels, strict=True)
+    ]
+    lobby = lobby_screen("en", info.model_copy(update={"seats": seats, "version": 7}))
+    lines = [plain_text(line) for line in lobby.text.splitlines()]
+    assert [line for line in lines if line.startswith(("• ", "🤖 "))] == [
+        "• Ana",
+        "🤖 AI 1 · strong AI",
+        "🤖 AI 2 · easy AI",
+        "🤖 AI 3 · hard AI",
+    ]
+    versions = {cb.arg: cb.version for cb in buttons(lobby.keyboard)}
+    assert versions == {
+        "join": 0,
+        "leave": 0,
+        "ai.strong": 7,
+        "ai.random": 7,
+        "ai.hard": 7,
+        "start": 0,
+        "rules": 0,
+    }
+
+
 def _round_ended(setup: Any, code: str) -> tuple[GameInfo, dict[str, Any]]:
     """The engine's own ``round_ended`` event for the first player going out with ``code``."""
     from services.engine.rules import from_setup
@@ -229,8 +260,8 @@ def test_the_round_winner_scores_the_other_hands() -> None:
         "P2: 9  (+9)",
     ]
 
-    # No Mercy: knock-out points were scored when they happened (250 here, from earlier in
-    # the round); the round's scoring adds the other hands only.
+    # No Mercy: knock-out points were scored when they happened (250 here, from an earlier
+    # round); the round's scoring adds the other hands only, and says so.
     no_mercy = Setup(
         variant="no_mercy",
         hands=["R1", "B5 R2", "G2 Y7"],
@@ -240,7 +271,11 @@ def test_the_round_winner_scores_the_other_hands() -> None:
         scores=[250, 0, 0],
     )
     info, event = _round_ended(no_mercy, "p.R1")
-    assert _scored(round_end("en", info, event)) == ["P0: 266  (+16)", "P1: 0", "P2: 0"]
+    assert _scored(round_end("en", info, event)) == [
+        "P0: 266  (+16 for the cards left in the other hands)",
+        "P1: 0",
+        "P2: 0",
+    ]
 
     # Flip: the hands count on the side in play (dark: T3 + O9 and V7 + a skip-everyone).
     flip = Setup(
@@ -253,6 +288,57 @@ def test_the_round_winner_scores_the_other_hands() -> None:
     )
     info, event = _round_ended(flip, "p.P2")
     assert _scored(round_end("en", info, event)) == ["P0: 39  (+39)", "P1: 0", "P2: 0"]
+
+
+def test_a_knock_out_and_the_round_say_what_each_seat_scores() -> None:
+    """RULES.md §4 "Scoring": a knock-out scores 250 at once for whoever caused it, and
+    the table's line says so; the round's result says what each gain is for: the cards
+    left in the other hands (the winner's), and the knock-outs of the round."""
+    from services.engine.rules import Setup, from_setup
+
+    state, _ = from_setup(
+        Setup(
+            variant="no_mercy",
+            hands=["R+4 Y1 Y2 R9", " ".join(["G1"] * 22), "R5 R6 R8", "R3 R4"],
+            discard="R5",
+            current=0,
+            draw_pile=" ".join(["Y0"] * 10),
+        )
+    )
+    result = apply(state, Action.from_code(0, "p.R+4"))
+    assert isinstance(result, Applied)
+    info = game_info(result.state)
+    knocked = next(e.to_json() for e in result.events if e.type == "knocked_out")
+    assert plain_text(event_line("en", info, knocked) or "") == (
+        "☠ P1 holds 25 cards or more: knocked out by the mercy rule; P0 scores 250"
+    )
+    state = result.state
+    for seat, code in ((2, "p.R5"), (3, "p.R3"), (0, "p.R9"), (2, "p.R6")):
+        moved = apply(state, Action.from_code(seat, code))
+        assert isinstance(moved, Applied)
+        state = moved.state
+    result = apply(state, Action.from_code(3, "p.R4"))
+    assert isinstance(result, Applied)
+    ended = next(e.to_json() for e in result.events if e.type == "round_ended")
+    assert _scored(round_end("en", info, ended)) == [
+        "P0: 250  (+250 for knock-outs)",
+        "P1: 0",
+        "P2: 0",
+        "P3: 11  (+11 for the cards left in the other hands)",
+    ]
+    # A winner who knocked someone out gains for both.
+    two = Setup(
+        variant="no_mercy",
+        hands=["R+4 Y1 Y2 R9", " ".join(["G1"] * 22)],
+        discard="R5",
+        current=0,
+        draw_pile=" ".join(["Y0"] * 10),
+    )
+    info, ended = _round_ended(two, "p.R+4")
+    assert _scored(round_end("en", info, ended)) == [
+        "P0: 250  (+0 for the cards left in the other hands, +250 for knock-outs)",
+        "P1: 0",
+    ]
 
 
 def _isolated_once(text: str, names: list[str]) -> None:

@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from services.bot.callbacks import Kind
+from services.bot.callbacks import Callback, Kind
 from services.bot.cards import by_colour
 from services.bot.i18n import gettext
 from services.bot.locales.catalog import LANGUAGES
 from services.bot.locales.rules_text import rules_messages, written_variants
 from services.bot.screens.event_lines import event_lines as isolated_lines
 from services.bot.screens.hand import choices, private_hand
+from services.bot.screens.inline_results import inline_page
 from services.bot.screens.keyboard import Keyboard, columns, fits, label_room
 from services.bot.screens.lobby import lobby as lobby_screen
 from services.bot.screens.lobby import variant_keyboard
@@ -265,3 +266,83 @@ def test_a_long_name_is_shortened_on_its_button() -> None:
     assert all(
         b.callback.kind is not Kind.INERT for row in table.keyboard or () for b in row if b.callback
     )
+
+
+def test_the_direction_mark_turns_with_the_play() -> None:
+    """RULES.md §2 "Actions": a reverse turns the direction of play, and the table's mark
+    with it (↻ clockwise, ↺ anticlockwise)."""
+    state = dealt(["RR R1 R2", "B5 B6 B7", "G1 G2 G3"], discard="R9", current=0)
+    head = next(line for line in shown(state).text.splitlines() if "round" in line)
+    assert "↻ clockwise" in head and "↺" not in head
+    state, _ = act(state, 0, "p.RR")
+    head = next(line for line in shown(state).text.splitlines() if "round" in line)
+    assert "↺ anticlockwise" in head and "↻" not in head
+
+
+def _why(state: GameState, seat: int) -> str:
+    """The line of the seat's private hand saying what they owe."""
+    hand = private_hand("en", game_info(state), engine_view(state, seat), "Friday UNO")
+    return plain_text(hand.text.splitlines()[2])
+
+
+def test_a_draw_four_asks_for_the_answers_the_rules_in_force_allow() -> None:
+    """RULES.md §2 "Challenge": Classic answers a Wild +4 with a challenge or by taking it,
+    never a stack; with the house rule Progressive Draw (§2 "House rules in detail") a W+4
+    stacks on a W+4; No Mercy (§4 "Stacking") stacks and has no challenge."""
+    state = dealt(["W+4 R1 R3", "Y+2 B6 B7"], discard="R9", current=0)
+    state, _ = act(state, 0, "p.W+4")
+    state, _ = act(state, 0, "c.G")
+    assert _why(state, 1) == "Ana makes you take +4: challenge or take"
+    progressive = Options(progressive_draw=True)
+    state = dealt(["W+4 R1 R3", "W+4 B6 B7"], discard="R9", current=0, options=progressive)
+    state, _ = act(state, 0, "p.W+4")
+    state, _ = act(state, 0, "c.G")
+    assert _why(state, 1) == "Ana makes you take +4: challenge, stack or take"
+    state = dealt(["R+2 R1 R3", "Y+2 B6 B7"], discard="R9", current=0, variant="no_mercy")
+    state, _ = act(state, 0, "p.R+2")
+    assert _why(state, 1) == "Ana makes you take +2: stack or take"
+
+
+# -- the inline hand's posts (BOT-UX.md "The hand, in inline mode") ---------------------------
+
+
+def test_a_card_that_cannot_be_played_posts_why_not_a_bare_card() -> None:
+    """Telegram posts whatever inline result is chosen: a card that can't be played now
+    posts that, and why, so the group sees nothing that looks like a play; the result's
+    description tells the player why before they choose it."""
+    state = dealt(["R5 B9 W+4", "G7 G8 Y2"], discard="R3", current=0)
+    info = game_info(state)
+    page = inline_page("en", info, engine_view(state, 0), 0, group_locale="en")
+    inert = [r for r in page.results if Callback.decode(r.id).kind is Kind.INERT]
+    assert [plain_text(r.text) for r in inert] == [
+        "🟦 9 can't be played now: it doesn't match the pile"
+    ]
+    assert inert[0].description == "can't be played now: it doesn't match the pile"
+    # Out of turn: every card is inert, and says whose turn it is.
+    waiting = inline_page("en", info, engine_view(state, 1), 0, group_locale="en")
+    assert {plain_text(r.text).split(": ")[1] for r in waiting.results} == {"it is Ana's turn"}
+    # Answering a draw card: the draw comes first.
+    state, _ = act(state, 0, "p.W+4")
+    state, _ = act(state, 0, "c.G")
+    answering = inline_page("en", game_info(state), engine_view(state, 1), 0, group_locale="en")
+    inert = [r for r in answering.results if Callback.decode(r.id).kind is Kind.INERT]
+    assert inert and all(
+        plain_text(r.text).endswith("can't be played now: the +4 has to be answered first")
+        for r in inert
+    )
+
+
+def test_what_an_inline_choice_posts_speaks_the_groups_language() -> None:
+    """A Persian player in an English group: their list is in Persian, what it posts in
+    the group (an action's name, a card that can't be played, the 🃏 My cards button) in
+    English."""
+    state = dealt(["R5 B9", "G7 G8 Y2"], discard="R3", current=0)
+    page = inline_page("fa", game_info(state), engine_view(state, 0), 0, group_locale="en")
+    by_arg = {Callback.decode(r.id).arg.split(".")[0]: r for r in page.results}
+    assert by_arg["d"].text == "📥 Draw" and by_arg["d"].title == "📥 " + gettext("fa", "Draw")
+    assert plain_text(by_arg["B9"].text).startswith("🟦 9 can't be played now")
+    assert by_arg["B9"].description == gettext(
+        "fa", "can't be played now: {why}", why=gettext("fa", "it doesn't match the pile")
+    )
+    for result in page.results:
+        assert [b.text for row in result.keyboard for b in row] == ["🃏 My cards"]

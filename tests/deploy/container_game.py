@@ -230,7 +230,10 @@ class Game:
         lobby = self.players.wait_table("the lobby", lambda m: "waiting for players" in m["text"])
         buttons = {cb.arg: cb for cb in callbacks(lobby)}
         assert self.players.press(guest["id"], lobby, buttons["join"])["text"] == "You're in!"
-        self.players.press(host["id"], lobby, buttons["ai.strong"])
+        # An Add AI button holds the lobby's version: pressed on the lobby as it is now.
+        lobby = self.players.wait_table("two seats", lambda m: guest["first_name"] in m["text"])
+        ai = next(cb for cb in callbacks(lobby) if cb.arg == "ai.strong")
+        self.players.press(host["id"], lobby, ai)
         self.players.wait_table("three seats", lambda m: "AI 1" in m["text"])
         self.players.press(host["id"], lobby, buttons["start"])
         table = self.players.wait_table("the table", lambda m: "round 1" in m["text"])

@@ -115,6 +115,23 @@ def test_tokens_and_passwords_are_required_and_listed_in_env_example() -> None:
     assert (REPO / ".gitignore").read_text().count("\n.env\n") == 1
 
 
+def test_metrics_are_served_on_ports_of_their_own_that_nothing_publishes(
+    compose: dict[str, Any],
+) -> None:
+    """The bot's and the Mini App's HTTP ports are published (for the TLS reverse proxy);
+    their metrics, like the worker's, are on ports of their own, reached only from the
+    compose network (where Prometheus would scrape them)."""
+    services = compose["services"]
+    for name, setting, port in (
+        ("worker", "UNO_WORKER_METRICS_PORT", "9103"),
+        ("bot", "UNO_BOT_METRICS_PORT", "9102"),
+        ("webapp", "UNO_WEBAPP_METRICS_PORT", "9104"),
+    ):
+        assert services[name]["environment"][setting] == port, name
+        published = " ".join(services[name].get("ports", []))
+        assert f":{port}" not in published, name
+
+
 def test_services_start_in_order(compose: dict[str, Any]) -> None:
     services = compose["services"]
     # The Mini App keeps no records: it waits for the engine and Redis alone.

@@ -223,7 +223,7 @@ def test_the_bot_starts_against_the_local_telegram_and_answers_its_probes(
     local_telegram: Any, redis_url: str, tmp_path: Path
 ) -> None:
     made = local_telegram.control.create_bot(username="uno_deploy_bot", first_name="UNO")
-    port, http_port = free_port(), free_port()
+    port, http_port, metrics_port = free_port(), free_port(), free_port()
     env = engine_env(
         redis_url,
         port,
@@ -231,6 +231,7 @@ def test_the_bot_starts_against_the_local_telegram_and_answers_its_probes(
         UNO_BOT_API_URL=local_telegram.bot_api_url,
         UNO_BOT_HTTP_HOST="127.0.0.1",
         UNO_BOT_HTTP_PORT=str(http_port),
+        UNO_BOT_METRICS_PORT=str(metrics_port),
         UNO_DATABASE_URL=f"sqlite:///{tmp_path / 'records.db'}",  # not ./uno.db
     )
     bot_url = f"http://127.0.0.1:{http_port}"
@@ -241,4 +242,5 @@ def test_the_bot_starts_against_the_local_telegram_and_answers_its_probes(
         wait_ready("the engine", f"http://127.0.0.1:{port}", engine_log)
         wait_ready("the bot", bot_url, bot_log, timeout=60)
         assert httpx.get(f"{bot_url}/healthz").status_code == 200
-        assert "uno_bot_updates_total" in httpx.get(f"{bot_url}/metrics").text
+        metrics = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics").text
+        assert "uno_bot_updates_total" in metrics

@@ -304,11 +304,16 @@ def test_the_services_get_the_settings_the_code_reads(rendered: list[Resource]) 
 
 
 def allowed(
-    policies: list[Resource], source: dict[str, str], target: dict[str, str], port: int
+    policies: list[Resource],
+    source: dict[str, str],
+    target: dict[str, str],
+    port: int,
+    namespace: dict[str, str] | None = None,
 ) -> bool:
-    """Whether a pod labelled ``source`` of the same namespace may open ``port`` on a pod
-    labelled ``target``: NetworkPolicy's rules (the policies selecting the target, if any,
-    add up; none selecting it means open)."""
+    """Whether a pod labelled ``source`` may open ``port`` on a pod labelled ``target``:
+    NetworkPolicy's rules (the policies selecting the target, if any, add up; none
+    selecting it means open). The source is of the same namespace, or (``namespace``: its
+    namespace's labels) of another."""
 
     def selects(selector: dict[str, Any], labels: dict[str, str]) -> bool:
         for key, value in selector.get("matchLabels", {}).items():
@@ -334,11 +339,19 @@ def allowed(
             peers = rule.get("from")
             ports = rule.get("ports")
             port_ok = ports is None or any(p.get("port") == port for p in ports)
-            peer_ok = peers is None or any(
-                "namespaceSelector" not in peer and selects(peer["podSelector"], source)
-                for peer in peers
-                if "podSelector" in peer
-            )
+            if namespace is None:
+                peer_ok = peers is None or any(
+                    "namespaceSelector" not in peer and selects(peer["podSelector"], source)
+                    for peer in peers
+                    if "podSelector" in peer
+                )
+            else:
+                peer_ok = peers is not None and any(
+                    "namespaceSelector" in peer
+                    and selects(peer["namespaceSelector"], namespace)
+                    and selects(peer.get("podSelector", {}), source)
+                    for peer in peers
+                )
             if port_ok and peer_ok:
                 return True
     return False
@@ -359,6 +372,56 @@ def test_only_the_right_pods_reach_the_engine_redis_and_postgres(rendered: list[
         }
         assert may - {target} == sources, target
         assert not allowed(policies, outsider, pods[target], port), target
+
+
+#: Who comes from outside the namespace: Prometheus, and the ingress controller's pods.
+PROMETHEUS = (
+    {"kubernetes.io/metadata.name": "monitoring"},
+    {"app.kubernetes.io/name": "prometheus"},
+)
+INGRESS = ({"kubernetes.io/metadata.name": "ingress-nginx"}, {"app.kubernetes.io/name": "nginx"})
+#: Each public service's ports: the one the ingress reaches, and its metrics port.
+PUBLIC_PORTS = {"uno-bot": (8090, 9102), "uno-webapp": (8070, 9104)}
+
+
+def test_the_ingress_reaches_the_public_ports_and_prometheus_the_metrics_ports_alone(
+    rendered: list[Resource],
+) -> None:
+    """The ingress controller brings Telegram's webhook calls to the bot and viewers to the
+    Mini App, never to their metrics; Prometheus scrapes those metrics, on their own ports,
+    and is no client of the public ones."""
+    policies = list(of_kind(rendered, "NetworkPolicy").values())
+    pods = {w["metadata"]["name"]: pod_labels(w) for w in workloads(rendered)}
+    for name, (public, metrics) in PUBLIC_PORTS.items():
+        target = pods[name]
+        for (namespace, labels), reaches in ((INGRESS, public), (PROMETHEUS, metrics)):
+            for port in (public, metrics):
+                assert allowed(policies, labels, target, port, namespace) == (port == reaches), (
+                    name,
+                    namespace,
+                    port,
+                )
+        elsewhere = {"kubernetes.io/metadata.name": "somewhere-else"}
+        assert not allowed(policies, PROMETHEUS[1], target, metrics, elsewhere), name
+
+
+def test_prometheus_is_pointed_at_each_services_metrics_port(rendered: list[Resource]) -> None:
+    """The scrape annotations name the port the container serves /metrics on (its port
+    named ``metrics``, the setting the service reads), for each service that has one."""
+    deployments = of_kind(rendered, "Deployment")
+    settings = {
+        "uno-bot": "UNO_BOT_METRICS_PORT",
+        "uno-webapp": "UNO_WEBAPP_METRICS_PORT",
+        "uno-worker": "UNO_WORKER_METRICS_PORT",
+    }
+    for name, setting in settings.items():
+        deployment = deployments[name]
+        annotations = deployment["spec"]["template"]["metadata"]["annotations"]
+        (container,) = containers(deployment)
+        port = next(p["containerPort"] for p in container["ports"] if p["name"] == "metrics")
+        env = {v["name"]: v.get("value") for v in container["env"]}
+        assert annotations["prometheus.io/port"] == env[setting] == str(port), name
+        assert annotations["prometheus.io/path"] == "/metrics"
 
 
 # ------------------------------------------------------------------ the image and the probes

@@ -11,10 +11,11 @@ import redis
 
 from harness.services import EngineProcess, engine_process
 from services.config import Settings
-from services.engine.client import EngineClient, log_key, shard_of, stream_entry_events
+from services.engine.client import EngineClient, log_key, shard_of
 from services.engine.game_record import GameRecord, GameStatus, Seat
 from services.engine.rules import Options, get_variant, new_game
 from services.engine.store import decode, game_key
+from services.engine.wire.event_log import decode_entry
 from services.engine.wire.schemas import GameInfo, SeatSpec
 
 
@@ -77,15 +78,16 @@ def deck_size(record: GameRecord) -> int:
 def stream_entries(
     client: redis.Redis, game_id: str, shards: int | None = None
 ) -> list[tuple[str, int, dict[str, Any]]]:
-    """Every event of the game in the event log as ``(event id, version, event)``, read the
-    way README "Events" tells a consumer to: every shard, one entry per write, each decoded
-    by ``stream_entry_events``. The game's entries must all be in its own shard (of
+    """Every event of the game in the event log, private ones too, as ``(event id, version,
+    event)``: every shard, one entry per write, each decoded whole by the service's own
+    ``decode_entry`` (a reader of the log gets the public ones alone:
+    ``stream_entry_events``). The game's entries must all be in its own shard (of
     ``shards``, by default the settings' count)."""
     out = []
     home = log_key(shard_of(game_id, shards or Settings().event_shards)).encode()
     for key in sorted(client.scan_iter(match="uno:eventlog:*")):
         for _, fields in client.xrange(key):  # type: ignore[union-attr]
-            gid, version, events = stream_entry_events(fields)
+            gid, version, events = decode_entry(fields)
             if gid != game_id:
                 continue
             assert key == home and events  # one shard per game; an entry per write with events

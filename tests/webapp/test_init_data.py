@@ -77,3 +77,18 @@ def test_malformed_launches_are_refused() -> None:
     assert reason(sign(TOKEN, {"auth_date": str(NOW)})) == "no_user"
     assert reason(sign(TOKEN, {"user": "{}", "auth_date": "soon"})) == "malformed"
     assert reason(sign(TOKEN, {"user": '{"id": true}', "auth_date": str(NOW)})) == "no_user"
+
+
+@pytest.mark.parametrize("user_id", ['"42"', "42.0", "42.5", "true", "null", "-42", "0"])
+def test_a_signed_launch_whose_user_id_is_not_a_positive_integer_is_refused(user_id: str) -> None:
+    """Telegram's user ids are JSON integers: a string or a float is no user id, however
+    well signed (else "42", 42.0 and 42.5 would all be person 42)."""
+    user = '{"id": ' + user_id + ', "first_name": "Ann"}'
+    assert reason(sign(TOKEN, {"user": user, "auth_date": str(NOW)})) == "no_user"
+
+
+def test_a_launch_from_at_most_a_minute_ahead_is_accepted() -> None:
+    """Telegram stamps ``auth_date`` with its own clock: a minute covers two synchronised
+    clocks' difference; a launch further ahead was not made now."""
+    assert validate(launch(auth_date=str(NOW + 60)), TOKEN, max_age=DAY, now=NOW).id == 42
+    assert reason(launch(auth_date=str(NOW + 61))) == "from_the_future"

@@ -9,7 +9,11 @@ from typing import Any
 
 import httpx
 import pytest
+import redis as sync_redis
 
+from services.bot.i18n import gettext
+from services.bot.locales.preferences import CHOICE_KEY
+from services.bot.screens.names import variant_name
 from services.engine.client import GameInfo
 from tests.helpers.webapp import WebAppStack, deal_classic
 
@@ -51,3 +55,40 @@ def test_the_menu_button_lists_my_games_and_a_tap_opens_the_table(
         assert codes == ["R5", "B9", "G1"]
     finally:
         context.close()
+
+
+def test_the_games_list_names_the_variant_in_the_persons_language(
+    webapp_stack: WebAppStack, browser: Any
+) -> None:
+    """The list's words are the bot's own, in the language it speaks to each person: Ann's
+    Telegram app's English, Bob's Persian, and Gujarati once Ann chooses it with /language."""
+    stack = webapp_stack
+    game = deal(stack)
+    menu = {"type": "web_app", "text": "UNO", "web_app": {"url": f"{stack.url()}/"}}
+    httpx.post(
+        f"{stack.telegram.bot_api_url}{stack.token}/setChatMenuButton",
+        json={"menu_button": menu},
+        timeout=20,
+    ).raise_for_status()
+    client = sync_redis.Redis.from_url(stack.redis_url)
+    choice = CHOICE_KEY.format(user_id=stack.people["Ann"]["id"])
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    try:
+        for name, lang in (("Ann", "en"), ("Bob", "fa"), ("Ann", "gu")):
+            if lang == "gu":
+                client.set(choice, "gu")
+            page = context.new_page()
+            launch = stack.telegram.control.open_web_app(
+                stack.people[name]["id"], "menu_button", chat_id=stack.bot["id"]
+            )
+            page.goto(launch["url"])
+            link = page.wait_for_selector(f".game-link[data-game='{game.game_id}']")
+            shown = link.inner_text()
+            assert variant_name(lang, "classic") in shown, (lang, shown)
+            assert gettext(lang, "playing") in shown and "classic" not in shown, (lang, shown)
+            assert page.text_content("#status") == gettext(lang, "Your games")
+            assert page.get_attribute("html", "lang") == lang
+    finally:
+        context.close()
+        client.delete(choice)
+        client.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 
 from harness.services import ENGINE_TOKEN
 from services.bot.screens.names import plain_text
+from services.bot.screens.refusals import kicked_out, left_the_group
 from services.engine.client import EngineClient, GameInfo
 from services.move_ids import action_id
 from tests.helpers.webapp import WebAppStack, deal_classic
@@ -164,3 +166,46 @@ async def play(stack: WebAppStack, game: GameInfo, code: str) -> None:
             game.game_id, ann, code, version=game.version,
             action_id=action_id(ann, game.version, code),
         )  # fmt: skip
+
+
+def engine_call(stack: WebAppStack, call: Callable[[EngineClient], Awaitable[Any]]) -> Any:
+    """One call of the engine's client, as the bot makes it, run outside Playwright's loop."""
+
+    async def run() -> Any:
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            return await call(engine)
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result()
+
+
+def test_a_player_out_of_the_game_is_shown_why_and_no_hand(
+    webapp_stack: WebAppStack, browser: Any
+) -> None:
+    """Kicked (the bot tells the engine of /kick), Bob's open page turns to the spectator's
+    table and says why, in his Persian; Ann, gone from the group, gets the chat's words
+    for it and her page stops following the game."""
+    stack = webapp_stack
+    game = deal(stack)
+    gid, v = game.game_id, game.version
+    ann_id, bob_id = stack.people["Ann"]["id"], stack.people["Bob"]["id"]
+    context = browser.new_context(viewport={"width": 390, "height": 800}, is_mobile=True)
+    try:
+        ann, bob = context.new_page(), context.new_page()
+        for page, name in ((ann, "Ann"), (bob, "Bob")):
+            page.goto(stack.open_app(name, gid)["url"])
+            at_version(page, v)
+        assert bob.locator(".hand-card").count() == 4
+        engine_call(stack, lambda engine: engine.kick(gid, ann_id, bob_id))
+        at_version(bob, v + 1)
+        bob.wait_for_selector("body[data-role='spectator']")
+        assert bob.locator(".hand-card").count() == 0
+        assert bob.text_content("#status") == kicked_out("fa")
+        engine_call(stack, lambda engine: engine.left_group(gid, ann_id))
+        ann.wait_for_function(
+            "text => document.querySelector('#status').textContent === text",
+            arg=left_the_group("en"),
+        )
+        assert ann.locator(".hand-card").count() == 0
+    finally:
+        context.close()

@@ -233,8 +233,9 @@ def finish(scene: Scene, ann: Any, bob: Any, sam: Any) -> None:
             page.screenshot(path=os.path.join(pictures, f"{scene.variant}-{name}.png"))
     play_round({ANN: ann, BOB: bob}, sam, scene)
     # the round's result on every page, in each viewer's language; never a hand for Sam
+    # (shown until the next round's first move, which the AI may make at once)
     for page, lang in ((ann, "en"), (bob, "fa"), (sam, "gu")):
-        page.wait_for_selector("#result[data-round='1']")
+        page.wait_for_selector("#result[data-round='1']", state="attached")
         heading = gettext(lang, "Round {n} goes to {name}", n=1, name="").strip()
         assert heading.split()[0] in page.text_content("#result"), (lang, heading)
     assert sam.locator(".hand-card").count() == 0 and sam.locator(".decision").count() == 0

@@ -6,6 +6,8 @@ plays the card."""
 from __future__ import annotations
 
 import asyncio
+import re
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -14,8 +16,9 @@ import httpx
 import pytest
 
 from harness.play import BOT_USERNAME, FIRST_PERSON, set_up_world
-from harness.services import ENGINE_TOKEN, WebAppProcess
+from harness.services import ENGINE_TOKEN, WebAppProcess, start_bot, start_worker
 from playground.server import LocalTelegram, start_in_thread
+from services.bot.screens.names import plain_text
 from services.engine.client import EngineClient, GameInfo, SeatSpec
 from tests.helpers.webapp import APP_NAME, WebAppStack, start_webapp
 
@@ -85,3 +88,184 @@ def test_the_playground_opens_the_mini_app_from_the_groups_link_and_a_tap_plays(
         assert app.locator(".hand-card").count() == 2
     finally:
         context.close()
+
+
+def create_in_playground(
+    stack: WebAppStack, seats: list[SeatSpec], setup: dict[str, Any]
+) -> GameInfo:
+    """A game dealt in the playground's group (an earlier one there ended first)."""
+
+    async def create() -> GameInfo:
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            existing = await engine.chat_game(stack.group["id"])
+            if existing is not None:
+                await engine.end(existing.game_id, existing.host, admin=True)
+            return await engine.create_test_game(stack.group["id"], seats, setup, turn_seconds=60)
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, create()).result()
+
+
+def turn_left(stack: WebAppStack, game_id: str) -> float:
+    """The seconds the engine says the decision owed now has left."""
+
+    async def ask() -> float:
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            return float((await engine.views_json(game_id, [1]))["turn_left"])
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, ask()).result()
+
+
+def open_in_playground(browser: Any, server: LocalTelegram, game_id: str, script: str = "") -> Any:
+    """The playground's page in a new context (``script`` run first in every frame), the
+    group's link to the game's table pressed: the page and the app's frame, once the app
+    shows the game."""
+    context = browser.new_context(viewport={"width": 400, "height": 800})
+    if script:
+        context.add_init_script(script)
+    page = context.new_page()
+    page.goto(server.url)
+    page.wait_for_selector("#chat-title:has-text('UNO night')")
+    page.click(f".msg:has-text('Your game {game_id}') button:has-text('Open table')")
+    page.wait_for_selector("#web-app", state="visible")
+    app = page.wait_for_selector("#web-app-frame").content_frame()
+    app.wait_for_selector("body[data-version]")
+    return page, app
+
+
+def post_table_link(server: LocalTelegram, stack: WebAppStack, game_id: str) -> None:
+    link = f"https://t.me/{BOT_USERNAME}/{APP_NAME}?startapp={game_id}"
+    button = {"text": "🎴 Open table", "url": link}
+    sent = httpx.post(
+        f"{server.bot_api_url}{stack.token}/sendMessage",
+        json={
+            "chat_id": stack.group["id"],
+            "text": f"Your game {game_id}",
+            "reply_markup": {"inline_keyboard": [[button]]},
+        },
+        timeout=30,
+    ).json()
+    assert sent["ok"], sent
+
+
+def clock_of(app: Any) -> int:
+    """The seconds the app's turn clock shows."""
+    shown = app.text_content("#turn") or ""
+    found = re.search(r"⏱\s*(\d+)", shown)
+    assert found, shown
+    return int(found.group(1))
+
+
+#: A device whose clock is seven minutes slow.
+SLOW_DEVICE = "(() => { const real = Date.now; Date.now = () => real.call(Date) - 420000; })();"
+
+
+def test_the_apps_clock_counts_to_the_servers_deadline_whatever_the_devices_clock(
+    playground: tuple[LocalTelegram, WebAppStack, WebAppProcess], browser: Any
+) -> None:
+    """RULES.md §7 "Timing in a chat": the turn times out when the engine's deadline passes;
+    a page opened late into the turn, on a device whose clock is minutes wrong, shows the
+    time the turn has left, not a fresh turn."""
+    server, stack, _ = playground
+    you = stack.people[FIRST_PERSON]["id"]
+    seats = [SeatSpec(name=FIRST_PERSON, user_id=you), SeatSpec(name="AI 1", ai="random")]
+    game = create_in_playground(
+        stack, seats, {"hands": ["R5 G2 B9", "Y1 Y2 Y3"], "discard": "R3", "current": 0}
+    )
+    post_table_link(server, stack, game.game_id)
+    first, app = open_in_playground(browser, server, game.game_id)
+    late = None
+    try:
+        # some of the turn goes by (read off the page's own clock) ...
+        app.wait_for_function(
+            "() => { const m = document.querySelector('#turn').textContent.match(/⏱\\s*(\\d+)/);"
+            " return m !== null && Number(m[1]) <= 54; }"
+        )
+        # ... then the same person opens the table on a device seven minutes slow
+        late, late_app = open_in_playground(browser, server, game.game_id, SLOW_DEVICE)
+        late_app.wait_for_selector("#turn:has-text('⏱')")
+        assert late_app.evaluate("() => Date.now()") < time.time() * 1000 - 400_000
+        for app_frame in (app, late_app):
+            before = turn_left(stack, game.game_id)
+            shown = clock_of(app_frame)
+            after = turn_left(stack, game.game_id)
+            # the page's second is rounded up and redrawn a few times a second
+            assert after - 1 <= shown <= before + 1.5, (after, shown, before)
+    finally:
+        first.context.close()
+        if late is not None:
+            late.context.close()
+
+
+def ends_on_the_page(app: Any, heading: str) -> None:
+    """The game's end as the app shows it at once: the result and every seat's score, no
+    hand, no decision, no turn and no clock."""
+    app.wait_for_selector("#result[data-over='1']:not([hidden])")
+    result = plain_text(app.text_content("#result") or "")
+    assert heading in result and f"{FIRST_PERSON}:" in result, result
+    assert app.locator(".hand-card").count() == 0
+    assert app.locator(".decision").count() == 0
+    turn = app.text_content("#turn") or ""
+    assert "⏱" not in turn and "Your turn" not in turn, turn
+
+
+def test_the_app_shows_a_game_ended_in_the_group_at_once(
+    playground: tuple[LocalTelegram, WebAppStack, WebAppProcess], browser: Any
+) -> None:
+    """The player sends /end in the group (the playground's chat, to the real bot) while
+    the table is open on their turn."""
+    server, stack, _ = playground
+    bot = start_bot(
+        "playground-bot",
+        stack.redis_url,
+        stack.engine_url,
+        server.bot_api_url,
+        stack.token,
+        stack.log_dir,
+    )
+    you = stack.people[FIRST_PERSON]["id"]
+    seats = [SeatSpec(name=FIRST_PERSON, user_id=you), SeatSpec(name="AI 1", ai="random")]
+    game = create_in_playground(
+        stack, seats, {"hands": ["R5 G2 B9", "Y1 Y2 Y3"], "discard": "R3", "current": 0}
+    )
+    post_table_link(server, stack, game.game_id)
+    page, app = open_in_playground(browser, server, game.game_id)
+    try:
+        app.wait_for_selector("#turn:has-text('Your turn')")
+        assert app.locator(".hand-card").count() == 3
+        page.fill("#text", "/end")
+        page.press("#text", "Enter")
+        ends_on_the_page(app, "The game was ended.")
+    finally:
+        page.context.close()
+        bot.stop()
+
+
+def test_the_app_shows_a_no_mercy_game_won_by_a_knock_out_at_once(
+    playground: tuple[LocalTelegram, WebAppStack, WebAppProcess], browser: Any
+) -> None:
+    """RULES.md §4 "Mercy": the AI, made to take two with 23 cards, is knocked out; the
+    last player standing wins the round, and with it the game."""
+    server, stack, _ = playground
+    worker = start_worker(stack.redis_url, stack.engine_url, stack.log_dir, "playground-worker")
+    you = stack.people[FIRST_PERSON]["id"]
+    seats = [SeatSpec(name=FIRST_PERSON, user_id=you), SeatSpec(name="AI 1", ai="first-legal")]
+    ai_hand = " ".join((["Y5", "Y6", "B5", "B6", "G5", "G6"] * 4)[:23])  # no draw card
+    setup = {
+        "variant": "no_mercy",
+        "hands": ["R+2 G7 G8", ai_hand],
+        "discard": "R3",
+        "draw_pile": " ".join(f"{c}{n}" for n in range(1, 10) for c in "YBGR"),
+        "current": 0,
+        "scores": [800, 0],
+    }
+    game = create_in_playground(stack, seats, setup)
+    post_table_link(server, stack, game.game_id)
+    page, app = open_in_playground(browser, server, game.game_id)
+    try:
+        app.click(".hand-card.playable[data-code='R+2']")
+        ends_on_the_page(app, f"{FIRST_PERSON} wins the game!")
+    finally:
+        page.context.close()
+        worker.stop()

@@ -18,7 +18,7 @@ from services.bot.locales.preferences import CHOICE_KEY
 from services.bot.screens.names import plain_text
 from services.engine.client import EngineClient
 from services.move_ids import action_id
-from tests.helpers.webapp import Deal, start_webapp
+from tests.helpers.webapp import APP_NAME, Deal, start_webapp
 from tests.helpers.webapp_stream import stream_ticket, table_stream
 
 
@@ -272,3 +272,55 @@ def test_each_viewer_reads_the_table_in_the_language_the_bot_speaks_to_them(deal
     finally:
         client.delete(choice)
         client.close()
+
+
+def test_a_spectator_who_leaves_the_group_stops_seeing_the_table(deal: Deal) -> None:
+    """Whether a spectator may watch is Telegram's to say: asked again once the replica's
+    answer is older than ``UNO_WEBAPP_MEMBER_CACHE_SECONDS`` (none, on this replica), at the
+    next table; gone from the group, Sam's stream ends with why."""
+    stack, gid, version = deal.stack, deal.game_id, deal.game.version
+    control, group, sam_id = stack.telegram.control, stack.group, stack.people["Sam"]["id"]
+    uncached = start_webapp(stack, "webapp-uncached", UNO_WEBAPP_MEMBER_CACHE_SECONDS="0")
+
+    async def run() -> None:
+        sam = stack.launch("Sam", gid)
+        async with table_stream(uncached.url, gid, sam) as stream:
+            assert (await stream.table())["seat"] is None
+            await asyncio.to_thread(control.remove_member, group["id"], sam_id)
+            moved = await post_move(
+                uncached.url, gid, stack.launch("Ann", gid), {"action": "p.R5", "version": version}
+            )
+            assert moved.status_code == 200
+            kind, data = await stream.next_event()
+            assert kind == "removed", (kind, data)
+            assert data == {
+                "reason": "not_in_chat",
+                "words": gettext("en", "You left this game's group"),
+            }
+
+    try:
+        asyncio.run(run())
+    finally:
+        control.add_member(group["id"], sam_id)
+        uncached.stop()
+        # the app's registered address back to the first replica, which the others open
+        control.register_web_app(stack.token, APP_NAME, f"{stack.url(0)}/")
+
+
+def test_each_table_carries_the_turns_deadline_and_the_servers_time(deal: Deal) -> None:
+    """RULES.md §7 "Timing in a chat": the page counts to the engine's deadline, so each
+    table says when it is (by the server's clock, with that clock's time as the table
+    left); an ended game owes nothing and has none."""
+    stack, gid = deal.stack, deal.game_id
+
+    async def run() -> None:
+        async with table_stream(stack.url(), gid, stack.launch("Ann", gid)) as ann:
+            table = await ann.table()
+            assert 0 < table["deadline"] - table["now"] <= deal.game.turn_seconds * 1000
+            async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+                await engine.end(gid, stack.people["Ann"]["id"])
+            ended = await ann.table(at_least=table["version"] + 1)
+            assert ended["deadline"] is None and isinstance(ended["now"], int)
+            assert ended["words"]["game_over"].startswith(gettext("en", "The game was ended."))
+
+    asyncio.run(run())

@@ -112,6 +112,17 @@ def event_line(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str
     if kind == "hands_rotated":
         return gettext(locale, "every hand passed on")
     if kind == "knocked_out":
+        points = event.get("points")
+        if isinstance(event.get("by"), int) and isinstance(points, int) and points > 0:
+            # RULES.md §4 "Scoring": the knock-out scores at once, for whoever caused it.
+            return gettext(
+                locale,
+                "☠ {name} holds 25 cards or more: knocked out by the mercy rule; "
+                "{scorer} scores {n}",
+                name=n(),
+                scorer=n("by"),
+                n=points,
+            )
         return gettext(
             locale, "☠ {name} holds 25 cards or more: knocked out by the mercy rule", name=n()
         )

@@ -86,6 +86,10 @@ def why_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
         current = game.seats[pending.player]
         return gettext(locale, "waiting for {name}", name=person(current))
     source = game.seats[pending.source].name if pending.source is not None else ""
+    # A stack is offered only where the rules in force allow one (the variant's own, or the
+    # house rule Progressive Draw) and the hand holds a card for it: the engine's legal
+    # plays, while a draw is answered, are exactly the stacks.
+    stacks = any(code.startswith("p.") for code in view.legal)
     texts = {
         "turn": gettext(locale, "your turn"),
         "play_drawn": gettext(locale, "you drew a card: play it or keep it"),
@@ -94,6 +98,13 @@ def why_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
             gettext(
                 locale,
                 "{name} makes you take +{n}: challenge, stack or take",
+                name=html.escape(source),
+                n=pending.amount,
+            )
+            if pending.challengeable and stacks
+            else gettext(
+                locale,
+                "{name} makes you take +{n}: challenge or take",
                 name=html.escape(source),
                 n=pending.amount,
             )

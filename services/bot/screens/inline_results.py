@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from services.bot.callbacks import Callback, Kind
 from services.bot.cards import face_label
 from services.bot.i18n import gettext, language
+from services.bot.locales.bidi import with_direction
 from services.bot.locales.glossary import UnknownCard, face_name
 from services.bot.screens.hand import Choice, choices, why_line
 from services.bot.screens.keyboard import Keyboard, Screen
-from services.bot.screens.names import plain_text
+from services.bot.screens.names import person, plain_text
 from services.bot.screens.table import my_cards_keyboard
 from services.engine.client import EngineView, GameInfo
 
@@ -38,42 +39,81 @@ class InlinePage:
     next_offset: str  # "" on the last page
 
 
-def inline_page(locale: str, game: GameInfo, view: EngineView, offset: int) -> InlinePage:
-    """The page of the hand's choices from ``offset`` on."""
+def inline_page(
+    locale: str, game: GameInfo, view: EngineView, offset: int, *, group_locale: str
+) -> InlinePage:
+    """The page of the hand's choices from ``offset`` on: what the player reads before
+    choosing (titles, descriptions) in ``locale``, their own; what a choice posts in the
+    group, and its button, in ``group_locale``, the group's (group messages speak the
+    chat's language)."""
     every = choices(locale, game, view)
-    page = every[offset : offset + INLINE_PAGE]
+    posted = choices(group_locale, game, view)  # the same choices, in the same order
+    page = range(offset, min(offset + INLINE_PAGE, len(every)))
     results = []
-    for n, choice in enumerate(page):
+    for n in page:
+        choice = every[n]
         kind = Kind.ACT if choice.code is not None else Kind.INERT
-        arg = choice.code if choice.code is not None else f"{choice.card}.{offset + n}"
+        arg = choice.code if choice.code is not None else f"{choice.card}.{n}"
         results.append(
             InlineResult(
                 id=Callback(kind, game.game_id, view.version, arg or "").encode(),
                 title=titled(locale, choice, game.variant, view.side),
                 description=(
-                    gettext(locale, "can't be played now")
+                    plain_text(
+                        gettext(
+                            locale,
+                            "can't be played now: {why}",
+                            why=unplayable(locale, game, view),
+                        )
+                    )
                     if choice.code is None
                     else plain_text(why_line(locale, game, view))
                 ),
-                text=posted_text(locale, choice),
+                text=posted_text(group_locale, posted[n], game, view),
                 # A keyboard makes the posted card an inline message the bot can edit
                 # (Telegram gives its inline_message_id only then): a choice refused says so
                 # there. The button opens the hand again, for whoever plays next.
-                keyboard=my_cards_keyboard(locale, game.game_id),
+                keyboard=my_cards_keyboard(group_locale, game.game_id),
             )
         )
     more = offset + INLINE_PAGE < len(every)
     return InlinePage(results, str(offset + INLINE_PAGE) if more else "")
 
 
-def posted_text(locale: str, choice: Choice) -> str:
+def posted_text(locale: str, choice: Choice, game: GameInfo, view: EngineView) -> str:
     """What an inline choice posts in the group as the player's message: the card as it is
-    played, the action's name, or for a card that cannot be played, nothing harmful."""
+    played, the action's name, or for a card that cannot be played, that and why (Telegram
+    posts whatever result is chosen, so it says plainly that nothing was played)."""
     if choice.code is None:
-        return "🃏"
+        said = gettext(
+            locale,
+            "{card} can't be played now: {why}",
+            card=face_label(locale, choice.card or ""),
+            why=unplayable(locale, game, view),
+        )
+        return with_direction(language(locale), said)
     if choice.card is not None:
         return face_label(locale, choice.card)
     return choice.label
+
+
+def unplayable(locale: str, game: GameInfo, view: EngineView) -> str:
+    """Why a card of the viewer's hand cannot be played now (the engine lists no play of
+    it), from the decision the game waits for."""
+    pending = view.pending
+    if pending is None:
+        return gettext(locale, "the round is over")
+    if pending.player != view.viewer:
+        if 0 <= pending.player < len(game.seats):
+            return gettext(locale, "it is {name}'s turn", name=person(game.seats[pending.player]))
+        return gettext(locale, "a choice has to be made first")
+    if pending.kind == "turn":
+        return gettext(locale, "it doesn't match the pile")
+    if pending.kind == "play_drawn":
+        return gettext(locale, "only the card just drawn can be played")
+    if pending.kind == "respond_to_draw":
+        return gettext(locale, "the +{n} has to be answered first", n=pending.amount)
+    return gettext(locale, "a choice has to be made first")
 
 
 def inline_text(locale: str, cb: Callback) -> str:

@@ -14,6 +14,8 @@ from services.engine.client import GameInfo, SeatInfo
 #: The arguments of the lobby's buttons: anything else is data the bot did not write,
 #: answered as out of date (a modified client can send any data).
 LOBBY_BUTTONS = frozenset({"join", "leave", "ai.strong", "ai.random", "ai.hard", "start", "rules"})
+#: The lobby's Add AI buttons: each press adds a seat.
+AI_BUTTONS = frozenset({"ai.strong", "ai.random", "ai.hard"})
 
 
 def variant_keyboard(
@@ -45,8 +47,11 @@ def lobby_text(locale: str | None, game: GameInfo) -> str:
         "",
     ]
     for seat in game.seats:
-        mark = "🤖 " if seat.ai else "• "
-        lines.append(mark + person(seat))
+        if seat.ai:
+            # Which AI is which: the level each seat plays at, as the Add AI buttons name it.
+            lines.append(f"🤖 {person(seat)} · {ai_level_name(locale, seat.ai)}")
+        else:
+            lines.append("• " + person(seat))
     lines.append("")
     lines.append(
         ngettext(locale, "{n} player", "{n} players", len(game.seats))
@@ -56,11 +61,26 @@ def lobby_text(locale: str | None, game: GameInfo) -> str:
     return "\n".join(lines)
 
 
+def ai_level_name(locale: str | None, level: str) -> str:
+    """An AI seat's level in words: the strong AI (the default), the easy one (random
+    play, and the test suite's first-legal player), the hard one."""
+    if level == "hard":
+        return gettext(locale, "hard AI")
+    if level in ("random", "first-legal"):
+        return gettext(locale, "easy AI")
+    return gettext(locale, "strong AI")
+
+
 def lobby_keyboard(locale: str | None, game: GameInfo) -> Keyboard:
-    # Lobby buttons hold no version: joining or starting means the same on any lobby edit.
-    g, v = game.game_id, 0
+    g = game.game_id
 
     def word(text: str, arg: str) -> Button:
+        # [decision] The Add AI buttons carry the lobby's version: each press adds a seat,
+        # so one pressed on a lobby older than the game's (a second press while the lobby
+        # is slow to redraw) is refused, not applied again (lobby.py ``lobby_button``).
+        # The other words mean the same on any version (joining twice changes nothing), and
+        # hold none: two people joining from the same lobby both get in.
+        v = game.version if arg in AI_BUTTONS else 0
         return button(text, Callback(Kind.LOBBY, g, v, arg))
 
     groups = (

@@ -1,7 +1,9 @@
-"""The buttons that open the Mini App (services/webapp) on a game: on the group's table a
-direct link (``https://t.me/<bot>/<short name>?startapp=<game>``: Telegram refuses
-``web_app`` buttons in groups), on the private hand a ``web_app`` button to the app's page
-(``?game=<game>``). A bot with no Mini App configured shows neither."""
+"""The Mini App's own screens: the buttons that open it (services/webapp) on a game, and
+the few words the app says that the chat does not (its list of games, a catch someone made
+first). On the group's table the button is a direct link
+(``https://t.me/<bot>/<short name>?startapp=<game>``: Telegram refuses ``web_app`` buttons
+in groups), on the private hand a ``web_app`` button to the app's page (``?game=<game>``).
+A bot with no Mini App configured shows neither."""
 
 from __future__ import annotations
 
@@ -47,3 +49,19 @@ def with_mini_app(
         return screen
     row = (open_table(locale, app, game_id, in_group=in_group),)
     return Screen(screen.text, (*screen.keyboard, row))
+
+
+def games_list_words(locale: str | None) -> dict[str, str]:
+    """The words of the app's list of the person's current games (opened from the bot's
+    menu button): its heading, the empty list, and each game's state."""
+    return {
+        "mine": gettext(locale, "Your games"),
+        "none": gettext(locale, "You are in no game now."),
+        "lobby": gettext(locale, "waiting to start"),
+        "playing": gettext(locale, "playing"),
+    }
+
+
+def already_caught(locale: str | None, name: str) -> str:
+    """A Catch! that came a moment after someone else's catch of the same player."""
+    return gettext(locale, "{name} was already caught.", name=name)

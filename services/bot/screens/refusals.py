@@ -34,8 +34,19 @@ def not_answering(locale: str, *, maybe_applied: bool = False) -> str:
     return gettext(locale, "The game server is not answering. Please try again.")
 
 
+def out_of_the_game(locale: str, e: EngineError) -> str | None:
+    """Why the engine holds the person out of the game (403 ``seat_removed``: kicked, or
+    gone from the group), in words; None for any other refusal."""
+    if not isinstance(e, Forbidden) or e.removed is None:
+        return None
+    return kicked_out(locale) if e.removed == "kicked" else left_the_group(locale)
+
+
 def move_refused(locale: str, e: EngineError) -> str:
     """Why a move (a press, an inline choice) was not applied."""
+    removed = out_of_the_game(locale, e)
+    if removed is not None:
+        return removed
     if isinstance(e, StaleVersion):
         return out_of_date(locale)
     if isinstance(e, Forbidden):
@@ -64,6 +75,9 @@ def move_refused(locale: str, e: EngineError) -> str:
 
 def seat_refused(locale: str, e: EngineError) -> str:
     """Why a lobby word (join, leave, add an AI, start, end) was not done."""
+    removed = out_of_the_game(locale, e)
+    if removed is not None:
+        return removed
     if isinstance(e, Forbidden):
         return gettext(locale, "You are not in this game.")
     if isinstance(e, NotFound):

@@ -117,8 +117,10 @@ def table_text(
     """The table's words: ``recent`` are the last moves' lines (``event_lines`` of the
     last ``event_lines.RECENT_MOVES`` moves, which the bot's memory keeps), all told;
     ``two_sided``: the variant's cards have a light and a dark side (its facts)."""
-    direction = "↻ " + (
-        gettext(locale, "clockwise") if view.direction == 1 else gettext(locale, "anticlockwise")
+    direction = (
+        "↻ " + gettext(locale, "clockwise")
+        if view.direction == 1
+        else "↺ " + gettext(locale, "anticlockwise")
     )
     head = [
         "🎴 " + gettext(locale, "UNO {variant}", variant=variant_name(locale, game.variant)),

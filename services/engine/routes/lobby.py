@@ -1,5 +1,6 @@
 """The lobby: create a game in a chat, take and leave seats, AI seats, options, start, end,
-"I'm back" (RULES.md §7); and the public facts of a game (no cards).
+"I'm back" (RULES.md §7); who is out of a game (/kick, leaving the chat and coming back
+to it); and the public facts of a game (no cards).
 
 Every change is a pure decision of game_record.py, written by ``Games.change`` (read, decide,
 compare-and-set, retried on a lost race).
@@ -7,6 +8,7 @@ compare-and-set, retried on a lost race).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Annotated
 
@@ -26,6 +28,8 @@ from services.engine.wire.schemas import (
     GameInfo,
     HostCommand,
     Join,
+    Kick,
+    LeftGroup,
     PlayerOnly,
     SetOptions,
     UserGames,
@@ -142,3 +146,38 @@ async def end(context: Context, game_id: GameId, body: HostCommand) -> Response:
 @lobby_change("back", "I'm back: clear away (RULES.md §7)")
 async def come_back(context: Context, game_id: GameId, body: PlayerOnly) -> Response:
     return await _change(context, game_id, lambda r: game_record.come_back(r, body.user_id))
+
+
+def _now() -> int:
+    """The time a removal is written with (unix seconds): the service's clock, handed to
+    the pure record, which reads none."""
+    return int(time.time())
+
+
+@lobby_change("kick", "Remove a player from the game for good (host or admin)")
+async def kick(context: Context, game_id: GameId, body: Kick) -> Response:
+    """The seat goes to the stand-in (in a lobby it goes); every move, hand view, join and
+    "I'm back" of the player is refused 403 ``seat_removed`` with ``reason: kicked``."""
+    at = _now()
+    return await _change(
+        context,
+        game_id,
+        lambda r: game_record.kick(r, body.user_id, body.admin, body.target, at),
+    )
+
+
+@lobby_change("left-group", "A player left the game's chat: out of the game until back")
+async def left_group(context: Context, game_id: GameId, body: LeftGroup) -> Response:
+    """As a kick, with ``reason: left_group``, until ``rejoined-group``; a person with no
+    seat, or out already, changes nothing."""
+    at = _now()
+    return await _change(
+        context, game_id, lambda r: game_record.left_group(r, body.user_id, at, body.by)
+    )
+
+
+@lobby_change("rejoined-group", "A player is back in the game's chat")
+async def rejoined_group(context: Context, game_id: GameId, body: PlayerOnly) -> Response:
+    """Leaving the chat no longer holds them out: "I'm back" or a move of theirs takes the
+    seat back from the stand-in. A kick still holds."""
+    return await _change(context, game_id, lambda r: game_record.rejoined_group(r, body.user_id))

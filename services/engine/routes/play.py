@@ -18,10 +18,10 @@ from services.engine.responses import (
     game_info,
     json_response,
     player_view,
-    shown_to,
     table_view,
 )
 from services.engine.routes import GameId, errors
+from services.engine.rules import numbered_events_for
 from services.engine.wire.schemas import (
     ActionRequest,
     ActionResult,
@@ -91,15 +91,22 @@ async def show_views(context: EngineContext, game_id: str, user_ids: list[int]) 
     spectator: dict[str, object] = {}
     views = []
     for person in dict.fromkeys(user_ids):
-        seat = record.seat_of(person)
+        # A person out of the game (kicked, gone from its chat) sees what a spectator sees:
+        # the seat they played is no longer theirs to look into.
+        removal = record.removal_of(person)
+        seat = record.seat_of(person) if removal is None else None
         if seat is None:
             if "view" not in spectator:  # computed once however many spectators
                 spectator["view"] = player_view(record, None)
             shown = spectator["view"]
         else:
             shown = player_view(record, seat)
-        views.append({"user_id": person, "seat": seat, "view": shown})
-    return json_response({"game": game_info(record), "views": views})
+        one = {"user_id": person, "seat": seat, "view": shown}
+        if removal is not None:
+            one["removed"] = removal.reason.value
+        views.append(one)
+    turn_left = await context.store.turn_left(game_id, record.version)
+    return json_response({"game": game_info(record), "views": views, "turn_left": turn_left})
 
 
 async def show_spectator_view(context: EngineContext, game_id: str) -> Response:
@@ -126,11 +133,8 @@ async def get_events(
     record = await context.games.get(game_id)
     seat = record.require_seat(user_id) if user_id is not None else None
     rows = await context.store.events(game_id, after, limit)
-    out = [
-        {"id": r.id, "version": r.version, "event": r.event}
-        for r in rows
-        if shown_to(r.event, seat)
-    ]
+    seen = numbered_events_for([r.event for r in rows], seat)
+    out = [{"id": rows[n].id, "version": rows[n].version, "event": event} for n, event in seen]
     return json_response({"events": out, "last_id": rows[-1].id if rows else after})
 
 

@@ -7,6 +7,7 @@ The public surface::
     legal_actions(state, player) -> actions
     apply(state, action) -> Applied(state, events) | Rejected(reason, message)
     view(state, viewer) -> View                      # the only way a hand leaves
+    events_for(events, viewer) -> events             # the only way a private event leaves
     to_json(state) / from_json(data)
 """
 
@@ -20,7 +21,15 @@ from .setup import Setup, SetupError, check_options, from_setup, new_game
 from .state import GameState, Options, Pending, PendingKind
 from .variant import HouseRule
 from .variants import VARIANTS, UnknownVariant, get_variant
-from .view import PendingView, SeatView, View, events_for, view
+from .view import (
+    PendingView,
+    SeatView,
+    View,
+    addressee,
+    events_for,
+    numbered_events_for,
+    view,
+)
 
 __all__ = [
     "VARIANTS",
@@ -48,6 +57,7 @@ __all__ = [
     "Side",
     "UnknownVariant",
     "View",
+    "addressee",
     "apply",
     "card",
     "cards",
@@ -58,6 +68,7 @@ __all__ = [
     "get_variant",
     "legal_actions",
     "new_game",
+    "numbered_events_for",
     "options_to_json",
     "owed_by",
     "round_gains",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .cards import Card, Side
 from .effects import skip
@@ -31,6 +32,7 @@ def deal(t: Table) -> None:
     # Every seat is dealt in again: a knock-out lasts for the round it happened in (RULES.md
     # §4 "Mercy") [decision knockout-for-the-round].
     t.knocked_out = [False] * t.n
+    t.knockout_points = [0] * t.n
     t.round_winner = None
     t.emit(EventType.ROUND_STARTED, round=t.round, dealer=t.dealer)
     seat = t.dealer
@@ -136,6 +138,11 @@ def finish_round(t: Table) -> None:
         t.scores[seat] += gain
     t.pending = None
     t.uno_window = None
+    # Where knock-outs score (No Mercy), what each seat scored for them in the round: the
+    # round's result says what each gain is for.
+    knockouts: dict[str, Any] = (
+        {"knockouts": list(t.knockout_points)} if t.variant.knockout_points else {}
+    )
     t.emit(
         EventType.ROUND_ENDED,
         round=t.round,
@@ -143,6 +150,7 @@ def finish_round(t: Table) -> None:
         points=points,
         scores=list(t.scores),
         hands=[[t.face(c).code for c in hand] for hand in t.hands],
+        **knockouts,
     )
     game_winner = game_winner_after_round(t, winner)
     if game_winner is not None:

@@ -89,6 +89,7 @@ def to_json(s: GameState) -> dict[str, Any]:
                 **({"knocked_out": True} if p.knocked_out else {}),
                 **({"frozen_turns": p.frozen_turns} if p.frozen_turns is not None else {}),
                 **({"received_one_card": True} if p.received_one_card else {}),
+                **({"knockout_points": p.knockout_points} if p.knockout_points else {}),
             }
             for p in s.players
         ],
@@ -136,6 +137,7 @@ def from_json(d: dict[str, Any]) -> GameState:
                 knocked_out=p.get("knocked_out", False),
                 frozen_turns=p.get("frozen_turns"),
                 received_one_card=p.get("received_one_card", False),
+                knockout_points=p.get("knockout_points", 0),
             )
             for p in d["players"]
         ),

@@ -77,6 +77,9 @@ class PlayerState:
     # they can't be caught for it, but may still call (RULES.md §2 "House rules in detail").
     received_one_card: bool = False
     knocked_out: bool = False  # No Mercy's mercy rule; out until the next round
+    # No Mercy: what the player scored for knock-outs in this round (RULES.md §4
+    # "Scoring"), so the round's result can say what each gain is for.
+    knockout_points: int = 0
     # Minions' Dumb Fu (RULES.md §6): None when not frozen, else how many of their turns
     # have started since they were frozen (the second one ends the freeze).  Kept per
     # player because several players can be frozen at once.

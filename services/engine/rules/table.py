@@ -71,7 +71,16 @@ _STATE_FIELDS = _slot_setters(
 )
 _PLAYER_FIELDS = _slot_setters(
     PlayerState,
-    ("name", "hand", "score", "declared_uno", "knocked_out", "frozen_turns", "received_one_card"),
+    (
+        "name",
+        "hand",
+        "score",
+        "declared_uno",
+        "knocked_out",
+        "frozen_turns",
+        "received_one_card",
+        "knockout_points",
+    ),
 )
 _SET_EVENT_TYPE, _SET_EVENT_DATA, _SET_EVENT_TO = _slot_setters(Event, ("type", "data", "to"))
 
@@ -91,6 +100,7 @@ class Table:
         "frozen_turns",
         "hands",
         "knocked_out",
+        "knockout_points",
         "loaded",
         "names",
         "options",
@@ -122,6 +132,7 @@ class Table:
         self.scores = [p.score for p in players]
         self.declared = [p.declared_uno for p in players]
         self.knocked_out = [p.knocked_out for p in players]
+        self.knockout_points = [p.knockout_points for p in players]
         self.frozen_turns: list[int | None] = [p.frozen_turns for p in players]
         self.received_one_card = [p.received_one_card for p in players]
         self.draw_pile: list[Card] = list(state.draw_pile)  # top first
@@ -191,6 +202,7 @@ class Table:
             and self.knocked_out[seat] == before.knocked_out
             and self.frozen_turns[seat] == before.frozen_turns
             and self.received_one_card[seat] == before.received_one_card
+            and self.knockout_points[seat] == before.knockout_points
             and self.names[seat] == before.name
         ):
             return before
@@ -203,6 +215,7 @@ class Table:
             self.knocked_out[seat],
             self.frozen_turns[seat],
             self.received_one_card[seat],
+            self.knockout_points[seat],
         )
         for set_field, value in zip(_PLAYER_FIELDS, values, strict=True):
             set_field(player, value)
@@ -369,10 +382,13 @@ class Table:
         self.received_one_card[player] = False
         if self.uno_window == player:
             self.uno_window = None
-        if cause is not None and cause != player:
-            self.scores[cause] += self.variant.knockout_points
         # A knock-out one caused oneself (No Mercy's two-player WR+4) is credited to nobody.
-        self.emit(EventType.KNOCKED_OUT, player=player, by=cause if cause != player else None)
+        credited = cause if cause != player else None
+        points = self.variant.knockout_points if credited is not None else 0
+        if credited is not None:
+            self.scores[credited] += points
+            self.knockout_points[credited] += points
+        self.emit(EventType.KNOCKED_OUT, player=player, by=credited, points=points)
         standing = self.active_players()
         if len(standing) == 1 and self.round_winner is None:
             self.round_winner = standing[0]

@@ -18,7 +18,7 @@ from .engine import Applied, apply, legal_actions
 from .events import Event, EventType
 from .setup import new_game
 from .state import GameState, Options
-from .view import SeatView, View, as_seen, view
+from .view import SeatView, View, addressee, as_seen, events_for, view
 
 # -- views ------------------------------------------------------------------------------------
 
@@ -173,8 +173,9 @@ def render_event(event: Event, names: Sequence[str] | None = None) -> str:
         # as their type and data.
         details = " ".join(f"{k}={v}" for k, v in event.data.items())
         line = f"{event.type.value.replace('_', ' ')} {details}".strip()
-    if event.to is not None:
-        line = f"(to {name(event.to)}) {line}"
+    to = addressee(event)
+    if to is not None:
+        line = f"(to {name(to)}) {line}"
     return line
 
 
@@ -226,9 +227,9 @@ def play_transcript(
         # The public events on the action's own line, each private one on a line of its
         # own, then the table as the spectator sees it, then each player's private part
         # where it changed (the owing player's always).
-        public = [render_event(e, names) for e in events if e.to is None]
+        public = [render_event(e, names) for e in events_for(events, None)]
         lines.append(f"{head} {' · '.join(public)}" if head else "  " + " · ".join(public))
-        lines.extend("    " + render_event(e, names) for e in events if e.to is not None)
+        lines.extend("    " + render_event(e, names) for e in events if addressee(e) is not None)
         spectator = view(state, None)
         lines.append(f"    = {render_table(spectator)} | {render_seats(spectator)}")
         owing = state.pending.player if state.pending is not None else None

@@ -4,15 +4,22 @@
 their own hand, every other hand only as a count, and, in UNO Flip, the faces the table can
 see: the turned-away side of every opponent's card and of the draw pile's top card
 (RULES.md §3 "What is visible").  A Flip player never sees the other side of their own cards,
-so their hand and their action codes name only the face in play.  ``events_for`` redacts
-events the same way.  The seed, the draw pile's order and bluff flags never leave.
+so their hand and their action codes name only the face in play.  The seed, the draw pile's
+order and bluff flags never leave.
+
+``events_for`` is the one door for events: a private event (one with ``to``, e.g. the cards
+someone drew) reaches its addressee alone, whichever form it travels in -- as the rules make
+it or as JSON (``Event.to_json``: the event log's, the API's).  Nothing else reads an
+event's ``to``: the service answers a move and ``GET …/events`` through it, and the event
+log's readers (the bot, the Mini App, the worker) get only the public events from the
+client's ``stream_entry_events``, which calls it (tests/test_import_graph.py holds both).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from .actions import Action
 from .cards import Card, Side
@@ -179,6 +186,28 @@ def _back(c: Card, side: Side) -> str:
     return hidden.code if hidden is not None else c.face(side).code
 
 
-def events_for(events: Iterable[Event], viewer: int | None) -> list[Event]:
-    """The events ``viewer`` may see: every public one, and those addressed to them."""
-    return [e for e in events if e.to is None or e.to == viewer]
+#: An event as the rules make it, or in its JSON form (``Event.to_json``).
+AnyEvent = TypeVar("AnyEvent", Event, dict[str, Any])
+
+
+def addressee(event: Event | Mapping[str, Any]) -> int | None:
+    """The only seat that may see ``event``; None when it is public."""
+    if isinstance(event, Event):
+        return event.to
+    to = event.get("to")
+    return None if to is None else int(to)
+
+
+def numbered_events_for(
+    events: Iterable[AnyEvent], viewer: int | None
+) -> list[tuple[int, AnyEvent]]:
+    """The events ``viewer`` (None: a spectator, anyone) may see -- every public one, and
+    those addressed to them -- each with its place ``n`` among all of ``events``: the n-th
+    event of a write is the game's event ``{version}-{n}``, whoever reads it."""
+    return [(n, e) for n, e in enumerate(events) if addressee(e) in (None, viewer)]
+
+
+def events_for(events: Iterable[AnyEvent], viewer: int | None) -> list[AnyEvent]:
+    """The events ``viewer`` (None: a spectator, anyone) may see: every public one, and
+    those addressed to them."""
+    return [e for _, e in numbered_events_for(events, viewer)]

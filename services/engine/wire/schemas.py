@@ -133,7 +133,11 @@ class ErrorBody(BaseModel):
 
     error: str
     message: str
-    reason: str | None = Field(default=None, description="The rules engine's reason code (422)")
+    reason: str | None = Field(
+        default=None,
+        description="The rules engine's reason code (422); why the person is out of the game "
+        "(403 seat_removed: kicked, left_group)",
+    )
     current_version: int | None = Field(default=None, description="The game's version now (409)")
     game_id: str | None = Field(default=None, description="The live game in the chat (409)")
 
@@ -166,6 +170,31 @@ class PlayerOnly(Model):
 class HostCommand(Model):
     user_id: UserId
     admin: StrictBool = Field(default=False, description="The caller is a chat administrator")
+
+
+class Kick(HostCommand):
+    target: UserId = Field(description="The player removed from the game for good")
+
+
+class LeftGroup(Model):
+    user_id: UserId = Field(description="The person who left the game's chat")
+    by: UserId | None = Field(
+        default=None, description="Who removed them from the chat; null: they left"
+    )
+
+
+#: Why a person is out of a game (``Removal``, and the ``reason`` of a 403 ``seat_removed``).
+RemovalReasonName = Literal["kicked", "left_group"]
+
+
+class RemovalInfo(BaseModel):
+    """A person out of a game: why, when (unix seconds) and who removed them (null: they
+    left the chat themselves)."""
+
+    user_id: int
+    reason: RemovalReasonName
+    at: int
+    by: int | None = None
 
 
 class AddAi(HostCommand):
@@ -283,6 +312,11 @@ class GameInfo(BaseModel):
     uno_opened: int | None = Field(
         default=None, description="Version at which the open UNO window opened"
     )
+    removed: list[RemovalInfo] = Field(
+        default_factory=list,
+        description="The people out of this game (kicked, or gone from its chat): every "
+        "move, hand view, join and 'I'm back' of theirs is refused 403 seat_removed",
+    )
 
 
 class UserGames(BaseModel):
@@ -357,6 +391,9 @@ class ViewOf(BaseModel):
     user_id: int
     seat: int | None
     view: EngineView | None = Field(description="Null before the game starts")
+    removed: RemovalReasonName | None = Field(
+        default=None, description="Out of the game (their view is the spectator's): why"
+    )
 
 
 class ViewsOf(BaseModel):
@@ -364,6 +401,11 @@ class ViewsOf(BaseModel):
 
     game: GameInfo
     views: list[ViewOf]
+    turn_left: float | None = Field(
+        default=None,
+        description="Seconds until the decision owed at this version times out, as the "
+        "answer was made (0: being fired now); null: no timed decision",
+    )
 
 
 class ActionResult(BaseModel):
@@ -373,15 +415,6 @@ class ActionResult(BaseModel):
     duplicate: bool = Field(description="A repeat of an action id already applied")
     events: list[dict[str, Any]] = Field(
         description="What the action did, as the acting seat may see it"
-    )
-    view: EngineView | None = Field(description="The acting seat's view now")
-    owing_seat: int | None = Field(
-        default=None, description="The seat that owes the next decision; null once it is over"
-    )
-    owing_view: EngineView | None = Field(
-        default=None,
-        description="That seat's view when it is not the acting seat (whose view is 'view'): "
-        "what to prompt them with, for their eyes only",
     )
 
 

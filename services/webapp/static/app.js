@@ -4,7 +4,7 @@
 (function () {
   "use strict";
   const tg = window.Telegram.WebApp;
-  const { cardSvg, COLOURS } = window.UnoCards;
+  const { cardSvg, named, COLOURS } = window.UnoCards;
   const $ = (selector) => document.querySelector(selector);
 
   // The page's own words: only what it says before the table arrives and the marks it
@@ -59,7 +59,10 @@
 
   const gameId = tg.startParam || new URLSearchParams(window.location.search).get("game") || "";
   let table = null;
-  let turnStarted = 0;
+  // The server's clock less this device's (ms), from the last table: every clock counts to
+  // the server's deadline, whatever time the device thinks it is.
+  let clockOffset = 0;
+  const serverNow = () => Date.now() + clockOffset;
   // The version a move is on its way for: a second tap on the same table is not sent, but
   // a tap on a newer one is, even when the table came back before the first move's answer.
   let sendingAt = null;
@@ -105,7 +108,7 @@
       const backs = element("span", { class: "backs" });
       for (const code of seat.back_faces || []) backs.append(cardSvg(code, null, cardName(code)));
       list.append(element("li", {
-        class: "seat" + (seat.seat === view.current ? " current" : "") + (seat.seat === table.seat ? " me" : ""),
+        class: "seat" + (seat.seat === view.current && !finished(table) ? " current" : "") + (seat.seat === table.seat ? " me" : ""),
         "data-seat": seat.seat,
         "data-knocked-out": seat.knocked_out ? "1" : null,
         "data-frozen": seat.frozen ? "1" : null,
@@ -123,9 +126,18 @@
     return card ? card.name : code;
   }
 
+  // A card's picture and, for an action or a wild, its whole name beneath it (wrapped,
+  // never cut: the picture has no room for "Yellow Skip Everyone").
+  function cardWithCaption(code, chosen) {
+    const name = cardName(code);
+    const parts = [cardSvg(code, chosen, name)];
+    if (named(code)) parts.push(element("span", { class: "caption" }, name));
+    return parts;
+  }
+
   function renderCentre(view) {
     const w = table.words;
-    $("#pile").replaceChildren(cardSvg(view.top, view.color, cardName(view.top)));
+    $("#pile").replaceChildren(...cardWithCaption(view.top, view.color));
     $("#pile").dataset.top = view.top;
     const colour = view.color && COLOURS[view.color];
     $("#colour").textContent = colour ? w.colour : "";
@@ -140,22 +152,36 @@
     // UNO Flip: the side in play, and the draw pile's top card as the table sees it
     document.body.dataset.side = view.side || "light";
     const back = view.draw_pile_back;
-    $("#draw-back").replaceChildren(...(back ? [cardSvg(back, null, cardName(back))] : []));
+    $("#draw-back").replaceChildren(...(back ? cardWithCaption(back, null) : []));
     $("#draw-back").dataset.code = back || "";
     $("#draw-back").hidden = !back;
+  }
+
+  // Over (somebody won) or ended early: nothing is owed any more.
+  function finished(next) {
+    const view = next.view;
+    return next.game.status === "over" || next.game.status === "ended" || (view && view.winner !== null && view.winner !== undefined);
   }
 
   function renderTurn() {
     if (!table || !table.view) return;
     const view = table.view;
-    if (view.winner !== null && view.winner !== undefined) {
-      $("#turn").textContent = say("over");
+    const turn = $("#turn");
+    if (finished(table) || !view.pending) {
+      turn.textContent = finished(table) ? say("over") : "";
+      delete turn.dataset.left;
       return;
     }
-    const left = Math.max(0, Math.ceil(table.game.turn_seconds - (Date.now() - turnStarted) / 1000));
-    const owing = view.pending ? view.pending.player : view.current;
+    const owing = view.pending.player;
     const who = owing === table.seat ? say("yourTurn") : say("turn", { name: seatName(owing) });
-    $("#turn").textContent = `${who} · ⏱ ${digits(left)}`;
+    if (typeof table.deadline !== "number") {
+      turn.textContent = who;
+      delete turn.dataset.left;
+      return;
+    }
+    const left = Math.max(0, Math.ceil((table.deadline - serverNow()) / 1000));
+    turn.dataset.left = String(left);
+    turn.textContent = `${who} · ⏱ ${digits(left)}`;
   }
 
   function renderHand(view) {
@@ -170,7 +196,7 @@
         disabled: !playable,
         onclick: () => send(`p.${code}`),
         title: cardName(code),
-      }, cardSvg(code, null, cardName(code)));
+      }, ...cardWithCaption(code, null));
       hand.append(button);
     });
     const decisions = $("#decisions");
@@ -179,7 +205,13 @@
       if (code.startsWith("p.")) continue;
       const attrs = { class: "decision", "data-action": code, onclick: () => send(code) };
       if (code.startsWith("c.")) attrs["data-colour"] = code.slice(2);
-      decisions.append(element("button", attrs, (table.words.actions || {})[code] || code));
+      const button = element("button", attrs, (table.words.actions || {})[code] || code);
+      const colour = code.startsWith("c.") && COLOURS[code.slice(2)];
+      if (colour) { // a colour's button in that colour
+        button.style.background = colour.fill;
+        button.style.color = colour.ink || "#fff";
+      }
+      decisions.append(button);
     }
     $("#why").textContent = table.words.why || "";
   }
@@ -190,28 +222,35 @@
     while (log.children.length > 6) log.firstElementChild.remove();
   }
 
-  // A round's scores (and the game's end) stay shown until the next round's.
+  // The game's end stays shown; a round's scores until the next round's first move.
   function renderResult(words) {
     const result = $("#result");
+    if (words.game_over) {
+      result.textContent = words.game_over;
+      result.dataset.over = "1";
+      result.hidden = false;
+      return;
+    }
     const last = (words.results || []).at(-1);
     if (last) {
       result.textContent = last.text;
       result.dataset.round = String(last.round);
       result.hidden = false;
-    }
-    if (words.game_over) {
-      result.textContent = words.game_over + "\n\n" + result.textContent;
-      result.dataset.over = "1";
-      result.hidden = false;
+    } else if ((words.lines || []).length) {
+      result.hidden = true;
     }
   }
 
+  // Nothing is left to press once the game is over: no hand, no decision.
+  function clearHand() {
+    $("#hand").replaceChildren();
+    $("#decisions").replaceChildren();
+    $("#why").textContent = "";
+  }
+
   function render(next) {
-    const previous = table;
     table = next;
-    if (!previous || !previous.view || !next.view || previous.view.current !== next.view.current || previous.version !== next.version) {
-      turnStarted = Date.now();
-    }
+    if (typeof next.now === "number") clockOffset = next.now - Date.now();
     next.words = next.words || {}; // a replica older than the table's words sends none
     if (next.words.lang && next.words.lang !== lang) speak(next.words.lang);
     document.body.dataset.version = String(next.version);
@@ -224,20 +263,18 @@
       $("#table").hidden = true;
       return;
     }
+    const over = finished(next);
     // who owes the game's next decision (a test, like a person, reads it off the page)
-    document.body.dataset.owing = String(next.view.pending ? next.view.pending.player : next.view.current);
-    status(next.seat === null ? say("spectator") : "");
+    document.body.dataset.owing = over ? "" : String(next.view.pending ? next.view.pending.player : next.view.current);
+    if (over) document.body.dataset.over = "1";
+    // out of the game (kicked): the table as a spectator sees it, and why (the server's words)
+    status(over ? say("over") : next.removed ? next.removed.words : next.seat === null ? say("spectator") : "");
     $("#table").hidden = false;
     renderSeats(next.view);
     renderCentre(next.view);
     renderTurn();
-    if (next.seat === null) {
-      $("#hand").replaceChildren();
-      $("#decisions").replaceChildren();
-      $("#why").textContent = "";
-    } else {
-      renderHand(next.view);
-    }
+    if (next.seat === null || over) clearHand();
+    else renderHand(next.view);
   }
 
   async function send(action) {
@@ -254,7 +291,9 @@
         const body = await response.json().catch(() => ({}));
         const key = { stale_version: "stale", illegal: "illegal", slow_down: "slow" }[body.error] || "refused";
         document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
-        notice(say(key));
+        // the server's own words when it has them (a catch someone else made first; out of
+        // the game: kicked or gone from the group), in our language
+        notice(body.say || body.words || say(key));
       } else if (tg.HapticFeedback) {
         tg.HapticFeedback.impactOccurred("light");
       }
@@ -271,7 +310,7 @@
   const BUSY_RETRY_MS = 5000;
 
   async function connect() {
-    if (!gameId) { window.UnoGames.show(tg, lang, status); return; } // the menu button's launch
+    if (!gameId) { window.UnoGames.show(tg, status); return; } // the menu button's launch
     let response;
     try {
       response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/tickets`, {
@@ -299,18 +338,32 @@
     const source = new EventSource(
       `/v1/games/${encodeURIComponent(gameId)}/stream?ticket=${encodeURIComponent(body.ticket)}${since}`);
     source.addEventListener("table", (event) => render(JSON.parse(event.data)));
-    source.addEventListener("gone", () => { source.close(); status(say("over")); });
+    source.addEventListener("gone", () => {
+      source.close();
+      status(say("over"));
+      document.body.dataset.over = "1";
+      clearHand();
+      $("#turn").textContent = say("over");
+    });
+    // out of the game for leaving its group: no more tables, and no reconnecting
+    source.addEventListener("removed", (event) => {
+      source.close();
+      clearHand();
+      status(JSON.parse(event.data).words);
+    });
     source.onerror = () => { // the stream dropped, or was refused: a new ticket, again
       source.close();
       status(say("reconnecting"));
       setTimeout(connect, RETRY_MS);
     };
-    source.onopen = () => { if (table) status(table.seat === null ? say("spectator") : ""); };
+    source.onopen = () => {
+      if (table) status(table.removed ? table.removed.words : table.seat === null ? say("spectator") : "");
+    };
   }
 
   tg.ready();
   tg.expand();
-  setInterval(renderTurn, 1000);
+  setInterval(renderTurn, 250); // a second's change shows within a quarter of it
   if (gameId) status(say("connecting"));
   connect();
 })();

@@ -42,9 +42,15 @@
     return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
   }
 
+  /** Whether the card is named under its picture: an action or a wild, whose symbol alone
+   * a new player cannot read (a number says itself). */
+  function named(code) {
+    return !/^[0-9]$/.test(code.slice(1));
+  }
+
   /** An <svg> of the card `code`; `chosen` colours a played wild; `name` (the card's
-   * name as the chat says it, the variant's own for a themed card) is written under an
-   * action's symbol and is the picture's accessible name. */
+   * name as the chat says it, the variant's own for a themed card) is the picture's
+   * accessible name (the page writes it under the card, where it has room: `named`). */
   function cardSvg(code, chosen, name) {
     const { colour, label } = face(code);
     const c = COLOURS[colour || chosen] || null;
@@ -59,7 +65,6 @@
     svg.setAttribute("aria-label", name || `${c ? c.name + " " : ""}${code}`);
     // Flip's dark side in its own palette: a black frame round its cards
     const frame = colour && DARK.has(colour) ? "#111" : "#fff";
-    const named = name && !/^[0-9]$/.test(code.slice(1)) ? name : "";
     svg.dataset.code = code;
     svg.innerHTML =
       `<rect x="1" y="1" width="58" height="88" rx="7" fill="${frame}" stroke="#0003"/>` +
@@ -68,11 +73,10 @@
       (c ? `<g transform="translate(30 45)" fill="${fill}" opacity="0.18">${SHAPES[c.shape](16)}</g>` : "") +
       `<text x="30" y="52" text-anchor="middle" font-size="${label.length > 2 ? 15 : 21}" font-weight="700" fill="${colour ? fill : "#fff"}" stroke="${colour ? "#0006" : "none"}" stroke-width="0.6">${escape(label)}</text>` +
       mark(11, 12, 5) + mark(49, 78, 5) +
-      `<text x="49" y="16" text-anchor="middle" font-size="9" font-weight="700" fill="${ink}">${escape(label)}</text>` +
-      (named ? `<text x="30" y="84" text-anchor="middle" font-size="6" fill="${ink}"${named.length > 10 ? ' textLength="34" lengthAdjust="spacingAndGlyphs"' : ""}>${escape(named)}</text>` : "");
+      `<text x="49" y="16" text-anchor="middle" font-size="9" font-weight="700" fill="${ink}">${escape(label)}</text>`;
     svg.dataset.side = colour && DARK.has(colour) ? "dark" : "light";
     return svg;
   }
 
-  window.UnoCards = { cardSvg, COLOURS };
+  window.UnoCards = { cardSvg, named, COLOURS };
 })();

@@ -390,7 +390,7 @@ def test_s4_mercy_a_stack_total_knocks_out_and_credits_the_last_stacker() -> Non
     result = ok(state, play(1, "B+4"))
     state = result.state
     knocked = of_type(result.events, EventType.KNOCKED_OUT)
-    assert [e.data for e in knocked] == [{"player": 2, "by": 1}]
+    assert [e.data for e in knocked] == [{"player": 2, "by": 1, "points": 250}]
     assert state.players[2].knocked_out and state.hand(2) == ()
     assert len(state.set_aside) == 25  # 20 held + 5 drawn; the sixth was never drawn
     assert len(state.draw_pile) == 5
@@ -452,8 +452,9 @@ def test_s4_mercy_last_player_standing_wins_the_round_mid_effect() -> None:
     assert ended["winner"] == 0
     assert ended["scores"] == [250, 0]
     assert ended["points"][1] == 0  # the knocked-out hand counts nothing
+    assert ended["knockouts"] == [250, 0]  # what each seat scored for knock-outs this round
     assert [e.data for e in of_type(result.events, EventType.KNOCKED_OUT)] == [
-        {"player": 1, "by": 0}
+        {"player": 1, "by": 0, "points": 250}
     ]
     state = result.state
     assert state.round == 2  # the next round is dealt
@@ -489,7 +490,7 @@ def test_s4_mercy_knock_out_by_draw_until_playable_credits_nobody() -> None:
     result = ok(state, draw(0))
     state = result.state
     assert [e.data for e in of_type(result.events, EventType.KNOCKED_OUT)] == [
-        {"player": 0, "by": None}
+        {"player": 0, "by": None, "points": 0}
     ]
     assert [p.score for p in state.players] == [0, 0, 0]
     assert state.draw_pile[0].code == "R9"  # drawing stopped at the knock-out
@@ -821,7 +822,7 @@ def test_s4_actions_two_player_wild_reverse_draw_four_self_knock_out_credits_nob
     state = nm([f"WR+4 {many(21, 'Y1')}", "Y3 Y4"], discard="R5", draw_pile=many(10), current=0)
     result = ok(after(state, play(0, "WR+4")), choose_color(0, "Y"))
     assert [e.data for e in of_type(result.events, EventType.KNOCKED_OUT)] == [
-        {"player": 0, "by": None}
+        {"player": 0, "by": None, "points": 0}
     ]
     ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
     assert ended["winner"] == 1
@@ -1154,3 +1155,25 @@ def test_s4_kinds_all_have_rules() -> None:
     assert all(rules[k].stack_value == 0 for k in rules if not k.draw_amount)
     assert rules[Kind.WILD_COLOR_ROULETTE].answer is not None
     assert not rules[Kind.WILD_COLOR_ROULETTE].chooses_color
+
+
+def test_s4_scoring_the_round_tells_what_each_seat_scored_for_knock_outs() -> None:
+    """RULES.md §4 "Scoring": knock-outs score 250 when they happen; the round's end tells
+    what each seat scored for them in that round (the chat says what each gain is for), and
+    the next round starts from none."""
+    state = nm(
+        ["R+4 Y1 Y2 R9", many(22, "G1"), "R5 R6 R8", "R3 R4"],
+        discard="R5",
+        draw_pile=many(10, "Y0"),
+        current=0,
+    )
+    state = after(state, play(0, "R+4"))
+    assert [p.knockout_points for p in state.players] == [250, 0, 0, 0]
+    assert from_json(to_json(state)) == state
+    state = after(state, play(2, "R5"), play(3, "R3"), play(0, "R9"), play(2, "R6"))
+    result = ok(state, play(3, "R4"))
+    ended = of_type(result.events, EventType.ROUND_ENDED)[0].data
+    assert ended["winner"] == 3
+    assert ended["knockouts"] == [250, 0, 0, 0]
+    assert ended["scores"][0] == 250
+    assert [p.knockout_points for p in result.state.players] == [0, 0, 0, 0]

@@ -12,7 +12,8 @@ Properties checked after every action:
   back face shown is exactly the hidden face of that card — and the permutation check runs
   on the rest of the view;
 - ``events_for(events, v)`` holds nothing addressed to anyone else, and private events
-  (dealt/drawn cards, a challenged hand) are never public;
+  (dealt/drawn cards, a challenged hand) are never public; their JSON form passes the same
+  door alike (``numbered_events_for``, each at its place in the write);
 - ``to_json``/``from_json`` round-trips exactly, through ``json.dumps`` too;
 - an illegal action is refused and changes nothing;
 
@@ -54,6 +55,7 @@ from services.engine.rules import (
     get_variant,
     legal_actions,
     new_game,
+    numbered_events_for,
     to_json,
     view,
 )
@@ -165,9 +167,14 @@ def assert_events_redacted(events: tuple[Event, ...], players: int) -> None:
     for e in events:
         if e.type in PRIVATE_EVENTS:
             assert e.to is not None, f"{e.type} made public"
+    as_json = [e.to_json() for e in events]  # the form the event log and the API carry
     for viewer in [*range(players), None]:
         for e in events_for(events, viewer):
             assert e.to is None or e.to == viewer
+        # The same door on the JSON form lets the same events through, each at its place.
+        seen = numbered_events_for(as_json, viewer)
+        assert [e for _, e in seen] == [e.to_json() for e in events_for(events, viewer)]
+        assert all(as_json[n] is e for n, e in seen)
 
 
 def assert_refused_unchanged(state: GameState, action: Action) -> None:

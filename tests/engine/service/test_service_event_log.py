@@ -179,7 +179,28 @@ async def test_plain_json_entries_in_the_log_read_back_beside_deflated_ones(
         ("3-0", "played"), ("3-1", "drew_cards"),
     ]  # fmt: skip
     (_, (_, fields)) = raw_redis.xrange(key)[:2]  # type: ignore[index]
-    assert stream_entry_events(fields) == (gid, 2, [{"type": "plain"}])
+    assert stream_entry_events(fields) == (gid, 2, [(0, {"type": "plain"})])
+
+
+async def test_a_reader_of_the_log_gets_a_writes_public_events_alone_each_with_its_place(
+    redis_url: str, raw_redis: redis.Redis
+) -> None:
+    """README.md "Events": the client's reader of an entry is the log's door to the fronts;
+    a private event (``to``) stays in the log, for the engine to give its addressee, and
+    the public ones keep the ids the engine gives them (``{version}-{n}``)."""
+    store = log_store(redis_url, shards=1)
+    games = Games(store)
+    await games.write("g")
+    key = log_key(0)
+    written = [{"type": "drew_cards", "cards": ["R1"], "to": 0}, {"type": "drew", "count": 1}]
+    raw_redis.xadd(key, {"g": "g", "v": 2, "e": encode_events(written)})
+    first, second = (fields for _, fields in raw_redis.xrange(key))  # type: ignore[union-attr]
+    assert stream_entry_events(first) == ("g", 1, [(0, events_of("g", 1)[0])])
+    assert stream_entry_events(second) == ("g", 2, [(1, {"type": "drew", "count": 1})])
+    assert [(e.id, e.event) for e in await store.events("g")][2:] == [
+        ("2-0", written[0]),  # the log holds it whole: the engine redacts per reader
+        ("2-1", written[1]),
+    ]
 
 
 async def test_a_tiny_cap_trims_old_entries_and_reads_answer_what_is_kept(

@@ -44,3 +44,24 @@ async def test_an_unknown_game_or_a_bad_list_is_refused(
     for params in ([], [("user_id", "x")], [("user_id", "0")], [("user_id", 1)] * 65):
         answer = await http.get(f"/v1/games/{game.game_id}/views", params=params)
         assert answer.status_code == 400, params
+
+
+async def test_the_views_say_how_long_the_decision_owed_has_left(engine: EngineClient) -> None:
+    """README.md "Timers": the turn's deadline, as the Mini App counts down to it; none
+    once the game has ended (RULES.md §7 "Timing in a chat")."""
+    seats = [SeatSpec(name="Ann", user_id=ANN), SeatSpec(name="Bob", user_id=BOB)]
+    game = await engine.create_test_game(
+        CHAT,
+        seats,
+        {"hands": ["R5 R6", "B1 B2"], "discard": "R3", "current": 0},
+        turn_seconds=90,
+    )
+    answer = await engine.views_json(game.game_id, [ANN])
+    assert 0 < answer["turn_left"] <= 90
+    # a UNO call settles no decision: the turn keeps the time it had (never more)
+    called = await engine.act(game.game_id, ANN, "u", version=game.version, action_id="t:u")
+    after = await engine.views_json(game.game_id, [ANN])
+    assert after["game"]["version"] == called.version
+    assert 0 < after["turn_left"] <= answer["turn_left"]
+    await engine.end(game.game_id, ANN)
+    assert (await engine.views_json(game.game_id, [ANN]))["turn_left"] is None
