@@ -152,6 +152,10 @@ async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Ca
             await query.answer(gettext(locale, "The table moved down."))
             return
     refused, not_owed = await attempt(context, user.id, cb, locale)
+    on_table = query.message is not None and is_group(query.message.chat)
+    if not_owed and on_table and cb.arg.startswith("c."):
+        # The table's colour buttons are everyone's to see and one player's to press.
+        refused = gettext(locale, "Only the player the table names (▶) chooses the colour.")
     await query.answer(refused or "")
     if not_owed:  # a frozen player pressing what is not theirs to press moved
         await report_if_frozen(context, cb.game_id, user.id, f"q{query.id}")
