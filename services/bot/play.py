@@ -288,7 +288,7 @@ async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYP
         return
     # Its message is posted in the group below the table, whether the move counts or not;
     # a result listed before its player left the group (or was removed) is not played.
-    if await services(context).memory.chosen_card(cb.game_id, user.id):
+    if await services(context).memory.chosen_card(cb.game_id, user.id, app_language_of(user)):
         return
     locale = locale_of(user)
     refused = await act(context, user.id, cb, locale)
