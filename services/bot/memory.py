@@ -1,5 +1,6 @@
 """The bot's own memory, in Redis under ``bot:``: which message is a game's table and
-whose hand, what was last shown there, the recent moves in words, the chat's language.
+whose hand, what was last shown there, the recent moves in words, the chat's language, a
+turn's reminder in a player's private chat.
 
 Replicas share it and restarts lose nothing. It never holds game state: the engine does.
 Every key of a game expires a day after its last write (``TTL_SECONDS``), as the engine's
