@@ -542,8 +542,8 @@ class Publisher:
         await self.memory.deleted(mem.game_id, old)
 
     def tidy_later(self, mem: GameMemory, *, shown: int = -1) -> None:
-        """Delete the superseded tables in one write, the group's next one once no table
-        write of the game is pending (the turn's goes first) and before any other: a table
+        """Delete the superseded tables in one write, the group's next one once the turn's
+        table write has gone (it goes first, once) and before any other: a table
         posted anew below leaves the one above saying whose turn it was, with its buttons
         and clock, and two tables must never both look live (one task per game here).
 
@@ -558,16 +558,22 @@ class Publisher:
 
         async def later() -> None:
             try:
+                # The table's version when these were superseded: one table write past it
+                # may go first, and then the deletion takes the next slot, however fast the
+                # moves come (else a brisk game would keep the old table live for good).
+                since = max(shown, await self.memory.shown_version(mem.game_id))
                 while True:
                     old = await self.memory.superseded(mem.game_id)
                     if not old or await self.memory.game(mem.game_id) is None:
                         return
                     seen = await self.memory.seen_version(mem.game_id)
-                    if seen > max(shown, await self.memory.shown_version(mem.game_id)):
-                        wait = POLL_S  # a table write is pending: it goes first
+                    now_shown = max(shown, await self.memory.shown_version(mem.game_id))
+                    if seen > now_shown and now_shown <= since:
+                        wait = POLL_S  # the turn's table write is pending: it goes first
                     elif await self.outbox.take_now(mem.chat_id):
                         await self.outbox.delete_many(mem.chat_id, old, reserved=True)
                         await self.memory.deleted(mem.game_id, old)
+                        since = max(shown, await self.memory.shown_version(mem.game_id))
                         continue  # any superseded meanwhile go with the next slot
                     else:
                         wait = min(max(await self.outbox.room(mem.chat_id), 0.01), POLL_S)

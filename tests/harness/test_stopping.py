@@ -72,8 +72,19 @@ def port_free(port: int) -> bool:
         return True
 
 
-def redis_clients() -> list[str]:
-    """The clients connected to the test Redis database, this check's own left out."""
+def newest_redis_client() -> int:
+    """The id Redis gave its newest client so far (ids only grow): a command's clients are
+    those with a larger one, whatever this test process keeps open from earlier tests."""
+    client = redis.Redis.from_url(TEST_REDIS_URL)
+    try:
+        return int(client.client_id())
+    finally:
+        client.close()
+
+
+def redis_clients(since: int) -> list[str]:
+    """The clients connected to the test Redis database after client ``since``, this
+    check's own left out."""
     client = redis.Redis.from_url(TEST_REDIS_URL)
     try:
         me = client.client_id()
@@ -81,7 +92,7 @@ def redis_clients() -> list[str]:
         return [
             f"{c['addr']} {c.get('name', '')}"
             for c in client.client_list()
-            if int(c["db"]) == db and int(c["id"]) != me
+            if int(c["db"]) == db and since < int(c["id"]) != me
         ]
     finally:
         client.close()
@@ -90,8 +101,9 @@ def redis_clients() -> list[str]:
 class Stack:
     """What a command started, read while it runs: its processes and their ports."""
 
-    def __init__(self, command: LauncherProcess) -> None:
+    def __init__(self, command: LauncherProcess, first_client: int) -> None:
         self.command = command
+        self.first_client = first_client
         self.pids = descendants(command.process.pid, living())
         self.ports = listening_ports(self.pids)
         assert self.pids and self.ports, command.output
@@ -105,7 +117,7 @@ class Stack:
             if Path(f"/proc/{pid}/cmdline").exists()
         ]
         ports = sorted(p for p in self.ports if not port_free(p))
-        clients = redis_clients()
+        clients = redis_clients(self.first_client)
         if not (procs or ports or clients):
             return ""
         return f"processes {procs}, ports taken {ports}, Redis clients {clients}"
@@ -157,10 +169,11 @@ def run_and_stop(
     own = ("UNO_TELEGRAM_TOKEN", "UNO_BOT_API_URL")  # the user's own Telegram left out
     env = {k: v for k, v in os.environ.items() if k not in own}
     env["UNO_REDIS_URL"] = TEST_REDIS_URL
+    first_client = newest_redis_client()
     command = start_launcher(argv, REPO, env)
     try:
         command.wait_for(ready, timeout=180)
-        stack = Stack(command)
+        stack = Stack(command, first_client)
         if end is not None:
             end(command)
             at = time.monotonic()
