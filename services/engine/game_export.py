@@ -190,6 +190,45 @@ def _round_entry(number: int, seed: int, deal: dict[str, Any]) -> dict[str, Any]
     }
 
 
+# -- the archive's compact form ---------------------------------------------------------------
+
+
+def compact(export: Mapping[str, Any]) -> dict[str, Any]:
+    """What an archive keeps of an export: its history alone (each round's seed, every move
+    in ``Move.stored`` form), the variant, options and seats without names; ``expand``
+    writes the export out again by replaying it."""
+    return {
+        "format": export["format"],
+        "variant": export["variant"],
+        "options": export["options"],
+        "ai": [s.get("ai") for s in export["seats"]],
+        "ended_early": bool(export.get("ended_early")),
+        "seeds": [r["seed"] for r in export["rounds"]],
+        "moves": [
+            Move(m["seat"], m["action"], m.get("by", BY_PLAYER)).stored()
+            for r in export["rounds"]
+            for m in r["moves"]
+        ],
+    }
+
+
+def expand(game_id: str, kept: Mapping[str, Any], names: Sequence[str | None]) -> dict[str, Any]:
+    """The export of an archived game (``compact``'s), its seats named ``names``."""
+    if kept.get("format") != FORMAT:
+        raise Divergence(f"format {kept.get('format')!r} is not one this service writes")
+    ai = kept["ai"]
+    seats = [ExportSeat(names[i] if i < len(names) else None, ai[i]) for i in range(len(ai))]
+    return build(
+        game_id,
+        kept["variant"],
+        Options(**kept["options"]),
+        seats,
+        [int(seed) for seed in kept["seeds"]],
+        [Move.from_stored(m) for m in kept["moves"]],
+        ended_early=kept["ended_early"],
+    )
+
+
 # -- reading an export back ------------------------------------------------------------------
 
 

@@ -132,11 +132,13 @@ def parse_action(seat: int, code: str) -> Action:
     return action
 
 
-def _move(seat: int | None, action: Action, stand_in: bool) -> Move:
-    """The history's entry for an action (game_export.py): who made it and its code."""
+def _move(record: GameRecord, seat: int | None, action: Action, stand_in: bool) -> Move:
+    """The history's entry for an action (game_export.py): who made it and its code; an AI
+    seat's own moves (made through the stand-in's route) are its player's."""
     if seat is None:
         return Move(None, action.code, BY_SERVICE)
-    return Move(seat, action.code, BY_STAND_IN if stand_in else BY_PLAYER)
+    by_stand_in = stand_in and record.seats[seat].ai is None
+    return Move(seat, action.code, BY_STAND_IN if by_stand_in else BY_PLAYER)
 
 
 def check_playable(state: GameState) -> None:
@@ -439,7 +441,7 @@ class Games:
             uno_opened=uno_opened,
             recent=game_record.remember(record, actor, action_id, version),
             seeds=(*record.seeds, next_seed) if new_state.round != state.round else record.seeds,
-            moves=(*record.moves, _move(seat, action, stand_in).stored()),
+            moves=(*record.moves, _move(record, seat, action, stand_in).stored()),
         )
         # A UNO call, a catch, a window's close or a frozen player's penalty settles nothing
         # owed: the decision still owed keeps the time it had left (RULES.md §7).
