@@ -141,6 +141,10 @@ def _move(record: GameRecord, seat: int | None, action: Action, stand_in: bool) 
     return Move(seat, action.code, BY_STAND_IN if by_stand_in else BY_PLAYER)
 
 
+def _moves_after(record: GameRecord, move: Move) -> str:
+    return f"{record.moves} {move.stored()}" if record.moves else move.stored()
+
+
 def check_playable(state: GameState) -> None:
     """Raise unless the service can serve this state: a card to play on, every view and
     every seat's legal actions computable, and the stored form reads back the same. A
@@ -441,7 +445,7 @@ class Games:
             uno_opened=uno_opened,
             recent=game_record.remember(record, actor, action_id, version),
             seeds=(*record.seeds, next_seed) if new_state.round != state.round else record.seeds,
-            moves=(*record.moves, _move(record, seat, action, stand_in).stored()),
+            moves=_moves_after(record, _move(record, seat, action, stand_in)),
         )
         # A UNO call, a catch, a window's close or a frozen player's penalty settles nothing
         # owed: the decision still owed keeps the time it had left (RULES.md §7).

@@ -36,7 +36,7 @@ def export_of(record: GameRecord) -> dict[str, Any]:
         record.rules,
         [game_export.ExportSeat(s.name, s.ai) for s in record.seats],
         record.seeds,
-        [game_export.Move.from_stored(m) for m in record.moves],
+        [game_export.Move.from_stored(m) for m in record.moves.split()],
         ended_early=record.status is GameStatus.ENDED,
     )
 
