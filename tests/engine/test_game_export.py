@@ -250,3 +250,16 @@ def test_no_seed_is_seen_before_its_round_ends() -> None:
     assert state.round == 2 and state.seed == next_seed
     assert view(state, None).deal_commitment == deal_commitment(next_seed)
     assert str(next_seed) not in json.dumps([e.to_json() for e in events])
+
+
+def test_a_renumbered_round_is_caught(finished: PlayedGame) -> None:
+    export = copy.deepcopy(finished.export)
+    export["rounds"][1]["round"] = 3
+    assert "round 2 is numbered 3" in str(_divergence(export))
+
+
+def test_an_unfinished_game_passed_off_as_finished_is_caught(finished: PlayedGame) -> None:
+    export = copy.deepcopy(finished.export)
+    export["rounds"][-1]["moves"].pop()
+    export["ended_early"] = False
+    assert _divergence(export).round == len(export["rounds"])
