@@ -5,9 +5,10 @@ The whole stack as real processes on the given Redis (harness/stack.py): the loc
 Telegram (``python -m playground``, Telegram's flood limits on), the engine, the worker,
 one bot replica told the Mini App's address, and the Mini App service (``python -m
 services.webapp``). The bot follows the games like any others and keeps each group's table
-(one merged edit per write it can afford). Viewers are headless clients reading the stream
-over plain sockets; each game's player to act presses the first of their legal moves (play,
-colour, take, keep, draw) through ``POST …/moves``. Prints, over the measured window:
+(one merged edit per write it can afford). Viewers are headless clients that trade their
+initData for a stream ticket, as the page does, and read the stream over plain sockets;
+each game's player to act presses the first of their legal moves (play, colour, take,
+keep, draw) through ``POST …/moves``. Prints, over the measured window:
 
 - press → every viewer's table updated: from the press being sent to each of the game's
   four streams delivering that version (p50/p99; goal at 250 games × 4 viewers, one move
@@ -114,9 +115,25 @@ class Figures:
 async def viewer(
     host: str, port: int, game: Game, user: int, figures: Figures, opened: asyncio.Event
 ) -> None:
-    """One page's stream over a plain socket, read as the browser's EventSource reads it."""
-    path = f"/v1/games/{game.game_id}/stream?init_data={quote(game.init_data[user])}"
+    """One page's stream over a plain socket, opened as the page opens it (its initData
+    traded for a stream ticket first, on the same connection) and read as the browser's
+    EventSource reads it."""
     reader, writer = await asyncio.open_connection(host, port, limit=1 << 20)
+    writer.write(
+        f"POST /v1/games/{game.game_id}/tickets HTTP/1.1\r\nHost: {host}\r\n"
+        f"Authorization: tma {game.init_data[user]}\r\nContent-Length: 0\r\n\r\n".encode()
+    )
+    await writer.drain()
+    status = await reader.readline()
+    length = 0
+    while (line := await reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value)
+    body = await reader.readexactly(length)
+    if b" 200 " not in status:
+        raise RuntimeError(f"no stream ticket: {status!r} {body!r}")
+    path = f"/v1/games/{game.game_id}/stream?ticket={quote(orjson.loads(body)['ticket'])}"
     writer.write(
         f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode()
     )

@@ -101,27 +101,51 @@ def service_env(redis_url: str, engine_url: str, token: str, **extra: str) -> di
     return env
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of ``pid`` and every living descendant (Celery's pool children)
-    so far, from Linux's /proc."""
-    parents: dict[int, int] = {}
-    ticks: dict[int, int] = {}
+@dataclass(frozen=True)
+class ProcessEntry:
+    """One process as Linux's /proc/<pid>/stat tells it."""
+
+    parent: int
+    state: str  # R, S, D, Z (a zombie: exited, not yet reaped) ...
+    cpu_ticks: int  # user + system, in clock ticks
+
+
+def process_table() -> dict[int, ProcessEntry]:
+    """Every process on the machine now, by pid, from Linux's /proc."""
+    table: dict[int, ProcessEntry] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             raw = (entry / "stat").read_text()
         except OSError:
-            continue
+            continue  # gone meanwhile
         fields = raw[raw.rindex(")") + 2 :].split()
-        parents[int(entry.name)] = int(fields[1])
-        ticks[int(entry.name)] = int(fields[11]) + int(fields[12])
-    total, todo = 0, [pid]
+        table[int(entry.name)] = ProcessEntry(
+            parent=int(fields[1]), state=fields[0], cpu_ticks=int(fields[11]) + int(fields[12])
+        )
+    return table
+
+
+def descendants(pid: int, table: Mapping[int, ProcessEntry] | None = None) -> set[int]:
+    """The pids of every process below ``pid`` (children, theirs, ...), in ``table``."""
+    table = process_table() if table is None else table
+    found: set[int] = set()
+    todo = [pid]
     while todo:
         current = todo.pop()
-        total += ticks.get(current, 0)
-        todo.extend(child for child, parent in parents.items() if parent == current)
-    return total / os.sysconf("SC_CLK_TCK")
+        children = {child for child, entry in table.items() if entry.parent == current}
+        todo.extend(children - found)
+        found |= children
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of ``pid`` and every living descendant (Celery's pool children)
+    so far, from Linux's /proc."""
+    table = process_table()
+    ticks = sum(table[p].cpu_ticks for p in {pid} | descendants(pid, table) if p in table)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def die_with_parent(parent: int | None = None, signum: int = signal.SIGKILL) -> None:

@@ -258,6 +258,34 @@ class Settings(BaseSettings):
     webapp_move_burst: int = Field(
         default=6, gt=0, description="Moves one person may send the Mini App at once."
     )
+    webapp_stream_ticket_seconds: int = Field(
+        default=120,
+        gt=0,
+        description="How long a Mini App stream ticket opens its stream (once). The page "
+        "opens the stream the moment it has the ticket and asks for a new one to reconnect: "
+        "two minutes cover a slow phone network, and a URL a proxy logged is spent by then.",
+    )
+    webapp_streams_per_person: int = Field(
+        default=8,
+        gt=0,
+        description="Table streams one person may hold open at once, all replicas together: "
+        "the table on a phone and a desktop for three games at once is six, and two more "
+        "cover a page reconnecting before the server has noticed its old connection gone.",
+    )
+    webapp_streams_per_game: int = Field(
+        default=200,
+        gt=0,
+        description="Table streams one game may have open at once, all replicas together: "
+        "its ten seats on two devices each and 180 watchers; a fifth of the 1,000 streams a "
+        "replica is sized for, so one crowd cannot take a replica's room from the other tables.",
+    )
+    webapp_stream_lease_seconds: float = Field(
+        default=45.0,
+        ge=1,
+        description="How long a Mini App stream's place outlives its replica: the replica "
+        "renews its streams' leases every third of this, so a live stream keeps its place "
+        "through two missed renewals, and a crashed replica's places come back within it.",
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -166,7 +166,7 @@ class BodyLimit:
                 await self.too_large(send)
                 return
             more = message.get("more_body", False)
-        await self.app(scope, _replay(bytes(body), receive), send)
+        await self.app(scope, replay_body(bytes(body), receive), send)
 
     async def too_large(self, send: Send) -> None:
         body = orjson.dumps(
@@ -189,7 +189,7 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay_body(body: bytes, receive: Receive) -> Receive:
     """A ``receive`` that hands over a body already read, then listens on (a disconnect)."""
     sent = False
 

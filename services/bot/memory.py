@@ -1,5 +1,6 @@
 """The bot's own memory, in Redis under ``bot:``: which message is a game's table and
-whose hand, what was last shown there, the recent moves in words, the chat's language.
+whose hand, what was last shown there, the recent moves in words, the chat's language, a
+turn's reminder in a player's private chat.
 
 Replicas share it and restarts lose nothing. It never holds game state: the engine does.
 Every key of a game expires a day after its last write (``TTL_SECONDS``), as the engine's
@@ -11,13 +12,15 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
 from redis.asyncio import Redis
 from redis.exceptions import LockError
 
 PREFIX = "bot:"
+#: A game memory's field of a player's app language: this and their user id.
+APP_LANGUAGE = "al:"
 TTL_SECONDS = 86_400
 #: Webhook update ids are remembered in bitmaps of 2**16 ids each (``first_update``).
 UPDATE_BLOCK_BITS = 16
@@ -43,17 +46,19 @@ if not redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then return 0 en
 return {redis.call('HGETALL', KEYS[1]), redis.call('ZRANGE', KEYS[3], 0, -1)}
 """
 # Keeps the newest ``keep`` moves (versions) of a game's last moves whole (score: version *
-# 100 + the event's place in its write), whatever order replicas add them in (an entry
-# claimed late adds its moves and they go at once), and sets the key's TTL.
+# 100 + the event's place in its write), and besides them every move newer than ``since``
+# (the version the table last showed: moves it has not told yet) up to ``most`` in all,
+# whatever order replicas add them in (an entry claimed late adds its moves and they go at
+# once), and sets the key's TTL.
 _KEEP_MOVES = """
-local function keep_moves(key, keep, ttl)
+local function keep_moves(key, keep, ttl, since, most)
   local scored = redis.call('ZREVRANGE', key, 0, -1, 'WITHSCORES')
   local versions, last = 0, nil
   for i = 2, #scored, 2 do
     local version = math.floor(tonumber(scored[i]) / 100)
     if version ~= last then
       versions, last = versions + 1, version
-      if versions > keep then
+      if versions > keep and (version <= since or versions > most) then
         redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. ((version + 1) * 100))
         break
       end
@@ -63,9 +68,10 @@ local function keep_moves(key, keep, ttl)
 end
 """
 # KEYS: the game's memory, its last moves; ARGV: the score below which moves are dropped
-# (-1: none; else a new round began), the moves to keep, their TTL, then (score, member)
-# pairs. Nothing is written for a game the bot does not remember; answers its memory (empty
-# then).
+# (-1: none; else a new round began), the moves to keep, their TTL, the most moves kept, the
+# entry's version and whether to count it noted now (1; 0: its notices are posted first),
+# then (score, member) pairs. Nothing is written for a game the bot does not remember;
+# answers its memory (empty then).
 _NOTE_ENTRY = (
     _KEEP_MOVES
     + """
@@ -73,20 +79,31 @@ if redis.call('HEXISTS', KEYS[1], 'chat') == 0 then return {} end
 if tonumber(ARGV[1]) >= 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[1])
 end
-if #ARGV > 3 then
-  redis.call('ZADD', KEYS[2], unpack(ARGV, 4))
-  keep_moves(KEYS[2], tonumber(ARGV[2]), ARGV[3])
+if #ARGV > 6 then
+  redis.call('ZADD', KEYS[2], unpack(ARGV, 7))
+  local since = tonumber(redis.call('HGET', KEYS[1], 'tver') or '-1')
+  keep_moves(KEYS[2], tonumber(ARGV[2]), ARGV[3], since, tonumber(ARGV[4]))
+end
+if ARGV[6] == '1' then
+  local noted = tonumber(redis.call('HGET', KEYS[1], 'noted') or '-1')
+  if tonumber(ARGV[5]) > noted then redis.call('HSET', KEYS[1], 'noted', ARGV[5]) end
 end
 return redis.call('HGETALL', KEYS[1])
 """
 )
+# KEYS[1]: a game's memory; ARGV[1]: a version whose entry is now fully noted.
+_MARK_NOTED = """
+local noted = tonumber(redis.call('HGET', KEYS[1], 'noted') or '-1')
+if tonumber(ARGV[1]) > noted then redis.call('HSET', KEYS[1], 'noted', ARGV[1]) end
+return 1
+"""
 # KEYS[1]: a game's last moves; ARGV: the moves to keep, the key's TTL, then (score,
 # member) pairs.
 _ADD_MOVES = (
     _KEEP_MOVES
     + """
 redis.call('ZADD', KEYS[1], unpack(ARGV, 3))
-keep_moves(KEYS[1], tonumber(ARGV[1]), ARGV[2])
+keep_moves(KEYS[1], tonumber(ARGV[1]), ARGV[2], 2^53, tonumber(ARGV[1]))
 return 1
 """
 )
@@ -95,6 +112,29 @@ return 1
 _FORGET = """
 if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return 1
+"""
+
+# A turn's reminder in a player's private chat, kept in the game's memory so that whichever
+# replica renders the game's next version removes it (README "Rendering", 7).
+# KEYS[1]: the game's memory; ARGV: the nudge ("user:message:version"), its version. Kept
+# only while no newer version has been seen (answers -1: the caller removes it itself);
+# else answers the nudge it replaced ('' when none), for the caller to remove.
+_KEEP_NUDGE = """
+local seen = tonumber(redis.call('HGET', KEYS[1], 'seen') or '-1')
+if seen > tonumber(ARGV[2]) then return -1 end
+local before = redis.call('HGET', KEYS[1], 'nudge') or ''
+redis.call('HSET', KEYS[1], 'nudge', ARGV[1])
+return before
+"""
+# KEYS[1]: the game's memory; ARGV: a version. The nudge of a decision older than it is
+# taken (answered and forgotten) by one caller only; nil when there is none.
+_TAKE_NUDGE = """
+local nudge = redis.call('HGET', KEYS[1], 'nudge')
+if not nudge then return nil end
+local version = tonumber(string.match(nudge, ':(%d+)$') or '-1')
+if version >= tonumber(ARGV[1]) then return nil end
+redis.call('HDEL', KEYS[1], 'nudge')
+return nudge
 """
 
 _UNLOCK_IF_DONE = """
@@ -124,6 +164,32 @@ class GameMemory:
     scrolled: int  # people's messages posted in the chat below the table
     recent: list[str]
     frozen: dict[int, int]  # user id → seat, for the players Dumb Fu froze (RULES.md §6)
+    #: the turn's reminder in a player's private chat, while it is there
+    nudge: Nudge | None = None
+    #: the newest version whose log entry was noted (its moves among the last moves)
+    noted: int = -1
+    #: the version the table last showed
+    table_version: int = -1
+    #: user id → the language of their Telegram app, as their inline choices told it
+    app_languages: dict[int, str] = field(default_factory=dict)
+
+
+class Nudge(NamedTuple):
+    """A turn's reminder: whose private chat, its message, the version of the decision."""
+
+    user_id: int
+    message_id: int
+    version: int
+
+    def encode(self) -> str:
+        return f"{self.user_id}:{self.message_id}:{self.version}"
+
+    @staticmethod
+    def decode(value: bytes | str | None) -> Nudge | None:
+        if not value:
+            return None
+        user, message, version = _text(value).split(":")
+        return Nudge(int(user), int(message), int(version))
 
 
 class HandMessage(NamedTuple):
@@ -158,6 +224,12 @@ class Claim(NamedTuple):
     held: bool
     game: GameMemory | None = None
     moves: list[dict[str, Any]] = []
+    #: the version of each of ``moves``
+    move_versions: list[int] = []
+
+    def moves_up_to(self, version: int) -> list[dict[str, Any]]:
+        """The last moves of versions up to ``version``: what a table of that state tells."""
+        return [m for v, m in zip(self.move_versions, self.moves, strict=True) if v <= version]
 
 
 def _pairs(raw: list[Any]) -> dict[bytes, bytes]:
@@ -182,6 +254,14 @@ def _game_memory(game_id: str, raw: Mapping[Any, bytes | str]) -> GameMemory | N
         scrolled=int(fields.get("scrolled", "0")),
         recent=json.loads(fields.get("recent", "[]")),
         frozen={int(u): int(s) for u, _, s in (p.partition(":") for p in frozen.split(",") if p)},
+        nudge=Nudge.decode(fields.get("nudge")),
+        noted=int(fields.get("noted", "-1")),
+        table_version=int(fields.get("tver", "-1")),
+        app_languages={
+            int(k.removeprefix(APP_LANGUAGE)): v
+            for k, v in fields.items()
+            if k.startswith(APP_LANGUAGE)
+        },
     )
 
 
@@ -202,6 +282,9 @@ class Memory:
         self._unlock_if_done = redis.register_script(_UNLOCK_IF_DONE)
         self._forget = redis.register_script(_FORGET)
         self._add_moves = redis.register_script(_ADD_MOVES)
+        self._keep_nudge = redis.register_script(_KEEP_NUDGE)
+        self._mark_noted = redis.register_script(_MARK_NOTED)
+        self._take_nudge = redis.register_script(_TAKE_NUDGE)
 
     # -- keys ---------------------------------------------------------------------------------
 
@@ -264,22 +347,38 @@ class Memory:
         events: list[dict[str, Any]],
         keep: int,
         *,
+        most: int | None = None,
         new_round: bool = False,
+        noted: bool = True,
     ) -> GameMemory | None:
-        """One entry of the event log, in one call: its moves added to the last moves, the
-        newest ``keep`` moves kept whole (``new_round``: the moves of the versions before it
-        dropped first), and the game's
-        memory read; None (and nothing written) for a game the bot does not remember."""
+        """One entry of the event log, in one call: its moves added to the last moves (the
+        newest ``keep`` moves kept whole, and those the table has not told yet up to
+        ``most`` in all; ``new_round``: the moves of the versions before it dropped first),
+        the entry counted as noted (``noted``; else ``mark_noted`` once its notices are
+        posted), and the game's memory read; None (and nothing written) for a game the bot
+        does not remember."""
         args: list[Any] = [
             version * 100 if new_round else -1,
             keep,
             TTL_SECONDS,
+            keep if most is None else most,
+            version,
+            1 if noted else 0,
             *_move_pairs(version, events),
         ]
         raw = await self._note_entry(
             keys=[self.game_key(game_id), self.moves_key(game_id)], args=args
         )
         return _game_memory(game_id, _pairs(raw))
+
+    async def mark_noted(self, game_id: str, version: int) -> None:
+        """The entry of ``version`` is noted whole: its moves, and its notices posted."""
+        await self._mark_noted(keys=[self.game_key(game_id)], args=[version])
+
+    async def noted_version(self, game_id: str) -> int:
+        """The newest version whose entry is noted whole (-1: none yet)."""
+        value = await self.redis.hget(self.game_key(game_id), "noted")
+        return int(value) if value else -1
 
     async def update_game(self, game_id: str, **fields: Any) -> None:
         key = self.game_key(game_id)
@@ -289,8 +388,17 @@ class Memory:
             pipe.expire(key, TTL_SECONDS)
             await pipe.execute()
 
-    async def count_chat_message(self, game_id: str) -> None:
-        await self.redis.hincrby(self.game_key(game_id), "scrolled", 1)
+    async def count_chat_message(
+        self, game_id: str, user_id: int | None = None, app_language: str = ""
+    ) -> None:
+        """A message posted in the group below the table, counted; for a card chosen from
+        the inline hand, its player's app language kept too (what they alone read later, a
+        turn's reminder, speaks it)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hincrby(self.game_key(game_id), "scrolled", 1)
+            if user_id is not None and app_language:
+                pipe.hset(self.game_key(game_id), f"{APP_LANGUAGE}{user_id}", app_language)
+            await pipe.execute()
 
     @staticmethod
     def superseded_key(game_id: str) -> str:
@@ -362,11 +470,13 @@ class Memory:
         if not isinstance(raw, list):
             return Claim(shown=int(raw) < 0, held=False)
         fields, moves = raw
+        parsed = [json.loads(cast(bytes, m)) for m in moves]
         return Claim(
             shown=False,
             held=True,
             game=_game_memory(game_id, _pairs(fields)),
-            moves=[json.loads(cast(bytes, m))[2] for m in moves],
+            moves=[m[2] for m in parsed],
+            move_versions=[int(m[0]) for m in parsed],
         )
 
     async def done_rendering(self, game_id: str, version: int, owner: str, lock_ms: int) -> bool:
@@ -438,6 +548,26 @@ class Memory:
                 with contextlib.suppress(LockError):
                     await lock.release()
 
+    # -- a turn's reminder ---------------------------------------------------------------------
+
+    async def keep_nudge(self, game_id: str, nudge: Nudge) -> Nudge | bool | None:
+        """Remember the reminder just sent, the game's one: False when the game has moved
+        past its decision meanwhile (the caller removes it); else the one it replaced, if
+        any, for the caller to remove."""
+        before = await self._keep_nudge(
+            keys=[self.game_key(game_id)], args=[nudge.encode(), nudge.version]
+        )
+        if before == -1:
+            return False
+        return Nudge.decode(before)
+
+    async def take_nudge(self, game_id: str, before_version: int) -> Nudge | None:
+        """The game's reminder of a decision older than ``before_version``, taken to be
+        removed (by one caller only, across replicas)."""
+        return Nudge.decode(
+            await self._take_nudge(keys=[self.game_key(game_id)], args=[before_version])
+        )
+
     # -- said once ----------------------------------------------------------------------------
 
     @staticmethod
@@ -485,8 +615,11 @@ class Memory:
         """Forget the moves of versions before ``version`` (a new round began with it)."""
         await self.redis.zremrangebyscore(self.moves_key(game_id), "-inf", f"({version * 100}")
 
-    async def moves(self, game_id: str) -> list[dict[str, Any]]:
-        raw = await self.redis.zrange(self.moves_key(game_id), 0, -1)
+    async def moves(self, game_id: str, up_to: int | None = None) -> list[dict[str, Any]]:
+        """The last moves (``up_to``: of versions up to that one, what a table of that
+        state tells)."""
+        top = "+inf" if up_to is None else f"({(up_to + 1) * 100}"
+        raw = await self.redis.zrangebyscore(self.moves_key(game_id), "-inf", top)
         return [json.loads(cast(bytes, m))[2] for m in raw]
 
     # -- players who left the group (lobby.py "A member leaves the group") -------------------

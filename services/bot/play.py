@@ -143,6 +143,10 @@ async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Ca
             await query.answer(gettext(locale, "The table moved down."))
             return
     refused, not_owed, removed = await attempt(context, user.id, cb, locale)
+    on_table = query.message is not None and is_group(query.message.chat)
+    if not_owed and not removed and on_table and cb.arg.startswith("c."):
+        # The table's colour buttons are everyone's to see and one player's to press.
+        refused = gettext(locale, "Only the player the table names (▶) chooses the colour.")
     # Out of the game (kicked, gone from the group): an alert says why, as it must be read.
     await query.answer(refused or "", show_alert=removed)
     if removed:
@@ -282,7 +286,7 @@ async def chosen_inline_result(update: Update, context: ContextTypes.DEFAULT_TYP
         return
     # Its message is posted in the group below the table, whether the move counts or not.
     uno = services(context)
-    await uno.memory.count_chat_message(cb.game_id)
+    await uno.memory.count_chat_message(cb.game_id, user.id, app_language_of(user))
     game = await uno.memory.game(cb.game_id)
     # The card is the player's own message in the group: a refusal is told there, in the
     # group's language.

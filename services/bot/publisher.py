@@ -25,12 +25,13 @@ from services.bot import keyboards
 from services.bot.locales.bidi import with_direction
 from services.bot.locales.preferences import LanguagePreferences
 from services.bot.logreader import LogEntry
-from services.bot.memory import Claim, GameMemory, Memory
+from services.bot.memory import Claim, GameMemory, Memory, Nudge
 from services.bot.outbox import Outbox, Outcome
 from services.bot.ratelimit import TAKEN
 from services.bot.screens.event_lines import (
     MOVE_EVENTS,
     MOVE_EVENTS_KEPT,
+    MOVES_KEPT_MOST,
     NOTICE_EVENTS,
     QUIET_EVENTS,
     RECENT_MOVES,
@@ -56,10 +57,11 @@ REPOST_AFTER = 2
 NUDGE_AFTER = 15.0
 #: How often a wait for the group's budget looks for a newer move another replica saw.
 POLL_S = 0.25
-#: Superseded tables are deleted this many at a time (one write), or once the game has not
-#: moved for this long (tidy_later, which looks that often).
-TIDY_BATCH = 10
-TIDY_PAUSE_S = 8.0
+#: The longest a render of a state newer than the log entries noted waits for them (their
+#: moves, and a round's scores posted before the next round's table): the engine writes
+#: the state and its entry at once, so they are a read of the log away.
+NOTE_WAIT_S = 5.0
+NOTE_POLL_S = 0.05
 #: Game statuses after which nothing may look live.
 FINISHED = ("over", "ended")
 
@@ -102,14 +104,19 @@ class Publisher:
         starts = [i for i, e in enumerate(public) if e.get("type") == "round_started"]
         this_round = public[starts[-1] + 1 :] if starts else public
         moves = [e for e in this_round if e.get("type") in MOVE_EVENTS]
-        # A new round's table opens with none of the last round's moves.
+        notable = any(e.get("type") in NOTICE_EVENTS for e in public)
+        # A new round's table opens with none of the last round's moves. An entry with
+        # notices counts as noted once they are posted: a render of a newer state waits
+        # for that, so the next round's table comes below the last one's scores.
         noted = partial(
             self.memory.note_entry,
             entry.game_id,
             entry.version,
             moves[-MOVE_EVENTS_KEPT:],
             RECENT_MOVES,
+            most=MOVES_KEPT_MOST,
             new_round=bool(starts),
+            noted=not notable,
         )
         mem = await noted()
         if mem is None:
@@ -119,6 +126,8 @@ class Publisher:
             if mem is None:
                 return True
         await self.announce(mem, entry, public)
+        if notable:
+            await self.memory.mark_noted(entry.game_id, entry.version)
         if public and all(e.get("type") in QUIET_EVENTS for e in public):
             wait = await self.outbox.room(mem.chat_id, spare=1)
             if wait > 0:
@@ -150,8 +159,10 @@ class Publisher:
 
     def nudge_later(self, mem: GameMemory, spectator: PlayerView) -> None:
         """A human who owes a decision and has not acted ``nudge_after`` seconds into it
-        (half the turn time, if that is sooner) is told once in their private chat: an edit
-        notifies nobody, and a private message costs none of the group's budget."""
+        (half the turn time, if that is sooner) is told once in their private chat, in
+        their language: an edit notifies nobody, and a private message costs none of the
+        group's budget. The game has one such reminder at a time, kept in its memory
+        (``Memory.keep_nudge``), and the render of any newer version removes it."""
         game, view = spectator.game, spectator.view
         # A game moved on: the nudge of its decision before is not needed (it would only
         # read that the game moved on, a Redis call a turn at a hundred groups).
@@ -180,11 +191,7 @@ class Publisher:
                     or not await self.memory.first_time(f"nudge:{mem.game_id}:{version}")
                 ):
                     return
-                locale = await LanguagePreferences(self.memory.redis).person(
-                    user_id, fallback=mem.locale
-                )
-                text = with_direction(locale, turn_nudge(locale, mem.chat_title))
-                await self.outbox.send(user_id, text, quiet=False)
+                await self.send_nudge(mem, user_id, version)
             except (NotFound, TelegramError) as e:
                 log.info("no nudge for %s: %s", user_id, e, extra={"game_id": mem.game_id})
             except Exception:
@@ -202,6 +209,38 @@ class Publisher:
                 del self._nudges[mem.game_id]
 
         task.add_done_callback(done)
+
+    async def send_nudge(self, mem: GameMemory, user_id: int, version: int) -> None:
+        """Tell ``user_id`` in private that the decision of ``version`` waits for them, in
+        the language they read their hand in (their /language choice, else their app's as
+        their hand or their inline choices told it, else the group's), and keep it as the
+        game's one reminder."""
+        now = await self.memory.game(mem.game_id) or mem
+        hand = await self.memory.hand_message(mem.game_id, user_id)
+        app_language = (hand.language if hand is not None else "") or now.app_languages.get(
+            user_id, ""
+        )
+        locale = await LanguagePreferences(self.memory.redis).person(
+            user_id, fallback=app_language or mem.locale
+        )
+        await self.remove_nudge(mem.game_id, version + 1)  # at most one at a time
+        text = with_direction(locale, turn_nudge(locale, mem.chat_title))
+        message = await self.outbox.send(user_id, text, quiet=False)
+        if message is None:
+            return
+        sent = Nudge(user_id, message.message_id, version)
+        replaced = await self.memory.keep_nudge(mem.game_id, sent)
+        if replaced is False:  # the decision was made meanwhile
+            await self.outbox.delete(user_id, message.message_id)
+        elif isinstance(replaced, Nudge):
+            await self.outbox.delete(replaced.user_id, replaced.message_id)
+
+    async def remove_nudge(self, game_id: str, before_version: int) -> None:
+        """Remove the game's reminder of a decision older than ``before_version`` from its
+        player's private chat (whichever replica takes it first)."""
+        nudge = await self.memory.take_nudge(game_id, before_version)
+        if nudge is not None:
+            await self.outbox.delete(nudge.user_id, nudge.message_id)
 
     async def adopt(self, game_id: str) -> GameMemory | None:
         """A game this bot has no memory of (its memory was lost, or the game was made
@@ -264,6 +303,8 @@ class Publisher:
             game_id = (key.decode() if isinstance(key, bytes) else key).rsplit(":", 1)[1]
             try:
                 current = await self.engine.game(game_id)
+                # The entries missed are gone: a render waits for none of them.
+                await self.memory.mark_noted(game_id, current.version)
                 await self.render(game_id, current.version)
             except NotFound:
                 continue
@@ -306,48 +347,39 @@ class Publisher:
         except NotFound:
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
             return 2**53
-        # The last moves came with the lock, noted up to ``version``: a newer state needs
-        # the newer moves, read after it.
-        recent = claim.moves if claim is not None and spectator.game.version <= version else None
-        # The private chats have budgets of their own: they need not wait for the group's.
-        # While the table waits for its slot, the hands follow every newer move.
-        table = asyncio.create_task(self.show_table(mem, spectator, recent))
-        try:
-            if await self.show_hands(mem, spectator):
-                await self.hands_while_waiting(mem, spectator.game.version, table)
-            await table
-        finally:
-            if not table.done():
-                table.cancel()
         game = spectator.game
+        recent: list[dict[str, Any]] | None = None
+        if spectator.view is not None and game.status not in FINISHED and mem.noted < game.version:
+            # A state newer than the log's entries noted: the table waits for their moves
+            # (and a round's scores), else it would tell an older state's moves beside this
+            # state's pile, and count them shown.
+            mem = await self.moves_noted(mem, game.version)
+        elif claim is not None:
+            # The last moves came with the lock: those of this state's versions.
+            recent = claim.moves_up_to(game.version)
+        # The table first, then the private hands as it shows the game: a hand never shows
+        # a state the table has not (they follow it when it waits for the group's budget).
+        table_version = await self.show_table(mem, spectator, recent)
+        if table_version is not None:
+            await self.show_hands(mem, spectator, up_to=table_version)
+        finished = game.status in FINISHED
+        if mem.nudge is not None and (finished or game.version > mem.nudge.version):
+            await self.remove_nudge(mem.game_id, 2**53 if finished else game.version)
         self.nudge_later(mem, spectator)
-        if game.status in ("over", "ended"):
+        if finished:
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
         return game.version
 
-    async def hands_while_waiting(
-        self, mem: GameMemory, version: int, table: asyncio.Task[None]
-    ) -> None:
-        """Show the private hands of every version newer than ``version`` seen while
-        ``table`` (this render's table write) waits for the group's budget."""
-        while not table.done():
+    async def moves_noted(self, mem: GameMemory, version: int) -> GameMemory:
+        """The game's memory once the log's entries up to ``version`` are noted (their
+        moves, their notices posted), waiting at most ``NOTE_WAIT_S``: then as it is."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + NOTE_WAIT_S
+        while await self.memory.noted_version(mem.game_id) < version and loop.time() < until:
             moved = self._moved.setdefault(mem.game_id, asyncio.Event())
-            if await self.memory.seen_version(mem.game_id) > version:
-                try:
-                    spectator = await self.engine.spectator_view(mem.game_id)
-                except NotFound:
-                    return
-                if spectator.game.status in FINISHED:
-                    return  # the render after this one retires the hands
-                await self.show_hands(mem, spectator)
-                if spectator.game.version > version:
-                    version = spectator.game.version
-                    continue
-                # No newer state than shown yet (the log ahead of the engine's answer):
-                # wait below rather than ask again at once.
-            woken = asyncio.ensure_future(moved.wait())
-            await asyncio.wait({table, woken}, timeout=POLL_S, return_when=asyncio.FIRST_COMPLETED)
-            woken.cancel()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(moved.wait(), timeout=NOTE_POLL_S)
+        return await self.memory.game(mem.game_id) or mem
 
     async def table_of(
         self, mem: GameMemory, spectator: PlayerView, recent: list[dict[str, Any]]
@@ -375,8 +407,11 @@ class Publisher:
         mem: GameMemory,
         spectator: PlayerView,
         recent: list[dict[str, Any]] | None = None,
-    ) -> None:
-        """``recent``: the last moves, when the caller has them as of ``spectator``."""
+    ) -> int | None:
+        """Show the table; the version it shows now (None: nothing newer than before, the
+        game is gone or over meanwhile). ``recent``: the last moves, when the caller has
+        them as of ``spectator``."""
+        version = spectator.game.version
         if spectator.game.status in FINISHED:
             # Nothing may look live: the scores (or the word that the game was ended) are
             # posted below, and every table this game left is deleted, in one write.
@@ -384,9 +419,9 @@ class Publisher:
                 await self.memory.supersede_table(mem.game_id, mem.table_message)
                 await self.memory.update_game(mem.game_id, table="", tfp="")
             await self.tidy(mem, at_once=True)
-            return
+            return version
         if recent is None:
-            recent = await self.memory.moves(mem.game_id)
+            recent = await self.memory.moves(mem.game_id, up_to=version)
         shown, frozen = await self.table_of(mem, spectator, recent)
         digest = keyboards.fingerprint(shown)
         if (
@@ -394,21 +429,21 @@ class Publisher:
             and mem.table_message is not None
             and mem.scrolled < self.repost_after
         ):
-            await self.memory.update_game(mem.game_id, frozen=frozen)
-            await self.tidy(mem)
-            return
+            await self.memory.update_game(mem.game_id, frozen=frozen, tver=version)
+            await self.tidy(mem, shown=version)
+            return version
         # The group's slot and the token's in one call when the group has room now.
         reserved: bool | str = TAKEN
         if not await self.outbox.go_now(mem.chat_id):
             reserved = True
-            await self.wait_for_slot(mem, spectator.game.version)
+            await self.wait_for_slot(mem, version)
             # Render after the wait, not before: what changed meanwhile goes out in this one
             # message instead of queueing another behind it (this render holds the game's
             # lock, so the moves made meanwhile are left for it to show).
             fresh = await self.fresh_table(mem)
             if fresh is None:
-                return
-            mem, shown, frozen = fresh
+                return None
+            mem, shown, frozen, version = fresh
             digest = keyboards.fingerprint(shown)
         above = mem.table_message  # the table this write supersedes, if it posts anew
         if mem.table_message is not None and mem.scrolled < self.repost_after:
@@ -420,17 +455,17 @@ class Publisher:
                 reserved=reserved,
             )
             if outcome in (Outcome.SHOWN, Outcome.UNCHANGED):
-                await self.memory.update_game(mem.game_id, tfp=digest, frozen=frozen)
-                return
+                await self.memory.update_game(mem.game_id, tfp=digest, frozen=frozen, tver=version)
+                return version
             if outcome is Outcome.UNREACHABLE:
-                return
+                return version
             above = None  # gone: nothing left to delete
             reserved = True
-            await self.wait_for_slot(mem, spectator.game.version)  # the edit spent the slot
+            await self.wait_for_slot(mem, version)  # the edit spent the slot
             fresh = await self.fresh_table(mem)
             if fresh is None:
-                return
-            mem, shown, frozen = fresh
+                return None
+            mem, shown, frozen, version = fresh
             digest = keyboards.fingerprint(shown)
         # People's messages pushed the table up (or there is none): this write posts it
         # at the bottom, where the players look, for the same one slot an edit costs.
@@ -443,21 +478,27 @@ class Publisher:
         )
         if message is not None:
             posted = self.memory.table_posted
-            if await posted(mem.game_id, message.message_id, above, tfp=digest, frozen=frozen):
-                self.tidy_later(mem)
+            if await posted(
+                mem.game_id, message.message_id, above, tfp=digest, frozen=frozen, tver=version
+            ):
+                self.tidy_later(mem, shown=version)
+        return version
 
-    async def fresh_table(self, mem: GameMemory) -> tuple[GameMemory, Screen, str] | None:
-        """The table as the game is now (after a wait for the budget), or None when there is
-        none to show: the game is gone or over (the next render retires its table)."""
+    async def fresh_table(self, mem: GameMemory) -> tuple[GameMemory, Screen, str, int] | None:
+        """The table as the game is now (after a wait for the budget) and its version, or
+        None when there is none to show: the game is gone or over (the next render retires
+        its table)."""
         try:
             spectator = await self.engine.spectator_view(mem.game_id)
         except NotFound:
             return None
         if spectator.game.status in FINISHED:
             return None
-        mem = await self.memory.game(mem.game_id) or mem
-        shown, frozen = await self.table_of(mem, spectator, await self.memory.moves(mem.game_id))
-        return mem, shown, frozen
+        version = spectator.game.version
+        mem = await self.moves_noted(mem, version)
+        recent = await self.memory.moves(mem.game_id, up_to=version)
+        shown, frozen = await self.table_of(mem, spectator, recent)
+        return mem, shown, frozen, version
 
     async def wait_for_slot(self, mem: GameMemory, version: int) -> None:
         """Take the group's slot for a table write that cannot go now (README "Rendering"):
@@ -486,54 +527,53 @@ class Publisher:
         if event is not None:
             event.set()
 
-    async def tidy(self, mem: GameMemory, *, at_once: bool = False) -> None:
+    async def tidy(self, mem: GameMemory, *, at_once: bool = False, shown: int = -1) -> None:
         """Delete the game's superseded tables, all in one deleteMessages (``at_once``: the
         game is over, so waiting for the slot is worth it); else leave it to a task that
-        waits for the group's budget to spare a slot (``tidy_later``). Until then their
-        buttons answer that the table moved."""
+        takes the group's next free slot (``tidy_later``; ``shown``: the version the table
+        shows now). Until then their buttons answer that the table moved."""
         old = await self.memory.superseded(mem.game_id)
         if not old:
             return
         if not at_once:
-            self.tidy_later(mem)
+            self.tidy_later(mem, shown=shown)
             return
         await self.outbox.delete_many(mem.chat_id, old)
         await self.memory.deleted(mem.game_id, old)
 
-    def tidy_later(self, mem: GameMemory) -> None:
-        """Delete the superseded tables in one write once ``TIDY_BATCH`` of them wait or the
-        game has not moved for ``TIDY_PAUSE_S``, with a slot of the group's budget to spare
-        beyond the next move's and no render of the game pending (one task per game here,
-        looking every ``TIDY_PAUSE_S``: a hundred games' tasks cost the bot next to
-        nothing).
+    def tidy_later(self, mem: GameMemory, *, shown: int = -1) -> None:
+        """Delete the superseded tables in one write, the group's next one once no table
+        write of the game is pending (the turn's goes first) and before any other: a table
+        posted anew below leaves the one above saying whose turn it was, with its buttons
+        and clock, and two tables must never both look live (one task per game here).
 
-        [decision] Deleting each reposted table at once would cost the group half a write
-        per turn (with inline hands every other table write is a repost), and a hundred
-        groups' deletions would take a third of the token's 30 a second; ten at a time, or
-        in the game's pauses, they cost at most a twentieth of a write per turn."""
+        [decision] It costs the group a write per table posted anew (half a write a turn
+        with inline-mode hands, where every other table write is a repost); deleted ten at
+        a time, or in the game's pauses, they cost a twentieth, but the old table looked
+        live for seconds beside the new one. ``shown``: the version the table shows now
+        (its render may not have finished yet)."""
         if mem.game_id in self._tidying:
             return
         self._tidying.add(mem.game_id)
 
         async def later() -> None:
-            last = await self.memory.seen_version(mem.game_id)
             try:
                 while True:
-                    await asyncio.sleep(TIDY_PAUSE_S)
                     old = await self.memory.superseded(mem.game_id)
                     if not old or await self.memory.game(mem.game_id) is None:
                         return
                     seen = await self.memory.seen_version(mem.game_id)
-                    paused, last = seen == last, seen
-                    if len(old) < TIDY_BATCH and not paused:
-                        continue
-                    if seen > await self.memory.shown_version(mem.game_id):
-                        continue  # a table write is pending: it goes first
-                    if not await self.outbox.take_now(mem.chat_id, spare=1):
-                        continue
-                    await self.outbox.delete_many(mem.chat_id, old, reserved=True)
-                    await self.memory.deleted(mem.game_id, old)
-                    return
+                    if seen > max(shown, await self.memory.shown_version(mem.game_id)):
+                        wait = POLL_S  # a table write is pending: it goes first
+                    elif await self.outbox.take_now(mem.chat_id):
+                        await self.outbox.delete_many(mem.chat_id, old, reserved=True)
+                        await self.memory.deleted(mem.game_id, old)
+                        continue  # any superseded meanwhile go with the next slot
+                    else:
+                        wait = min(max(await self.outbox.room(mem.chat_id), 0.01), POLL_S)
+                    moved = self._moved.setdefault(mem.game_id, asyncio.Event())
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(moved.wait(), timeout=wait)
             except Exception:
                 log.exception("deleting superseded tables failed", extra={"game_id": mem.game_id})
             finally:
@@ -543,10 +583,12 @@ class Publisher:
         self._later.add(task)
         task.add_done_callback(self._later.discard)
 
-    async def show_hands(self, mem: GameMemory, spectator: PlayerView) -> bool:
-        """Show each private hand of the game as ``spectator``'s version has it; whether
-        the game has any (with none, as with inline-mode hands, no newer version needs
-        following while the table waits)."""
+    async def show_hands(
+        self, mem: GameMemory, spectator: PlayerView, *, up_to: int | None = None
+    ) -> bool:
+        """Show each private hand of the game as it is now, unless it is newer than ``up_to``
+        (the version the table shows: the next render shows it, after the table); whether
+        the game has any."""
         if spectator.view is None and spectator.game.status not in FINISHED:
             return True
         hands = await self.memory.hand_messages(mem.game_id)
@@ -563,6 +605,7 @@ class Publisher:
                     hand.fingerprint,
                     locale=choices[user] or hand.language or mem.locale,
                     app_language=hand.language,
+                    up_to=up_to,
                 )
                 for user, hand in hands.items()
             )
@@ -579,6 +622,7 @@ class Publisher:
         locale: str | None = None,
         app_language: str = "",
         worth: float | None = None,
+        up_to: int | None = None,
     ) -> bool:
         """Edit (or post) ``user_id``'s hand message in their private chat, in ``locale``
         (None: their /language choice, else their app's ``app_language``, else the one
@@ -602,6 +646,7 @@ class Publisher:
                 locale=locale,
                 app_language=app_language or (known.language if known is not None else ""),
                 worth=worth,
+                up_to=up_to,
             )
 
     async def _show_hand(
@@ -614,12 +659,15 @@ class Publisher:
         locale: str | None,
         app_language: str,
         worth: float | None,
+        up_to: int | None = None,
     ) -> bool:
         try:
             player = await self.engine.view(mem.game_id, user_id)
         except (Forbidden, NotFound):
             await self.memory.drop_hand_message(mem.game_id, user_id)
             return False
+        if up_to is not None and player.game.version > up_to:
+            return message_id is not None  # ahead of the table: shown after it
         finished = player.game.status in FINISHED
         if finished and message_id is None:
             return False  # nothing to post about a game that is over

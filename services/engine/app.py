@@ -34,11 +34,12 @@ from services.engine import errors
 from services.engine.context import EngineContext
 from services.engine.fast_path import FastPath
 from services.engine.games import Games, Timing
-from services.engine.layers import BodyLimit, FaultBarrier, TokenLayer, needs_token
+from services.engine.layers import MAX_BODY_BYTES, FaultBarrier, TokenLayer, needs_token
 from services.engine.metrics import MetricsMiddleware, ServiceMetrics
 from services.engine.routes import export, health, lobby, play, testing, timers, variants
 from services.engine.store import GameStore
 from services.heap import freeze_startup_heap
+from services.http_limits import BodyLimit
 from services.logs import configure_logging
 
 log = logging.getLogger(__name__)
@@ -168,7 +169,7 @@ def create_app(settings: Settings | None = None, *, fast_path: bool = True) -> E
     # The token is checked before a body is read; the metrics, outermost, count requests
     # refused for their token or their size too, and every fault answered by the barrier.
     app.outer = MetricsMiddleware(
-        FaultBarrier(TokenLayer(BodyLimit(inner), token)), metrics=context.metrics
+        FaultBarrier(TokenLayer(BodyLimit(inner, MAX_BODY_BYTES), token)), metrics=context.metrics
     )
     return app
 

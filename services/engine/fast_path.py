@@ -30,7 +30,6 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from services.engine.context import EngineContext
 from services.engine.errors import game_error_response, store_down_response, unhandled_response
 from services.engine.game_record import GameError
-from services.engine.layers import replay_body
 from services.engine.routes import GAME_ID_PATTERN
 from services.engine.routes.play import (
     MAX_VIEWS,
@@ -40,6 +39,7 @@ from services.engine.routes.play import (
     take_action,
 )
 from services.engine.wire.schemas import USER_ID_MAX, ActionRequest
+from services.http_limits import replay_body
 
 _PATH = re.compile(rf"/v1/games/({GAME_ID_PATTERN})/(views|view|actions|spectator)")
 #: A larger number than ``UserId`` takes (``USER_ID_MAX``) goes on to FastAPI, which refuses it.

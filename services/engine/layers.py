@@ -1,6 +1,7 @@
-"""The service's own ASGI layers, outside FastAPI: the token, the body limit and the fault
-barrier (metrics.py has the fourth). Pure ASGI, so each costs a request one function call,
-and the fast path (fast_path.py) is behind them as FastAPI is.
+"""The service's own ASGI layers, outside FastAPI: the token and the fault barrier
+(metrics.py has the third; the body limit is every service's, ``services.http_limits``).
+Pure ASGI, so each costs a request one function call, and the fast path (fast_path.py) is
+behind them as FastAPI is.
 """
 
 from __future__ import annotations
@@ -46,69 +47,6 @@ class TokenLayer:
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
-
-
-class BodyLimit:
-    """Refuses a body over ``limit`` bytes with 413, reading no more than that.
-
-    A declared ``Content-Length`` over the limit is refused before reading anything; a
-    body sent in pieces is read up to the limit and refused as soon as it passes it. A body
-    within the limit is read here whole (one buffer, not grown piece by piece) and handed
-    on as one message, so the layers and routes behind it never see more."""
-
-    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        length: bytes | None = None
-        chunked = False
-        for key, value in scope["headers"]:
-            if key == b"content-length":
-                length = value
-            elif key == b"transfer-encoding":
-                chunked = True
-        if length is None and not chunked:  # HTTP/1.1: no body at all
-            await self.app(scope, receive, send)
-            return
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await self.too_large(scope, receive, send)
-            return
-        body = bytearray()
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away
-            body += message.get("body", b"")
-            if len(body) > self.limit:
-                await self.too_large(scope, receive, send)
-                return
-            more = message.get("more_body", False)
-        await self.app(scope, replay_body(bytes(body), receive), send)
-
-    async def too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
-        response = error_response(
-            413, "body_too_large", f"a request body may not exceed {self.limit} bytes"
-        )
-        await response(scope, receive, send)
-
-
-def replay_body(body: bytes, receive: Receive) -> Receive:
-    """A ``receive`` that hands over a body already read, then listens on (a disconnect)."""
-    sent = False
-
-    async def replay() -> Message:
-        nonlocal sent
-        if sent:
-            return await receive()
-        sent = True
-        return {"type": "http.request", "body": body, "more_body": False}
-
-    return replay
 
 
 class FaultBarrier:

@@ -1,10 +1,15 @@
 """The Mini App service: the page, its live table stream and its moves.
 
 - ``GET /`` and ``/static/…`` — the page (static files; nothing is fetched elsewhere).
-- ``GET /v1/games/{game_id}/stream?init_data=…`` — server-sent events: one ``table`` event
+- ``POST /v1/games/{game_id}/tickets`` (``Authorization: tma <initData>``) — a stream
+  ticket: the person's pass to open that game's stream, once, within minutes
+  (``tickets.py``), so no initData rides in a URL.
+- ``GET /v1/games/{game_id}/stream?ticket=…`` — server-sent events: one ``table`` event
   per version the viewer has not seen (``id:`` the game's version), each the viewer's own
-  view from the engine and the events since. A reconnect sends ``Last-Event-ID`` (the
-  browser's ``EventSource`` does) and resumes after that version.
+  view from the engine and the events since. A reconnect resumes after the version in
+  ``Last-Event-ID`` (the browser's ``EventSource`` sends it) or ``?since=`` (the page's
+  own reconnect, with a new ticket). A person and a game hold a bounded number of streams
+  at once, on every replica together (``stream_leases.py``).
 - ``POST /v1/games/{game_id}/moves`` (``Authorization: tma <initData>``, body
   ``{"action", "version"}``) — a move, sent to the engine under the chat's action id.
 - ``GET /v1/me/games`` (``Authorization: tma <initData>``) — the launching person's current
@@ -14,11 +19,12 @@
   its own (``__main__.py``), never on this public one; the API's description
   (``/openapi.json``) only in development mode.
 
-Every request is the person their ``initData`` proves, in a chat Telegram says they are in;
-only a seated player gets a hand and may move, and only their own seat's; one the engine
-holds out of the game (kicked, gone from the group) neither, whatever this replica's cached
-membership says: a kicked player watches as a spectator, one gone from the group is shown
-why and the stream ends (``event: removed``).
+Every request is the person their ``initData`` proves (the stream: the person its ticket
+was issued to), in a chat Telegram says they are in; only a seated player gets a hand and
+may move, and only their own seat's; one the engine holds out of the game (kicked, gone
+from the group) neither, whatever this replica's cached membership says: a kicked player
+watches as a spectator, one gone from the group is shown why and the stream ends
+(``event: removed``).
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from starlette.background import BackgroundTask
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -62,7 +69,9 @@ from services.webapp.init_data import InvalidInitData, WebAppUser, validate
 from services.webapp.log_follower import LogFollower, Watch
 from services.webapp.membership import ChatMembers, MembershipUnknown
 from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSED
+from services.webapp.stream_leases import Lease, StreamLeases, TooManyStreams
 from services.webapp.tables import Tables
+from services.webapp.tickets import BadTicket, StreamTickets
 from services.webapp.words import RTL, out_of_game_words, text, viewer_language, with_moves
 
 log = logging.getLogger(__name__)
@@ -151,6 +160,8 @@ class WebApp:
     members: ChatMembers
     moves: FloodLimit
     opens: FloodLimit
+    tickets: StreamTickets
+    leases: StreamLeases
     bot_token: str
     _chats: dict[str, int] = field(default_factory=dict)
 
@@ -191,6 +202,33 @@ class WebApp:
                 self._chats.clear()
             self._chats[game_id] = chat_id
         return chat_id
+
+    async def stream_ticket(self, game_id: str, init_data: str) -> dict[str, Any]:
+        """A ticket for the person the initData proves to open ``game_id``'s stream: one who
+        may watch it, with a place free for one more stream (taken when it opens)."""
+        user = self.authenticate(init_data)
+        await self.flood_check("open", user.id)
+        await self.viewer(game_id, user)
+        try:
+            await self.leases.check(user.id, game_id)
+        except TooManyStreams as full:
+            raise too_many_streams(full) from None
+        ticket = await self.tickets.issue(user, game_id)
+        return {"ticket": ticket, "expires_in": self.tickets.seconds}
+
+    async def redeem(self, ticket: str, game_id: str) -> WebAppUser:
+        """The person a stream ticket for ``game_id`` was issued to, the ticket spent; 401
+        for any other ticket."""
+        try:
+            return await self.tickets.redeem(ticket, game_id)
+        except BadTicket as bad:
+            raise Refused(401, "bad_ticket", f"stream ticket refused: {bad.reason}") from None
+
+    async def take_place(self, user_id: int, game_id: str) -> Lease:
+        try:
+            return await self.leases.take(user_id, game_id)
+        except TooManyStreams as full:
+            raise too_many_streams(full) from None
 
     async def flood_check(self, kind: str, user_id: int) -> None:
         limit = self.moves if kind == "move" else self.opens
@@ -397,6 +435,17 @@ class WebApp:
         return {"version": result.version, "duplicate": result.duplicate}
 
 
+def too_many_streams(full: TooManyStreams) -> Refused:
+    whose = "you hold" if full.limit == "person" else "this game has"
+    return Refused(
+        429,
+        "too_many_streams",
+        f"{whose} {full.most} table streams open: close one first",
+        limit=full.limit,
+        most=full.most,
+    )
+
+
 class SecurityHeaders:
     """``headers`` (``security_headers``) on every response. Plain ASGI: Starlette's
     ``BaseHTTPMiddleware`` would relay each open stream through a memory channel and tasks
@@ -438,6 +487,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         http = httpx.AsyncClient(timeout=5.0)
         async with EngineClient.from_settings(settings, max_connections=48) as engine:
             follower = LogFollower(redis, settings.event_shards)
+            leases = StreamLeases(
+                redis,
+                per_person=settings.webapp_streams_per_person,
+                per_game=settings.webapp_streams_per_game,
+                seconds=settings.webapp_stream_lease_seconds,
+            )
             app.state.webapp = WebApp(
                 settings=settings,
                 engine=engine,
@@ -454,15 +509,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     redis, settings.webapp_moves_per_second, settings.webapp_move_burst
                 ),
                 opens=FloodLimit(redis, 2.0, 10),
+                tickets=StreamTickets(redis, settings.webapp_stream_ticket_seconds),
+                leases=leases,
                 bot_token=bot_token,
             )
-            task = asyncio.create_task(follower.run(), name="event-log-follower")
+            tasks = [
+                asyncio.create_task(follower.run(), name="event-log-follower"),
+                asyncio.create_task(leases.keep_renewed(), name="stream-lease-renewer"),
+            ]
             freeze_startup_heap()
             try:
                 yield
             finally:
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
                 await http.aclose()
                 await redis.aclose()
 
@@ -510,23 +571,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body = {"redis": redis_ok, "engine": engine_ok}
         return JSONResponse(body, status_code=200 if ok else 503)
 
+    @app.post("/v1/games/{game_id}/tickets")
+    async def stream_ticket(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> JSONResponse:
+        body = await service(request).stream_ticket(game_id, _init_data_of(authorization))
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
     @app.get("/v1/games/{game_id}/stream")
     async def stream(
         request: Request,
         game_id: str,
-        init_data: Annotated[str, Query(max_length=4096)] = "",
+        ticket: str = "",
+        since: Annotated[int | None, Query(ge=0, le=10**15)] = None,
         last_event_id: Annotated[str | None, Header()] = None,
     ) -> StreamingResponse:
         webapp = service(request)
-        user = webapp.authenticate(init_data)
-        await webapp.flood_check("open", user.id)
+        user = await webapp.redeem(ticket, game_id)
         viewer = await webapp.viewer(game_id, user)
         viewer.locale = await viewer_language(webapp.redis, user.id, user.language_code)
-        since = int(last_event_id) if last_event_id and last_event_id.isdigit() else None
+        if last_event_id and last_event_id.isdigit():
+            since = int(last_event_id)
+        lease = await webapp.take_place(user.id, game_id)
+        # The place is given back once the response is over, however it ends (the viewer
+        # gone, the game gone); one whose stream never started lapses with its lease.
         return StreamingResponse(
             webapp.stream(viewer, since),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+            background=BackgroundTask(webapp.leases.release, lease),
         )
 
     @app.get("/v1/me/games")

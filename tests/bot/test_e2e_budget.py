@@ -113,14 +113,15 @@ def test_moves_made_while_the_table_waits_for_its_slot_go_out_in_one_edit(
     table = scene.table()
     edits = len(table["history"])
     scene.open_hand(0)
-    scene.open_hand(1)
     # The group's next slot is 10 s away, as if the chat had just spent its budget.
     client = redis.Redis.from_url(stack.redis_url)
     _, tolerance = GROUP.args()
     set_group_bucket(client, stack.token, scene.group.id, tolerance + 10_000)
     client.close()
     assert not scene.press(0, "p.R1")["text"]
-    assert not scene.press(1, "p.R7")["text"]  # while the table waits for its slot
+    # While the table waits for its slot, from the inline hand (it asks the engine; the
+    # private hand waits with the table).
+    scene.choose_inline(1, "p.R7")
     shown = scene.players.wait_table("both moves", lambda m: "🟥 7" in m["text"], timeout=90)
     # One edit carried both: the render took its slot first and rendered after the wait.
     assert len(shown["history"]) == edits + 1, [h["text"] for h in shown["history"][edits:]]
@@ -129,6 +130,28 @@ def test_moves_made_while_the_table_waits_for_its_slot_go_out_in_one_edit(
 
 #: The bidi isolates around names and cards, left out to compare words.
 ISOLATES = dict.fromkeys(map(ord, "\u2066\u2067\u2068\u2069"))
+
+
+def test_a_private_hand_never_shows_a_state_the_table_has_not(
+    budget_stack: Any, make_group: Any
+) -> None:
+    """While the table waits for the group's budget, the next player's private hand waits
+    with it: it never says "your turn" while the table still names the player before."""
+    stack = budget_stack
+    scene = deal(stack, make_group(2), {"hands": ["R1 R2 R4", "R7 B2 B3"], "discard": "R3"})
+    scene.table()
+    scene.open_hand(0)
+    scene.open_hand(1)
+    next_player = scene.person(1)["id"]
+    client = redis.Redis.from_url(stack.redis_url)
+    _, tolerance = GROUP.args()
+    set_group_bucket(client, stack.token, scene.group.id, tolerance + 10_000)
+    client.close()
+    assert not scene.press(0, "p.R1")["text"]
+    scene.players.wait_hand(next_player, lambda m: "your turn" in m["text"], "P1's turn", 90)
+    table = scene.players.table()
+    assert table is not None
+    assert table["text"].translate(ISOLATES).startswith("▶ P1"), table["text"]
 
 
 def test_a_table_write_that_carries_two_moves_tells_both_whole(

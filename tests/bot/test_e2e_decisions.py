@@ -284,3 +284,27 @@ def test_an_unplayable_inline_card_posts_why_in_the_groups_language(
     assert buttons == ["🃏 My cards"]
     scene.choose_inline(0, "p.R5")  # the game had not moved: R5 is still P0's to play
     scene.wait_group("P0 played 🟥 5")
+
+
+def test_a_wild_played_from_inline_mode_offers_its_colours_on_the_table(
+    stack: Any, make_group: Any
+) -> None:
+    """RULES.md §2 "Wild cards": the player of a wild chosen from the inline hand (whose list
+    has closed) finds the colour choice on the table; another player's press of it is
+    refused in words, theirs names the colour."""
+    scene = deal(stack, make_group(2), {"hands": ["W R1 R2", "B1 B2 B3"], "discard": "R3"})
+    scene.choose_inline(0, "p.W")
+    table = scene.players.wait_table(
+        "the colours on the table", lambda m: "c.G" in {cb.arg for cb in callbacks(m)}
+    )
+    assert [cb.arg for cb in callbacks(table) if cb.arg.startswith("c.")] == [
+        "c.R", "c.Y", "c.G", "c.B"
+    ]  # fmt: skip
+    assert "choose a colour" in table["text"] and "in their hand" not in table["text"]
+    refused = scene.players.press(scene.person(1)["id"], table, scene.act_button(table, "c.G"))
+    assert refused["text"] == "Only the player the table names (▶) chooses the colour."
+    assert not scene.players.press(scene.person(0)["id"], table, scene.act_button(table, "c.G"))[
+        "text"
+    ]
+    shown = scene.players.wait_table("the colour chosen", lambda m: "chose 🟩" in m["text"])
+    assert not [cb for cb in callbacks(shown) if cb.arg.startswith("c.")]

@@ -1,16 +1,19 @@
 """Where the group's table is, through the local Telegram with the real services: at the
 bottom of the chat once people's messages (the players' own inline cards too) have pushed
 it up, whose decision it is named first, a round's scores and a game's end posted below,
-a new round's table opening afresh, nothing of an ended game looking live, and a player
-slow to act told in private."""
+a new round's table opening afresh, nothing of an ended game looking live, a table posted
+anew retiring the one above at once, and a player slow to act told in private, in their
+language, once at a time."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from harness.players import callbacks, is_table
 from harness.stack import Stack
-from tests.helpers.bot_scenes import Scene, deal
+from services.bot.callbacks import Kind
+from tests.helpers.bot_scenes import Group, Scene, deal
 
 HANDS = {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"}
 
@@ -138,3 +141,97 @@ def test_a_player_slow_to_act_is_told_once_in_private(stack: Stack, make_group: 
     stack.control.wait_until(nudges, timeout=30, what="P0 told it is their turn")
     assert len(nudges()) == 1
     assert not any("Your turn in" in m["text"] for m in scene.players.bot_messages())
+
+
+def written_to(call: dict[str, Any], message_id: int) -> bool:
+    """Whether a Bot API call wrote to (edited or deleted) the message ``message_id``."""
+    params = call.get("params") or {}
+    ids = params.get("message_ids")
+    if isinstance(ids, str):
+        ids = json.loads(ids)
+    named = [int(i) for i in ids or []] + [int(params.get("message_id") or 0)]
+    return message_id in named
+
+
+def test_a_table_posted_anew_retires_the_one_above_with_the_groups_next_write(
+    stack: Stack, make_group: Any
+) -> None:
+    """The table posted at the bottom leaves none above it looking live: the group's next
+    write deletes the one it replaced, before the next move's table write (README
+    "Rendering", 5)."""
+    scene = deal(stack, make_group(2), {"hands": ["R1 R2 R4 R5", "B1 B2 B3 R7"], "discard": "R3"})
+    first = scene.table()
+    since = stack.control.calls(token=stack.token)[-1]["seq"]
+    stack.control.send_message(scene.person(1)["id"], scene.group.id, "nice one")
+    scene.choose_inline(0, "p.R1")  # two messages below it: this move's table goes below
+    table = scene.players.wait_table("P0 played", lambda m: "P0 3" in m["text"])
+    assert table["message_id"] != first["message_id"]
+    scene.choose_inline(1, "p.R7")
+    scene.players.wait_table("P1 played", lambda m: "P1 3" in m["text"])
+    writes = [
+        c
+        for c in stack.control.calls(token=stack.token, since=since)
+        if c.get("chat_id") == scene.group.id and c["ok"] and c["method"] != "getChatMember"
+    ]
+    retired = next(n for n, c in enumerate(writes) if written_to(c, first["message_id"]))
+    posted = next(n for n, c in enumerate(writes) if c["method"] == "sendMessage")
+    assert retired == posted + 1, [c["method"] for c in writes]
+    assert writes[retired]["method"] in ("deleteMessage", "deleteMessages")
+    assert not [m for m in group_messages(stack, scene) if m["message_id"] == first["message_id"]]
+
+
+def test_a_slow_players_reminder_speaks_their_language_and_goes_when_they_move(
+    stack: Stack, make_group: Any
+) -> None:
+    """The reminder of a turn not taken is in the player's language (their app's, as their
+    hand speaks it), the game's only one, and removed once they move; the next player's
+    is removed when the game ends."""
+    control = stack.control
+    people = [
+        control.create_user("P0", username=None),
+        control.create_user("Sara", username=None, language_code="fa"),
+    ]
+    chat = control.create_group(
+        "Friday UNO", [p["id"] for p in people], admins=[people[0]["id"]], bots=[stack.token]
+    )
+    for person in people:
+        control.start_bot(person["id"], stack.token)
+    group = Group(chat, people, stack.players(int(chat["id"])))
+    scene = deal(stack, group, {**HANDS, "current": 1}, turn_seconds=16)
+    sara = people[1]["id"]
+    table = scene.table()
+    hand_button = next(cb for cb in callbacks(table) if cb.kind is Kind.HAND)
+    scene.players.press(sara, table, hand_button)
+    # Her hand speaks Persian (so the scripted players' English-reading helpers can't find
+    # it): the private message with the game's buttons.
+    hand = control.wait_until(
+        lambda: next(
+            (m for m in control.private_messages(sara, stack.token) if callbacks(m)), None
+        ),
+        timeout=30,
+        what="Sara's hand",
+    )
+
+    def reminders(seat: int) -> list[dict[str, Any]]:
+        return [
+            m
+            for m in control.private_messages(people[seat]["id"], stack.token)
+            if "⏰" in (m.get("text") or "")
+        ]
+
+    told = control.wait_until(lambda: reminders(1), timeout=30, what="Sara reminded")
+    assert len(told) == 1 and "Your turn" not in told[0]["text"], told[0]["text"]
+    assert "Friday UNO" in told[0]["text"]
+    hand = next(m for m in control.private_messages(sara, stack.token) if callbacks(m))
+    play = next(cb for cb in callbacks(hand) if cb.arg == "p.B3")
+    assert not scene.players.press_hand(sara, hand, play)["text"]
+    control.wait_until(
+        lambda: all(m["deleted"] for m in reminders(1)), timeout=30, what="Sara's reminder gone"
+    )
+    control.wait_until(lambda: reminders(0), timeout=30, what="P0 reminded")
+    assert len([m for m in reminders(0) + reminders(1) if not m["deleted"]]) == 1
+    control.send_message(people[0]["id"], group.id, "/end")
+    scene.wait_group("The game was ended.")
+    control.wait_until(
+        lambda: all(m["deleted"] for m in reminders(0)), timeout=30, what="P0's reminder gone"
+    )

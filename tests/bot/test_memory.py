@@ -3,7 +3,7 @@ order, hand messages, said-once markers."""
 
 from __future__ import annotations
 
-from services.bot.memory import UPDATE_BLOCK_BITS, Memory
+from services.bot.memory import UPDATE_BLOCK_BITS, Memory, Nudge
 
 
 async def test_render_lock_renders_every_version_seen(memory: Memory) -> None:
@@ -162,3 +162,21 @@ async def test_a_chats_games(memory: Memory) -> None:
     # A game begun before chats kept one hash is still found through its old key.
     await memory.redis.set(f"{memory.chat_key(-300)}:7", "g0")
     assert await memory.chat_game(-300, 7) == "g0"
+
+
+async def test_a_game_keeps_one_turn_reminder_and_one_caller_takes_it(memory: Memory) -> None:
+    """README "Rendering", 7: the reminder's message lives in the game's memory; one that
+    comes after the game moved on is refused, a second replaces the first, and it is taken
+    (to be deleted) once, by a version past its decision."""
+    await memory.redis.delete(Memory.game_key("gn"))
+    await memory.remember_game("gn", -100, 0, "Friday", "en")
+    assert await memory.saw_version("gn", 4, "a", 5000)
+    assert await memory.keep_nudge("gn", Nudge(7, 70, 4)) is None
+    assert (await memory.game("gn")).nudge == Nudge(7, 70, 4)  # type: ignore[union-attr]
+    assert await memory.keep_nudge("gn", Nudge(8, 80, 4)) == Nudge(7, 70, 4)  # replaced
+    assert await memory.take_nudge("gn", 4) is None  # still the decision it is about
+    assert await memory.take_nudge("gn", 5) == Nudge(8, 80, 4)
+    assert await memory.take_nudge("gn", 5) is None  # taken once
+    assert not await memory.saw_version("gn", 6, "b", 5000)  # the game moved on meanwhile
+    assert await memory.keep_nudge("gn", Nudge(7, 71, 5)) is False
+    assert (await memory.game("gn")).nudge is None  # type: ignore[union-attr]

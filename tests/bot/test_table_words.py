@@ -18,7 +18,7 @@ from services.bot.locales.rules_text import rules_messages, written_variants
 from services.bot.screens.event_lines import event_lines as isolated_lines
 from services.bot.screens.hand import choices, private_hand
 from services.bot.screens.inline_results import inline_page
-from services.bot.screens.keyboard import Keyboard, columns, fits, label_room
+from services.bot.screens.keyboard import Keyboard, callbacks, columns, fits, label_room
 from services.bot.screens.lobby import lobby as lobby_screen
 from services.bot.screens.lobby import variant_keyboard
 from services.bot.screens.names import plain_text
@@ -186,8 +186,13 @@ def test_a_no_mercy_draw_offers_the_stack() -> None:
 def test_a_colour_to_choose_says_where() -> None:
     state = dealt(["W R1 R3", "Y+2 B6 B7"], discard="R9", current=0)
     state, _ = act(state, 0, "p.W")
-    owing = shown(state).text.splitlines()[0]  # the owing line comes first
-    assert "to choose a colour in their hand (🃏 My cards or the private chat)" in owing
+    table = shown(state)
+    owing = table.text.splitlines()[0]  # the owing line comes first
+    assert "to choose a colour with the buttons below" in owing
+    # The buttons below: the side's four colours, on the table itself.
+    assert [cb.arg for cb in callbacks(table.keyboard) if cb.arg.startswith("c.")] == [
+        "c.R", "c.Y", "c.G", "c.B"
+    ]  # fmt: skip
 
 
 def test_the_hand_is_by_colour() -> None:

@@ -20,7 +20,14 @@ import pytest
 import redis
 
 from harness.launcher import LauncherProcess, start_launcher
-from harness.processes import REPO, ServiceProcess, free_port
+from harness.processes import (
+    REPO,
+    ProcessEntry,
+    ServiceProcess,
+    descendants,
+    free_port,
+    process_table,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -29,32 +36,10 @@ TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15
 GONE_WITHIN = 10.0
 
 
-def parents() -> dict[int, int]:
-    """Every living process's parent, from Linux's /proc (zombies left out: an exited
-    process its parent has not reaped holds no port, no connection and no CPU)."""
-    found: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            raw = (entry / "stat").read_text()
-        except OSError:
-            continue
-        state, parent = raw[raw.rindex(")") + 2 :].split()[:2]
-        if state != "Z":
-            found[int(entry.name)] = int(parent)
-    return found
-
-
-def descendants(pid: int) -> set[int]:
-    table = parents()
-    found, todo = set(), [pid]
-    while todo:
-        current = todo.pop()
-        children = {child for child, parent in table.items() if parent == current}
-        todo.extend(children - found)
-        found |= children
-    return found
+def living() -> dict[int, ProcessEntry]:
+    """Every living process (zombies left out: an exited process its parent has not reaped
+    holds no port, no connection and no CPU)."""
+    return {pid: entry for pid, entry in process_table().items() if entry.state != "Z"}
 
 
 def listening_ports(pids: set[int]) -> set[int]:
@@ -107,16 +92,16 @@ class Stack:
 
     def __init__(self, command: LauncherProcess) -> None:
         self.command = command
-        self.pids = descendants(command.process.pid)
+        self.pids = descendants(command.process.pid, living())
         self.ports = listening_ports(self.pids)
         assert self.pids and self.ports, command.output
 
     def left(self) -> str:
         """What is still there ('' when nothing): processes, taken ports, Redis clients."""
-        living = parents()
+        alive = living()
         procs = [
             Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:90]
-            for pid in sorted(self.pids & living.keys())
+            for pid in sorted(self.pids & alive.keys())
             if Path(f"/proc/{pid}/cmdline").exists()
         ]
         ports = sorted(p for p in self.ports if not port_free(p))
@@ -139,7 +124,7 @@ class Stack:
 
     def kill_what_is_left(self) -> None:
         """So a failing case leaves nothing running beside the next one."""
-        for pid in self.pids & parents().keys():
+        for pid in self.pids & living().keys():
             try:
                 os.killpg(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):

@@ -243,6 +243,68 @@ def test_a_person_picks_house_rules_from_the_page_and_the_lobby_shows_them(
     raw.wait_for_selector("#messages .msg:has-text('House rules: none')")
 
 
+def test_a_table_posted_anew_leaves_none_above_it_looking_live(on_the_page: OnThePage) -> None:
+    """Alex plays an AI from the inline hand, chatting meanwhile, and keeps playing: when
+    their messages and cards push the table up, it is posted anew at the bottom, and the
+    one above is deleted as soon as the group's budget allows a write the moves do not
+    need, not once the game pauses (the local Telegram's record says so): the page soon
+    shows one table saying whose turn it is while the game goes on. Ended at the end, for
+    the round below."""
+    control, page = on_the_page
+    raw = page.page
+    page.open_chat("group")
+    page.say("/new")
+    page.press("#messages button[data-callback$='|classic']")
+    page.press("#messages button[data-callback$='|ai.strong']")
+    page.press("#messages button[data-callback$='|start']")
+    group_id = next(c["id"] for c in control.state()["chats"] if c["type"] != "private")
+
+    def tables() -> list[dict[str, Any]]:
+        return [
+            m
+            for m in control.messages(group_id)
+            if "🎴 UNO" in (m.get("text") or "") and "round" in (m.get("text") or "")
+        ]
+
+    first = control.wait_until(tables, timeout=60, what="the table")[-1]
+    since = control.calls()[-1]["seq"]
+    page.say("one moment")
+    page.say("here I go")
+    deadline = time.monotonic() + 300  # a bound, not a goal
+    moves_after_repost = 0
+    while True:
+        assert time.monotonic() < deadline, "no table was posted anew"
+        now = tables()
+        reposted = any(t["message_id"] > first["message_id"] for t in now)
+        live = [t for t in now if not t["deleted"]]
+        if reposted and [t["message_id"] for t in live] == [now[-1]["message_id"]]:
+            break  # one table left, the newest
+        # Alex keeps playing whenever it is his turn: the game never pauses for the tidying.
+        assert moves_after_repost <= 8, [(t["message_id"], t["text"][:40]) for t in live]
+        if whose_turn(group_texts(control, group_id)) == "Alex":
+            page.play_as("Alex")
+            if page.move_through_inline_mode() and reposted:
+                moves_after_repost += 1
+            continue
+        time.sleep(0.3)  # the AI's turn, or the table catching up
+    # Between the table posted anew and the deletion of the one above, the group got no
+    # write but tables.
+    writes = [
+        c
+        for c in control.calls(since=since)
+        if c.get("chat_id") == group_id
+        and c["ok"]
+        and c["method"] in ("sendMessage", "editMessageText", "deleteMessage", "deleteMessages")
+    ]
+    reposts = [n for n, c in enumerate(writes) if c["method"] == "sendMessage"]
+    deletions = [n for n, c in enumerate(writes) if c["method"].startswith("delete")]
+    assert reposts and deletions and deletions[0] > reposts[0], [c["method"] for c in writes]
+    between = writes[reposts[0] + 1 : deletions[0]]
+    assert all("🎴 UNO" in str((c.get("params") or {}).get("text")) for c in between)
+    page.say("/end")
+    raw.wait_for_selector("#messages .msg:has-text('The game was ended.')")
+
+
 def test_two_people_and_an_ai_play_a_full_round_through_the_page(
     on_the_page: OnThePage, tmp_path: Path
 ) -> None:

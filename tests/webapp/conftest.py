@@ -15,6 +15,7 @@ import pytest
 
 from harness.services import start_engine
 from services.webapp.flood import PREFIX as FLOOD_PREFIX
+from services.webapp.stream_leases import PREFIX as LEASES_PREFIX
 from tests.helpers.webapp import Deal, WebAppStack, deal_classic, start_webapp
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
@@ -60,12 +61,14 @@ def webapp_stack(
 @pytest.fixture
 def deal(webapp_stack: WebAppStack) -> Deal:
     """A Classic game between Ann (seat 0, to play) and Bob (seat 1) in the group, each
-    person's flood budget whole again: a test that floods must not slow the next one."""
+    person's flood budget whole again and no stream's place still held (a killed replica's
+    lapse in their own time): a test that floods must not slow the next one."""
     import redis as sync_redis
 
     client = sync_redis.Redis.from_url(webapp_stack.redis_url)
-    for key in client.scan_iter(match=f"{FLOOD_PREFIX}*"):
-        client.delete(key)
+    for prefix in (FLOOD_PREFIX, LEASES_PREFIX):
+        for key in client.scan_iter(match=f"{prefix}*"):
+            client.delete(key)
     client.close()
     return Deal(
         asyncio.run(deal_classic(webapp_stack, ["R5 R6 B9 G1", "R7 G7 G8 Y2"])), webapp_stack

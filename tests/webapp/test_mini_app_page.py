@@ -1,7 +1,8 @@
 """The Mini App's page in a real browser (Debian's Chromium, driven by Playwright), opened
 as the local Telegram launches it: Ann and Bob (in Persian, right to left) play a Classic
 hand by tapping their cards and the decision buttons (a colour, UNO!, Catch!, Draw); Sam
-watches and never sees a hand. Each step waits for what the pages show.
+watches and never sees a hand; his page rides out its replica's death. Each step waits for
+what the pages show.
 ``UNO_TEST_SCREENSHOT=path`` keeps a picture of Ann's table."""
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from harness.services import ENGINE_TOKEN
 from services.bot.screens.names import plain_text
 from services.bot.screens.refusals import kicked_out, left_the_group
 from services.engine.client import EngineClient, GameInfo
+from services.move_ids import action_id
 from tests.helpers.webapp import WebAppStack, deal_classic
 
 pytestmark = pytest.mark.slow
@@ -117,6 +119,53 @@ def test_two_people_play_classic_through_the_mini_app_while_a_spectator_watches(
             shutil.copy(shot, os.environ["UNO_TEST_SCREENSHOT"])
     finally:
         context.close()
+
+
+def test_a_page_whose_replica_dies_reconnects_with_a_new_ticket_and_misses_nothing(
+    webapp_stack: WebAppStack, browser: Any
+) -> None:
+    """Sam watches; his replica is killed, Ann plays while it is down; once it is back the
+    page trades its initData for a new ticket (a ticket serves once) and shows the table
+    from the version it had, the move in its log once."""
+    stack = webapp_stack
+    game = deal(stack)
+    gid, v = game.game_id, game.version
+    context = browser.new_context(viewport={"width": 390, "height": 800}, is_mobile=True)
+    replica = stack.replicas[0]
+    try:
+        sam = context.new_page()
+        tickets: list[str] = []
+        sam.on("request", lambda r: r.url.endswith("/tickets") and tickets.append(r.method))
+        sam.goto(stack.open_app("Sam", gid)["url"])
+        at_version(sam, v)
+        assert tickets == ["POST"]
+        before = [plain_text(line) for line in sam.locator("#log li").all_text_contents()]
+        replica.kill()
+        sam.wait_for_selector("#status:has-text('Reconnecting')")
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, play(stack, game, "p.R5")).result()
+        replica.start_again()
+        at_version(sam, v + 1)
+        sam.wait_for_selector("#pile[data-top='R5']")
+        assert len(tickets) >= 2 and set(tickets) == {"POST"}
+        log = [plain_text(line) for line in sam.locator("#log li").all_text_contents()]
+        assert log[-1].startswith("Ann played"), log
+        assert sum(line.startswith("Ann played") for line in log) == 1, log
+        assert all(log.count(line) <= before.count(line) for line in before), (before, log)
+    finally:
+        if not replica.alive:
+            replica.start_again()
+        context.close()
+
+
+async def play(stack: WebAppStack, game: GameInfo, code: str) -> None:
+    """Ann's move sent to the engine as the chat sends it: no Mini App replica on the way."""
+    ann = stack.people["Ann"]["id"]
+    async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+        await engine.act(
+            game.game_id, ann, code, version=game.version,
+            action_id=action_id(ann, game.version, code),
+        )  # fmt: skip
 
 
 def engine_call(stack: WebAppStack, call: Callable[[EngineClient], Awaitable[Any]]) -> Any:

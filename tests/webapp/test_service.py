@@ -19,7 +19,7 @@ from services.bot.screens.names import plain_text
 from services.engine.client import EngineClient
 from services.move_ids import action_id
 from tests.helpers.webapp import APP_NAME, Deal, start_webapp
-from tests.helpers.webapp_stream import table_stream
+from tests.helpers.webapp_stream import stream_ticket, table_stream
 
 
 async def post_move(
@@ -32,8 +32,8 @@ async def post_move(
 
 
 async def open_stream(base: str, game_id: str, init_data: str) -> httpx.Response:
-    async with httpx.AsyncClient(base_url=base, timeout=20) as client:
-        return await client.get(f"/v1/games/{game_id}/stream", params={"init_data": init_data})
+    """The page's first step to the stream: its launch traded for a ticket, or refused."""
+    return await stream_ticket(base, game_id, init_data)
 
 
 def test_a_player_sees_their_hand_and_a_spectator_the_table_only(deal: Deal) -> None:

@@ -16,6 +16,10 @@ from services.engine.client import GameInfo
 #: group past its budget) would leave the first one's card out, and no table would ever
 #: tell it.
 RECENT_MOVES = 3
+#: Besides those, every move since the table's last write is told (a write held for the
+#: group's budget can carry several: each change of a hand's size has its line), up to
+#: this many moves in all.
+MOVES_KEPT_MOST = 12
 #: The most events of one move kept to tell it (its last ones).
 MOVE_EVENTS_KEPT = 6
 

@@ -7,7 +7,7 @@ import html
 from collections.abc import Sequence
 
 from services.bot.callbacks import Callback, Kind
-from services.bot.cards import COLOR_SQUARES, face_label
+from services.bot.cards import COLOR_SQUARES, DARK_COLORS, LIGHT_COLORS, color_name, face_label
 from services.bot.i18n import gettext, number
 from services.bot.screens.keyboard import Button, Keyboard, Screen, button, rows
 from services.bot.screens.names import person, variant_name
@@ -55,9 +55,7 @@ def owing_text(locale: str | None, game: GameInfo, view: EngineView) -> str:
     kinds = {
         "turn": gettext(locale, "to play"),
         "play_drawn": gettext(locale, "play or keep the drawn card"),
-        "choose_color": gettext(
-            locale, "to choose a colour in their hand (🃏 My cards or the private chat)"
-        ),
+        "choose_color": gettext(locale, "to choose a colour with the buttons below"),
         "respond_to_draw": answers_text(locale, pending.amount, game, view),
         "choose_swap": gettext(locale, "to choose whom to swap hands with"),
         "choose_roulette_color": gettext(locale, "to name a colour for the roulette"),
@@ -198,13 +196,37 @@ def table_keyboard(locale: str | None, game: GameInfo, view: EngineView) -> Keyb
                 Callback(Kind.ACT, g, v, f"x.{view.uno_window}"),
             )
         )
+    colours = colour_buttons(locale, game, view)
     if pending is not None and pending.kind == "respond_to_draw":
         extra.append(
             button(gettext(locale, "Take +{n}", n=pending.amount), Callback(Kind.ACT, g, v, "a"))
         )
         if pending.challengeable:
             extra.append(button(gettext(locale, "Challenge"), Callback(Kind.ACT, g, v, "ch")))
-    return (*rows(ways_to_hand, 2), *rows(extra, 2))
+    return (*rows(colours, 4), *rows(ways_to_hand, 2), *rows(extra, 2))
+
+
+#: Decisions that name a colour: the wild's, and No Mercy's colour roulette (RULES.md §2
+#: "Wild cards", §5).
+COLOUR_DECISIONS = frozenset({"choose_color", "choose_roulette_color"})
+
+
+def colour_buttons(locale: str | None, game: GameInfo, view: EngineView) -> list[Button]:
+    """While a colour is owed, the side's four colours on the table itself: the player who
+    played the wild from the inline hand finds its list closed, so the choice is offered
+    where they are. Anyone may press them; the engine takes the owing player's press alone
+    (another's is refused in words: ``play.move_button``)."""
+    pending = view.pending
+    if pending is None or pending.kind not in COLOUR_DECISIONS:
+        return []
+    colours = DARK_COLORS if view.side == "dark" else LIGHT_COLORS
+    return [
+        button(
+            f"{COLOR_SQUARES[c]} {color_name(locale, c)}",
+            Callback(Kind.ACT, game.game_id, view.version, f"c.{c}"),
+        )
+        for c in colours
+    ]
 
 
 #: The most of a name a button shows (Telegram allows names of 64 characters).

@@ -18,6 +18,7 @@
       stale: "The game moved on", illegal: "Not allowed now", slow: "Slow down",
       lobby: "Waiting for the game to start", over: "Game over", cards: "{n} cards", card: "{n} card",
       drawPile: "draw pile",
+      busyPerson: "Too many tables open: close one.", busyGame: "Too many are watching this table: wait a little.",
     },
     fa: {
       connecting: "در حال اتصال…", reconnecting: "اتصال دوباره…", noGame: "بازی‌ای برای نمایش نیست.",
@@ -26,6 +27,7 @@
       stale: "بازی جلو رفت", illegal: "الان مجاز نیست", slow: "آهسته‌تر",
       lobby: "در انتظار شروع بازی", over: "پایان بازی", cards: "{n} کارت", card: "{n} کارت",
       drawPile: "دسته‌ی کارت",
+      busyPerson: "میزهای زیادی باز کردین: یکی رو ببندین.", busyGame: "آدم‌های زیادی دارن این میز رو می‌بینن: یه کم صبر کنین.",
     },
     gu: {
       connecting: "જોડાઈ રહ્યું છે…", reconnecting: "ફરી જોડાઈ રહ્યું છે…", noGame: "બતાવવા માટે કોઈ રમત નથી.",
@@ -34,6 +36,7 @@
       stale: "રમત આગળ વધી ગઈ", illegal: "હમણાં મંજૂરી નથી", slow: "ધીમે કરો",
       lobby: "રમત શરૂ થવાની રાહ જોવાય છે", over: "રમત પૂરી", cards: "{n} કાર્ડ", card: "{n} કાર્ડ",
       drawPile: "ડ્રો પાઈલ",
+      busyPerson: "ઘણાં ટેબલ ખુલ્લાં છે: એક બંધ કરો.", busyGame: "આ ટેબલ ઘણા લોકો જોઈ રહ્યા છે: થોડી રાહ જુઓ.",
     },
   };
   // Digits as the bot writes them (services/bot/locales/numerals.py): Persian its own,
@@ -299,11 +302,41 @@
     }
   }
 
-  function connect() {
+  // The stream opens with a ticket, never with initData in its URL (proxies log URLs): each
+  // connect and each reconnect first trades initData, in a header, for a ticket good for
+  // this game, once, for a couple of minutes. The page reconnects by itself (an
+  // EventSource would retry with its spent ticket), from the version it last showed.
+  const RETRY_MS = 1000;
+  const BUSY_RETRY_MS = 5000;
+
+  async function connect() {
     if (!gameId) { window.UnoGames.show(tg, status); return; } // the menu button's launch
-    status(say("connecting"));
-    const url = `/v1/games/${encodeURIComponent(gameId)}/stream?init_data=${encodeURIComponent(tg.initData)}`;
-    const source = new EventSource(url);
+    let response;
+    try {
+      response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/tickets`, {
+        method: "POST",
+        headers: { Authorization: `tma ${tg.initData}` },
+      });
+    } catch (error) {
+      setTimeout(connect, RETRY_MS); // the server is out of reach: try again
+      return;
+    }
+    const body = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      const busy = body.error === "too_many_streams";
+      const key = busy ? (body.limit === "game" ? "busyGame" : "busyPerson")
+        : { slow_down: "slow", no_game: "noGame" }[body.error] || "refused";
+      if (response.status === 429 || response.status >= 500) {
+        status(response.status === 429 ? say(key) : say(table ? "reconnecting" : "connecting"));
+        setTimeout(connect, busy ? BUSY_RETRY_MS : Math.max(RETRY_MS, body.retry_after_ms || 0));
+      } else {
+        status(say(key)); // not this person's table: nothing to wait for
+      }
+      return;
+    }
+    const since = table ? `&since=${table.version}` : "";
+    const source = new EventSource(
+      `/v1/games/${encodeURIComponent(gameId)}/stream?ticket=${encodeURIComponent(body.ticket)}${since}`);
     source.addEventListener("table", (event) => render(JSON.parse(event.data)));
     source.addEventListener("gone", () => {
       source.close();
@@ -318,8 +351,11 @@
       clearHand();
       status(JSON.parse(event.data).words);
     });
-    // EventSource reconnects by itself, sending the last id (the version) it saw.
-    source.onerror = () => { if (source.readyState !== EventSource.CLOSED) status(say("reconnecting")); };
+    source.onerror = () => { // the stream dropped, or was refused: a new ticket, again
+      source.close();
+      status(say("reconnecting"));
+      setTimeout(connect, RETRY_MS);
+    };
     source.onopen = () => {
       if (table) status(table.removed ? table.removed.words : table.seat === null ? say("spectator") : "");
     };
@@ -328,5 +364,6 @@
   tg.ready();
   tg.expand();
   setInterval(renderTurn, 250); // a second's change shows within a quarter of it
+  if (gameId) status(say("connecting"));
   connect();
 })();
