@@ -126,6 +126,12 @@ class Settings(BaseSettings):
         description="Whether this worker records finished games, results and ratings from the "
         "event log into database_url (services/worker/records.py).",
     )
+    archive_days: int = Field(
+        default=365,
+        ge=1,
+        description="How long a finished game's archive (its seeds and moves, docs/EXPORT.md) "
+        "is kept in database_url; the worker purges older ones hourly.",
+    )
     telegram_token: SecretStr | None = Field(
         default=None, description="Bot token from @BotFather; only the bot needs it."
     )

@@ -36,7 +36,7 @@ from services.engine.fast_path import FastPath
 from services.engine.games import Games, Timing
 from services.engine.layers import MAX_BODY_BYTES, FaultBarrier, TokenLayer, needs_token
 from services.engine.metrics import MetricsMiddleware, ServiceMetrics
-from services.engine.routes import health, lobby, play, testing, timers, variants
+from services.engine.routes import export, health, lobby, play, testing, timers, variants
 from services.engine.store import GameStore
 from services.heap import freeze_startup_heap
 from services.http_limits import BodyLimit
@@ -136,7 +136,14 @@ def create_app(settings: Settings | None = None, *, fast_path: bool = True) -> E
     app.openapi = with_bearer_security(app)  # type: ignore[method-assign]
     errors.install(app, context.metrics)
     # The move routes first: Starlette tries routes in order.
-    for router in (play.router, health.router, lobby.router, timers.router, variants.router):
+    for router in (
+        play.router,
+        health.router,
+        lobby.router,
+        timers.router,
+        variants.router,
+        export.router,
+    ):
         app.include_router(router)
     if settings.enable_test_endpoints:
         app.include_router(testing.router)

@@ -500,6 +500,14 @@ class EngineClient:
         views: dict[str, Any] = orjson.loads(response.content)
         return views
 
+    async def export(self, game_id: str) -> dict[str, Any]:
+        """A finished game's export (docs/EXPORT.md) as plain JSON; raises ``Conflict``
+        (``game_in_progress``) while it is played, ``NotFound`` once it has expired."""
+        response = await self._http.get(f"/v1/games/{game_id}/export")
+        _raise_for(response)
+        export: dict[str, Any] = orjson.loads(response.content)
+        return export
+
     async def spectator_view(self, game_id: str) -> PlayerView:
         return await self._call(PlayerView, "GET", f"/v1/games/{game_id}/spectator")
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from services.engine import game_record
+from services.engine.game_export import BY_PLAYER, BY_SERVICE, BY_STAND_IN, Move
 from services.engine.game_record import SERVICE_ACTOR, GameError, GameRecord, GameStatus, seat_actor
 from services.engine.rules import (
     Action,
@@ -129,6 +130,19 @@ def parse_action(seat: int, code: str) -> Action:
             422, "illegal_action", "only the service takes this action", reason="system_only"
         )
     return action
+
+
+def _move(record: GameRecord, seat: int | None, action: Action, stand_in: bool) -> Move:
+    """The history's entry for an action (game_export.py): who made it and its code; an AI
+    seat's own moves (made through the stand-in's route) are its player's."""
+    if seat is None:
+        return Move(None, action.code, BY_SERVICE)
+    by_stand_in = stand_in and record.seats[seat].ai is None
+    return Move(seat, action.code, BY_STAND_IN if by_stand_in else BY_PLAYER)
+
+
+def _moves_after(record: GameRecord, move: Move) -> str:
+    return f"{record.moves} {move.stored()}" if record.moves else move.stored()
 
 
 def check_playable(state: GameState) -> None:
@@ -396,7 +410,10 @@ class Games:
         stand_in: bool = False,
     ) -> Outcome | Stale:
         state = record.require_state()
-        result = apply(state, action)
+        # A fresh seed for the next round in case this action deals it: drawn here, never
+        # before it is needed, so no round's seed says anything of another's.
+        next_seed = secrets.randbits(63)
+        result = apply(state, action, next_seed)
         if isinstance(result, Rejected):
             raise GameError(
                 422,
@@ -427,6 +444,8 @@ class Games:
             status=GameStatus.PLAYING if new_state.pending is not None else GameStatus.OVER,
             uno_opened=uno_opened,
             recent=game_record.remember(record, actor, action_id, version),
+            seeds=(*record.seeds, next_seed) if new_state.round != state.round else record.seeds,
+            moves=_moves_after(record, _move(record, seat, action, stand_in)),
         )
         # A UNO call, a catch, a window's close or a frozen player's penalty settles nothing
         # owed: the decision still owed keeps the time it had left (RULES.md §7).

@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, Index, Table
+from sqlalchemy import JSON, BigInteger, DateTime, Index, LargeBinary, Table
 from sqlmodel import Field, SQLModel
 
 #: The rating subject of each AI level: a ``users`` row with this id, created on first use.
@@ -203,6 +203,34 @@ class ChatStanding(SQLModel, table=True):
     points: int = 0
 
 
+class GameArchive(SQLModel, table=True):
+    """A finished game's history, for its export (docs/EXPORT.md): each round's seed and
+    every move (``game_export.compact``: no names), JSON deflated by zlib. Kept
+    ``UNO_ARCHIVE_DAYS`` from ``archived_at``, then purged by the worker."""
+
+    __tablename__ = "game_archives"
+    __table_args__ = (Index("ix_game_archives_archived_at", "archived_at"),)
+
+    game_id: str = Field(primary_key=True, max_length=64)
+    format: int
+    rounds: int
+    history: bytes = Field(sa_type=LargeBinary)
+    archived_at: datetime = _when()
+
+
+class ArchivedSeat(SQLModel, table=True):
+    """Who sat in a seat of an archived game: the user (None: an AI, or forgotten by
+    /forgetme) and the name shown; the game stays, the seat anonymous once forgotten."""
+
+    __tablename__ = "archived_seats"
+    __table_args__ = (Index("ix_archived_seats_user_id", "user_id"),)
+
+    game_id: str = Field(primary_key=True, max_length=64)
+    seat: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    user_id: int | None = Field(default=None, sa_type=BigInteger)
+    name: str | None = Field(default=None, max_length=128)
+
+
 def table_of(model: type[SQLModel]) -> Table:
     """The Core table behind a model, for statements that need its columns (``.c``)."""
     table = model.__table__  # type: ignore[attr-defined]
@@ -218,6 +246,8 @@ PLAYERS = table_of(GamePlayer)
 RECORDED_WRITES = table_of(RecordedWrite)
 RATINGS = table_of(Rating)
 STANDINGS = table_of(ChatStanding)
+ARCHIVES = table_of(GameArchive)
+ARCHIVED_SEATS = table_of(ArchivedSeat)
 
 #: Every table above: what the migrations must build (Alembic's ``target_metadata``).
 METADATA = SQLModel.metadata

@@ -16,7 +16,9 @@ Commands they serve (README.md "The bot's API"): /stats (``user_stats``), /top
 
 from __future__ import annotations
 
+import json
 import re
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -25,11 +27,14 @@ from typing import Any
 from sqlalchemy import Engine, delete, select, update
 from sqlalchemy.orm import Session
 
+from services.engine.game_export import expand
 from services.engine.rules import VARIANTS, Options, options_to_json
 from services.engine.wire.schemas import TURN_SECONDS_RANGE, UNO_WINDOW_SECONDS_RANGE
 from services.records.database import insert_for as _insert
 from services.records.database import rowcount, transaction
 from services.records.models import (
+    ARCHIVED_SEATS,
+    ARCHIVES,
     CHAT_SETTINGS,
     GAMES,
     PLAYERS,
@@ -255,6 +260,7 @@ class Forgotten:
     results: int  # game results no longer linked to the user
     ratings: int  # ratings deleted (one per variant)
     standings: int  # chat standings deleted
+    archived_seats: int = 0  # seats of archived games made anonymous
 
 
 def forget_user(engine: Engine, user_id: int) -> Forgotten:
@@ -267,6 +273,15 @@ def forget_user(engine: Engine, user_id: int) -> Forgotten:
         results = rowcount(
             session.execute(
                 update(PLAYERS).where(PLAYERS.c.user_id == user_id).values(user_id=None, name=None)
+            )
+        )
+        # The archived games stay (the other players' replays need them); the seat no
+        # longer says who sat there, nor under which name.
+        archived = rowcount(
+            session.execute(
+                update(ARCHIVED_SEATS)
+                .where(ARCHIVED_SEATS.c.user_id == user_id)
+                .values(user_id=None, name=None)
             )
         )
         ratings = rowcount(session.execute(delete(RATINGS).where(RATINGS.c.user_id == user_id)))
@@ -288,7 +303,31 @@ def forget_user(engine: Engine, user_id: int) -> Forgotten:
                 },
             )
         )
-    return Forgotten(results=results, ratings=ratings, standings=standings)
+    return Forgotten(results=results, ratings=ratings, standings=standings, archived_seats=archived)
+
+
+# -- replays ------------------------------------------------------------------------------
+
+
+def game_export(engine: Engine, game_id: str) -> dict[str, Any] | None:
+    """The export of an archived game (docs/EXPORT.md), written out again from its archive
+    with its seats' names (None for a forgotten one); None when the game is not archived
+    (never finished, made from a test set-up, or purged after ``UNO_ARCHIVE_DAYS``)."""
+    with Session(engine) as session:
+        history = session.execute(
+            select(ARCHIVES.c.history).where(ARCHIVES.c.game_id == game_id)
+        ).scalar_one_or_none()
+        if history is None:
+            return None
+        names = dict(
+            session.execute(
+                select(ARCHIVED_SEATS.c.seat, ARCHIVED_SEATS.c.name).where(
+                    ARCHIVED_SEATS.c.game_id == game_id
+                )
+            ).all()
+        )
+    kept = json.loads(zlib.decompress(history))
+    return expand(game_id, kept, [names.get(i) for i in range(len(kept["ai"]))])
 
 
 # -- users' language ----------------------------------------------------------------------

@@ -26,7 +26,9 @@ increment and a round a row of its own, so the order does not matter.
 
 from __future__ import annotations
 
+import json
 import logging
+import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -37,11 +39,14 @@ from typing import Any
 from sqlalchemy import Engine, case, delete, select, tuple_, update
 from sqlalchemy.orm import Session
 
+from services.engine.game_export import compact
 from services.engine.wire.schemas import GameInfo
 from services.records.database import dialect_insert, rowcount, transaction
 from services.records.database import insert_for as _insert
 from services.records.models import (
     AI_USER_IDS,
+    ARCHIVED_SEATS,
+    ARCHIVES,
     GAMES,
     PLAYERS,
     RATINGS,
@@ -94,10 +99,14 @@ class GameFacts:
     variant: str
     seats: tuple[SeatFacts, ...]
     lowest_wins: bool = False  # alternate scoring: the lowest total wins
+    # The game's export (docs/EXPORT.md), archived with its end; None: the engine has none
+    # (a game made from a test set-up).
+    export: Mapping[str, Any] | None = None
 
     @staticmethod
-    def from_game_info(info: GameInfo) -> GameFacts:
+    def from_game_info(info: GameInfo, export: Mapping[str, Any] | None = None) -> GameFacts:
         return GameFacts(
+            export=export,
             chat_id=info.chat_id,
             topic_id=info.topic_id,
             variant=info.variant,
@@ -165,7 +174,66 @@ def _record(
                 _round(session, game_id, version, event)
             elif kind == "game_over":
                 _game_over(session, game_id, event, facts)
+        if facts is not None and facts.export is not None and needs_facts(events):
+            _archive(session, game_id, facts.export, facts.seats)
     return WriteOutcome.RECORDED
+
+
+# -- archives ------------------------------------------------------------------------------
+
+
+def _archive(
+    session: Session, game_id: str, export: Mapping[str, Any], seats: Sequence[SeatFacts]
+) -> None:
+    """Keep a finished game's history (``game_export.compact``) and who sat where; names
+    and users live in ``archived_seats`` alone, so /forgetme can anonymise a seat."""
+    kept = compact(export)
+    history = zlib.compress(json.dumps(kept, separators=(",", ":")).encode(), 9)
+    inserted = session.execute(
+        _insert(session, ARCHIVES)
+        .values(
+            game_id=game_id,
+            format=kept["format"],
+            rounds=len(kept["seeds"]),
+            history=history,
+            archived_at=utcnow(),
+        )
+        .on_conflict_do_nothing(index_elements=["game_id"])
+        .returning(ARCHIVES.c.game_id)
+    ).first()
+    if inserted is None or not seats:
+        return
+    session.execute(
+        _insert(session, ARCHIVED_SEATS).values(
+            [
+                {"game_id": game_id, "seat": i, "user_id": s.user_id, "name": s.name}
+                for i, s in enumerate(seats)
+            ]
+        )
+    )
+
+
+#: Archived games purged per transaction (a game's archive is one row and a row per seat).
+ARCHIVE_PRUNE_BATCH = 1000
+
+
+def prune_archives(engine: Engine, before: datetime, *, batch: int = ARCHIVE_PRUNE_BATCH) -> int:
+    """Delete the archives of games archived before ``before`` (``UNO_ARCHIVE_DAYS``) and
+    their seats, ``batch`` games per transaction; returns how many games went."""
+    total = 0
+    while True:
+        with transaction(engine) as session:
+            old = list(
+                session.execute(
+                    select(ARCHIVES.c.game_id).where(ARCHIVES.c.archived_at < before).limit(batch)
+                ).scalars()
+            )
+            if old:
+                session.execute(delete(ARCHIVED_SEATS).where(ARCHIVED_SEATS.c.game_id.in_(old)))
+                session.execute(delete(ARCHIVES).where(ARCHIVES.c.game_id.in_(old)))
+        total += len(old)
+        if len(old) < batch:
+            return total
 
 
 # -- forgetting old keys -----------------------------------------------------------------

@@ -24,6 +24,9 @@ one game may still reach two workers; the writer's tallies and rows do not depen
 a game whose end was written while no recorder could record it for longer than that is
 not recorded. The pending entries are retried every ``RECLAIM_IDLE_SECONDS`` well within it.
 
+**Old archives purged.** At the same pruning, the archives of finished games (their
+seeds and moves, for their export: docs/EXPORT.md) older than ``UNO_ARCHIVE_DAYS`` go.
+
 **Old keys pruned.** Every ``PRUNE_EVERY_SECONDS`` (and when it starts) a recorder deletes
 the keys of ``recorded_writes`` that can no longer stop a replay: recorded more than
 ``writer.KEEP_RECORDED_WRITES`` (seven days) ago *and* before the oldest entry any shard of
@@ -49,7 +52,7 @@ from celery import bootsteps
 from sqlalchemy import Engine
 
 from services.config import get_settings
-from services.engine.client import NotFound, log_keys, stream_entry_events
+from services.engine.client import Conflict, NotFound, log_keys, stream_entry_events
 from services.records.prepare import prepare_database
 from services.records.writer import (
     KEEP_RECORDED_WRITES,
@@ -58,6 +61,7 @@ from services.records.writer import (
     WriteOutcome,
     is_recorded,
     needs_facts,
+    prune_archives,
     prune_recorded_writes,
     record_write,
 )
@@ -97,7 +101,15 @@ class EngineFacts:
             info = self._engine.call(self._engine.client.game(game_id))
         except NotFound:
             return None
-        return GameFacts.from_game_info(info)
+        export = None
+        if info.status in ("over", "ended"):
+            try:
+                export = self._engine.call(self._engine.client.export(game_id))
+            except Conflict:  # no history to replay (a game made from a test set-up)
+                log.info("game %s has no export to archive", game_id)
+            except NotFound:
+                pass  # expired between the two calls: kept without its archive
+        return GameFacts.from_game_info(info, export)
 
 
 class ResultsRecorder:
@@ -112,7 +124,9 @@ class ResultsRecorder:
         shards: int,
         consumer: str | None = None,
         reclaim_idle_seconds: float = RECLAIM_IDLE_SECONDS,
+        keep_archives: timedelta = timedelta(days=365),
     ) -> None:
+        self._keep_archives = keep_archives
         self._redis = client
         self._db = database
         self._facts = facts
@@ -213,9 +227,13 @@ class ResultsRecorder:
 
     def prune_once(self, now: datetime | None = None) -> int:
         """Delete the keys of ``recorded_writes`` old enough to go; returns how many."""
-        pruned = prune_recorded_writes(self._db, self.prune_cutoff(now or datetime.now(UTC)))
+        now = now or datetime.now(UTC)
+        pruned = prune_recorded_writes(self._db, self.prune_cutoff(now))
         if pruned:
             log.info("pruned %d keys of recorded writes", pruned)
+        purged = prune_archives(self._db, now - self._keep_archives)
+        if purged:
+            log.info("purged the archives of %d games older than %s", purged, self._keep_archives)
         return pruned
 
     # -- the thread -----------------------------------------------------------------------
@@ -285,6 +303,7 @@ class RecorderStep(bootsteps.StartStopStep):  # type: ignore[misc]
             prepare_database(settings.database_url),
             EngineFacts(engine_loop()),
             shards=settings.event_shards,
+            keep_archives=timedelta(days=settings.archive_days),
         )
         self.recorder.start()
 

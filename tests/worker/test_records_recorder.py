@@ -5,6 +5,7 @@ are in tests/records."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -20,6 +21,7 @@ from harness.processes import ServiceProcess
 from harness.services import ENGINE_TOKEN
 from services.config import Settings
 from services.engine.client import log_keys
+from services.engine.game_export import replay
 from services.records import queries
 from services.records.database import make_engine
 from services.records.migrate import upgrade
@@ -33,6 +35,7 @@ from services.records.models import (
 )
 from services.worker.engine_loop import EngineLoop
 from services.worker.records import GROUP, EngineFacts, ResultsRecorder
+from tests.helpers.records_db import empty_tables
 from tests.helpers.timer_table import Table
 from tests.helpers.waiting import wait_for
 
@@ -282,4 +285,50 @@ def test_the_worker_records_a_game_as_it_ends(
         stats = queries.user_stats(db, 1)
         assert stats is not None and (stats.games, stats.wins) == (1, 1)
     finally:
+        db.dispose()
+
+
+@pytest.mark.slow
+def test_the_worker_archives_a_finished_game_in_postgresql(
+    table: Table,
+    worker_factory: Callable[..., ServiceProcess],
+    database_url: str,
+) -> None:
+    """The real worker process, recording into the real PostgreSQL: a game dealt by the
+    lobby (two people and a strong AI, which the worker plays) is archived as it ends, and
+    its export, written out again from the archive, verifies (docs/EXPORT.md)."""
+    upgrade(database_url)
+    db = make_engine(database_url)
+    empty_tables(db)
+    try:
+        worker_factory(UNO_DATABASE_URL=database_url)
+        body = {"chat_id": -4646, "user_id": 1, "name": "U1", "turn_seconds": 5}
+        gid = str(table._ok(table.http.post("/v1/games", json=body))["game_id"])
+        table._ok(table.http.post(f"/v1/games/{gid}/join", json={"user_id": 2, "name": "U2"}))
+        table._ok(table.http.post(f"/v1/games/{gid}/ai", json={"user_id": 1, "level": "strong"}))
+        rules = {"target_score": 1}
+        table._ok(table.http.post(f"/v1/games/{gid}/options", json={"user_id": 1, "rules": rules}))
+        table._ok(table.http.post(f"/v1/games/{gid}/start", json={"user_id": 1}))
+
+        def played_on() -> bool:
+            if table.info(gid)["status"] != "playing":
+                return True
+            owing = table.owing_seat(gid)
+            if owing in (0, 1):
+                with contextlib.suppress(AssertionError):  # the AI or a timer moved first
+                    table.act(gid, owing + 1)
+            return False
+
+        wait_for(played_on, 120, "the game's end")
+        wait_for(lambda: queries.game_export(db, gid) is not None, 30, "the game's archive")
+        export = queries.game_export(db, gid)
+        assert export is not None
+        assert [s["name"] for s in export["seats"]][:2] == ["U1", "U2"]
+        assert export["seats"][2]["ai"] == "strong"
+        replayed = replay(export)
+        assert replayed.state.winner is not None and replayed.state.winner == export["winner"]
+        ai_moves = [m for r in export["rounds"] for m in r["moves"] if m["seat"] == 2]
+        assert ai_moves and all(m["by"] == "player" for m in ai_moves)
+    finally:
+        empty_tables(db)
         db.dispose()

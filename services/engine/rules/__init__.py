@@ -5,7 +5,8 @@ The public surface::
     new_game(variant, players, options, seed) -> (state, events)
     from_setup(Setup(...)) -> (state, events)      # a table in RULES.md §1 notation
     legal_actions(state, player) -> actions
-    apply(state, action) -> Applied(state, events) | Rejected(reason, message)
+    apply(state, action, next_seed) -> Applied(state, events) | Rejected(reason, message)
+    deal_commitment(seed) -> hex                     # what the table shows of a round's seed
     view(state, viewer) -> View                      # the only way a hand leaves
     events_for(events, viewer) -> events             # the only way a private event leaves
     to_json(state) / from_json(data)
@@ -13,6 +14,7 @@ The public surface::
 
 from .actions import Action, ActionType
 from .cards import Card, Color, Face, Kind, NotationError, Side, card, cards
+from .commitment import deal_commitment
 from .engine import Applied, Reason, Rejected, apply, legal_actions, owed_by
 from .events import Event, EventType
 from .round import round_gains
@@ -62,6 +64,7 @@ __all__ = [
     "card",
     "cards",
     "check_options",
+    "deal_commitment",
     "events_for",
     "from_json",
     "from_setup",

@@ -233,8 +233,13 @@ def _legal_actions(state: GameState, player: int) -> tuple[Action, ...]:
 _LEAVE_UNO_WINDOW_OPEN = frozenset({ActionType.CATCH, ActionType.ACCEPT})
 
 
-def apply(state: GameState, action: Action) -> Applied | Rejected:
-    """Apply one action; a new state and what happened, or why not (state untouched)."""
+def apply(state: GameState, action: Action, next_seed: int | None = None) -> Applied | Rejected:
+    """Apply one action; a new state and what happened, or why not (state untouched).
+
+    ``next_seed`` is the seed of the next round's shuffle, used only if this action ends a
+    round and deals the next one (the service draws a fresh one for every action: each
+    round's deal is independent of every other, see ``rules/commitment.py``); without it
+    the next round goes on from the current seed."""
     if state.pending is None:
         return Rejected(Reason.GAME_OVER, "the game is over")
     variant = get_variant(state.variant)
@@ -250,6 +255,7 @@ def apply(state: GameState, action: Action) -> Applied | Rejected:
     # [decision frozen-call-or-catch].
     costs_frozen = breaks_freeze(state, action)
     t = Table(state, variant)
+    t.next_seed = next_seed
     if (
         t.uno_window is not None
         and action.player is not None

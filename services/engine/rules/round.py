@@ -150,6 +150,9 @@ def finish_round(t: Table) -> None:
         points=points,
         scores=list(t.scores),
         hands=[[t.face(c).code for c in hand] for hand in t.hands],
+        # The round's seed, revealed now that its cards are all known: anyone can check it
+        # against the commitment the table showed all round and re-deal the round from it.
+        seed=str(t.seed),
         **knockouts,
     )
     game_winner = game_winner_after_round(t, winner)
@@ -159,6 +162,10 @@ def finish_round(t: Table) -> None:
         return
     t.round += 1
     t.dealer = (t.dealer + 1) % t.n
+    if t.next_seed is not None:
+        # A fresh seed for the new round, its random steps counted from the start.
+        t.seed = t.next_seed
+        t.rng_counter = 0
     deal(t)
 
 

@@ -1,8 +1,10 @@
 """The game state: one plain, immutable, serialisable value (STYLE.md "State").
 
 Bookkeeping (whose turn, direction, side, the decision owed, version) sits apart from the
-cards.  The RNG state (seed and a counter) is part of the value, so a game replays exactly
-from its seed and action log; ``view`` never shows it.
+cards.  The RNG state (the round's seed and a counter) is part of the value, so a game
+replays exactly from its seeds (one per round, each given with the action that deals its
+round: ``apply``'s ``next_seed``) and action log; ``view`` shows only the commitment to the
+seed (``commitment.py``).
 """
 
 from __future__ import annotations

@@ -103,6 +103,7 @@ class Table:
         "knockout_points",
         "loaded",
         "names",
+        "next_seed",
         "options",
         "pending",
         "received_one_card",
@@ -150,6 +151,10 @@ class Table:
         self.winner = state.winner
         self.seed = state.seed
         self.rng_counter = state.rng_counter
+        # The seed of the next round's shuffle, should this action deal one: drawn by the
+        # service for each action (``apply``), so no round's seed is known before it is
+        # needed; None keeps the current seed (a replay of a fixed-seed game, the tests).
+        self.next_seed: int | None = None
         self.version = state.version
         self.state_variant = state.variant
         self.events: list[Event] = []

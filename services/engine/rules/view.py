@@ -5,7 +5,8 @@ their own hand, every other hand only as a count, and, in UNO Flip, the faces th
 see: the turned-away side of every opponent's card and of the draw pile's top card
 (RULES.md §3 "What is visible").  A Flip player never sees the other side of their own cards,
 so their hand and their action codes name only the face in play.  The seed, the draw pile's
-order and bluff flags never leave.
+order and bluff flags never leave: only the
+commitment to the round's seed (``deal_commitment``) is shown.
 
 ``events_for`` is the one door for events: a private event (one with ``to``, e.g. the cards
 someone drew) reaches its addressee alone, whichever form it travels in -- as the rules make
@@ -23,6 +24,7 @@ from typing import Any, TypeVar
 
 from .actions import Action
 from .cards import Card, Side
+from .commitment import deal_commitment
 from .engine import legal_actions
 from .events import Event
 from .state import GameState, Options, PendingKind
@@ -79,6 +81,9 @@ class View:
     reveal: tuple[str, ...] = ()
     # The house rules in play: public at the table, and they change what a card is worth.
     options: Options = field(default_factory=Options)
+    # The commitment to this round's shuffle (``commitment.deal_commitment`` of its seed):
+    # the seed itself is revealed when the round ends.
+    deal_commitment: str = ""
 
     @property
     def legal_codes(self) -> tuple[str, ...]:
@@ -178,6 +183,7 @@ def view(state: GameState, viewer: int | None) -> View:
         reveal_of=reveal.of if reveal else None,
         reveal=tuple([c.face(side).code for c in reveal.hand]) if reveal else (),
         options=state.options,
+        deal_commitment=deal_commitment(state.seed),
     )
 
 

@@ -374,6 +374,9 @@ class EngineView(BaseModel):
     legal: list[str] = Field(default_factory=list)
     target_score: int = 0
     winner: int | None = None
+    # The commitment to the round's shuffle (SHA-256 of its seed, hex; RULES.md §2
+    # "Checking a deal"): a front may show its first characters.
+    deal_commitment: str = ""
 
 
 class PlayerView(BaseModel):
