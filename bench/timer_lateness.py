@@ -52,7 +52,8 @@ from harness.processes import (  # noqa: E402
     worker_command,
 )
 from harness.services import records_url  # noqa: E402
-from services.worker.timers import DEADLINES_KEY, FIRED_STREAM  # noqa: E402
+from services.engine.wire.deadline_keys import DEADLINES_KEY  # noqa: E402
+from services.worker.timers import FIRED_STREAM  # noqa: E402
 
 TOKEN = "bench-token"
 

@@ -358,3 +358,27 @@ def test_the_product_reads_the_event_log_through_the_clients_door() -> None:
             if used & RAW_LOG_DECODERS and name not in RAW_LOG_READERS:
                 decoding.append(f"{name}:{node.lineno}")
     assert decoding == []
+
+
+def test_each_shared_concept_is_written_once() -> None:
+    """The token bucket both fronts meter with is one module outside both fronts' packages,
+    and the deadline board's Redis keys are named once, for the engine that writes them and
+    the worker that drains them."""
+    graph = import_graph("services")
+    assert "services.token_bucket" in graph["services.bot.ratelimit"]
+    assert "services.token_bucket" in graph["services.webapp.flood"]
+    keys = "services.engine.wire.deadline_keys"
+    assert keys in graph["services.engine.store"] and keys in graph["services.worker.timers"]
+    scripts = [
+        p.relative_to(REPO).as_posix()
+        for p in sorted((REPO / "services").rglob("*.py"))
+        if "redis.call('TIME')" in p.read_text(encoding="utf-8")
+        and "tolerance" in p.read_text(encoding="utf-8")
+    ]
+    assert scripts == ["services/token_bucket.py"]
+    named = [
+        p.relative_to(REPO).as_posix()
+        for p in sorted((REPO / "services").rglob("*.py"))
+        if '= "uno:deadlines' in p.read_text(encoding="utf-8")
+    ]
+    assert named == ["services/engine/wire/deadline_keys.py"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 
@@ -28,9 +28,7 @@ from services.records.queries import (
     VariantRecord,
 )
 
-#: What ``/top`` understands after the command: a variant (its name, or one of these
-#: spellings), ``global`` and ``wins``.
-VARIANT_SPELLINGS = {"nomercy": "no_mercy", "no-mercy": "no_mercy", "mercy": "no_mercy"}
+#: What ``/top`` understands after the command besides a variant: ``global`` and ``wins``.
 GLOBAL_WORDS = {"global", "all", "world"}
 WINS_WORDS = {"wins", "win"}
 
@@ -59,9 +57,10 @@ def _folded(text: str) -> str:
     return folded
 
 
-def variant_spellings(variants: Sequence[str]) -> dict[str, str]:
-    """Every name that calls one of ``variants`` (the engine's), folded (``_folded``):
-    its id, ``VARIANT_SPELLINGS``, and its names in every language the bot speaks."""
+def variant_spellings(variants: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Every name that calls one of ``variants`` (the engine's, each with the spellings
+    people type for it: ``VariantFacts.spellings``), folded (``_folded``): its id, those
+    spellings, and its names in every language the bot speaks."""
     names: dict[str, str] = {}
     for variant in variants:
         spoken = [variant, variant_name(None, variant)]
@@ -71,18 +70,20 @@ def variant_spellings(variants: Sequence[str]) -> dict[str, str]:
                 spoken.append(VARIANT_TITLES[variant].in_language(lang))
         for name in spoken:
             names[_folded(name)] = variant
-    for spelling, variant in VARIANT_SPELLINGS.items():
-        if variant in variants:
+    for variant, spellings in variants.items():
+        for spelling in spellings:
             names[_folded(spelling)] = variant
     return names
 
 
-def named_variant(text: str, variants: Sequence[str]) -> str | None:
+def named_variant(text: str, variants: Mapping[str, Sequence[str]]) -> str | None:
     """The variant ``text`` names (``/rules no mercy``, ``/rules بی رحم``); None: none."""
     return variant_spellings(variants).get(_folded(text)) if _folded(text) else None
 
 
-def parse_top(args: list[str], variants: Sequence[str]) -> tuple[str | None, BoardOrder, bool]:
+def parse_top(
+    args: list[str], variants: Mapping[str, Sequence[str]]
+) -> tuple[str | None, BoardOrder, bool]:
     """``/top [variant] [global] [wins]``, in any order, ``variants`` the engine's:
     (variant, None when none is named; order; global?). A variant's name may be two words
     ("no mercy")."""

@@ -6,6 +6,7 @@ leaves the group")."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping, Sequence
 from functools import partial
 
 from telegram import ChatMember, ChatMemberUpdated, Update, User
@@ -117,7 +118,11 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await uno.outbox.send(
         chat_id,
         gettext(locale, "🎴 Which UNO shall we play?"),
-        markup(variant_keyboard(locale, await uno.engine.variant_names(), "", defaults.variant)),
+        markup(
+            variant_keyboard(
+                locale, await call_engine(uno.engine.variant_names), "", defaults.variant
+            )
+        ),
         topic_id=topic,
         worth=REPLY_WORTH,  # a reply to /new, as any other (README "Flood limits")
     )
@@ -132,7 +137,7 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
     if (
         message is None
         or not is_group(message.chat)
-        or cb.arg not in await uno.engine.variant_names()
+        or cb.arg not in await call_engine(uno.engine.variant_names)
     ):
         await query.answer(out_of_date(locale))
         return
@@ -358,8 +363,9 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     locale = await reply_language(update, context)
     speak = language(locale)
-    variants = written_variants(speak)
+    variants: dict[str, Sequence[str]] = dict.fromkeys(written_variants(speak), ())
     if context.args:
+        variants |= await spellings_of(context, variants)
         named = named_variant(" ".join(context.args), variants)
         if named is None:
             known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
@@ -380,6 +386,19 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     for n, text in enumerate(rules_messages(speak, variant)):
         shown = f"📖 {text}" if n == 0 else text
         await message.reply_text(with_direction(speak, shown), parse_mode=ParseMode.HTML)
+
+
+async def spellings_of(
+    context: ContextTypes.DEFAULT_TYPE, variants: Mapping[str, Sequence[str]]
+) -> dict[str, Sequence[str]]:
+    """What people type for ``variants`` besides their names, as the engine has it; none
+    when the engine does not answer (the rules are the bot's own texts, so /rules still
+    answers a variant's name)."""
+    try:
+        spellings = await call_engine(services(context).engine.variant_spellings)
+    except (EngineDown, EngineError):
+        return {}
+    return {v: spellings[v] for v in variants if v in spellings}
 
 
 async def running_variant(context: ContextTypes.DEFAULT_TYPE, chat_id: int, topic: int) -> str:

@@ -32,52 +32,11 @@ from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
 from services.bot.metrics import API_CALLS, RATE_WAIT, RETRY_AFTER
+from services.token_bucket import TOKEN_BUCKETS
 
 log = logging.getLogger(__name__)
 
 PREFIX = "bot:rate:"
-
-# KEYS: buckets; ARGV: pairs of (interval ms, tolerance ms) per key, then ``spare``, then
-# ``take`` (1: reserve one slot in every bucket, 0: only read), ``most`` (ms; -1: any
-# wait) and ``judged``: how many of the first buckets ``spare`` and ``most`` are for (the
-# others are taken as they come). Answers the wait (ms, the longest of the buckets') until a
-# slot is free in each, with ``spare`` more after it in the judged ones; a reservation whose
-# judged wait would be over ``most`` takes nothing and answers -1.
-_BUCKETS = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local n = #ARGV
-local spare = tonumber(ARGV[n - 3])
-local take = tonumber(ARGV[n - 2]) == 1
-local most = tonumber(ARGV[n - 1])
-local judged = tonumber(ARGV[n])
-local wait = 0
-local after = 0
-local tats = {}
-for i, key in ipairs(KEYS) do
-  local interval = tonumber(ARGV[2 * i - 1])
-  local tolerance = tonumber(ARGV[2 * i])
-  local tat = tonumber(redis.call('GET', key) or '0')
-  if tat < now then tat = now end
-  tats[i] = tat
-  if i <= judged then
-    local allow_at = tat + spare * interval - tolerance
-    if allow_at - now > wait then wait = allow_at - now end
-  elseif tat - tolerance - now > after then
-    after = tat - tolerance - now
-  end
-end
-local longest = math.max(wait, after)
-if not take then return longest end
-if most >= 0 and wait > most then return -1 end
-for i, key in ipairs(KEYS) do
-  local interval = tonumber(ARGV[2 * i - 1])
-  local tolerance = tonumber(ARGV[2 * i])
-  local tat = tats[i] + interval
-  redis.call('SET', key, tat, 'PX', tat - now + tolerance + 1000)
-end
-return longest
-"""
 
 # KEYS: buckets; ARGV[1]: ms during which nothing may be sent (Telegram's retry_after).
 _HOLD = """
@@ -208,7 +167,7 @@ class RedisRateLimiter(BaseRateLimiter[str]):
         self.tag = token_tag
         self.overall, self.group, self.private = overall, group, private
         self.max_retries = max_retries
-        self._buckets = redis.register_script(_BUCKETS)
+        self._buckets = redis.register_script(TOKEN_BUCKETS)
         self._hold = redis.register_script(_HOLD)
 
     async def initialize(self) -> None:
@@ -245,7 +204,7 @@ class RedisRateLimiter(BaseRateLimiter[str]):
         most: float = -1,
         judged: int | None = None,
     ) -> float:
-        """_BUCKETS over ``buckets``; its answer in seconds (0 when nothing is metered, -1
+        """TOKEN_BUCKETS over ``buckets``; its answer in seconds (0 when nothing is metered, -1
         when a reservation would wait over ``most`` seconds and took nothing). ``spare`` and
         ``most`` are for the first ``judged`` buckets (None: all)."""
         if not buckets:

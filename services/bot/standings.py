@@ -14,7 +14,14 @@ from telegram.ext import ContextTypes
 
 from services.bot import boards
 from services.bot.callbacks import Callback
-from services.bot.context import display_name, is_chat_admin, is_group, services, topic_of
+from services.bot.context import (
+    call_engine,
+    display_name,
+    is_chat_admin,
+    is_group,
+    services,
+    topic_of,
+)
 from services.bot.i18n import gettext
 from services.bot.locales.handlers import reply_language
 from services.bot.records import Records
@@ -65,7 +72,7 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     locale = await reply_language(update, context)
     try:
-        variants = await services(context).engine.variant_names()
+        variants = await call_engine(services(context).engine.variant_spellings)
         variant, order, everywhere = boards.parse_top(list(context.args or []), variants)
     except boards.BadBoardRequest as e:
         known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
@@ -140,7 +147,7 @@ async def service_defaults(context: ContextTypes.DEFAULT_TYPE) -> boards.Service
     return boards.ServiceDefaults(
         uno.settings.turn_seconds,
         uno.settings.uno_window_seconds,
-        await uno.engine.variant_names(),
+        await call_engine(uno.engine.variant_names),
     )
 
 
@@ -189,7 +196,7 @@ async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb
             answer = None
         else:
             wanted = boards.chosen_settings(
-                locale, current, cb.arg, await services(context).engine.variant_names()
+                locale, current, cb.arg, await call_engine(services(context).engine.variant_names)
             )
             saved = await records.save_chat_settings(chat_id, topic, wanted)
             answer = gettext(locale, "Saved.")

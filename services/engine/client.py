@@ -351,6 +351,10 @@ class EngineClient:
     async def variant_names(self) -> tuple[str, ...]:
         return tuple(await self.variants())
 
+    async def variant_spellings(self) -> dict[str, list[str]]:
+        """Each variant's name -> what people type for it besides its names."""
+        return {name: facts.spellings for name, facts in (await self.variants()).items()}
+
     async def variant(self, name: str) -> VariantFacts:
         """The facts of ``name``. Raises ``NotFound`` for a variant the engine does not play."""
         try:

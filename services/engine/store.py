@@ -37,11 +37,8 @@ from redis.asyncio import Redis
 
 from services.engine.game_record import GameRecord
 from services.engine.record_dictionary import RECORD_DICTIONARY
+from services.engine.wire.deadline_keys import CLAIMED_KEY, DEADLINES_KEY
 from services.engine.wire.event_log import decode_events, encode_events, log_key, shard_of
-
-DEADLINES_KEY = "uno:deadlines"
-#: Deadlines a worker has claimed to fire (services/worker/timers.py): already due.
-CLAIMED_KEY = "uno:deadlines:claimed"
 
 #: Games whose last decoded record a process keeps (see ``GameStore.load``).
 DECODED_CACHE_SIZE = 4096

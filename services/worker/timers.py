@@ -35,13 +35,10 @@ from typing import Any
 
 import redis
 
+from services.engine.wire.deadline_keys import CLAIMED_KEY, CLAIMS_KEY, DEAD_KEY, DEADLINES_KEY
+
 log = logging.getLogger(__name__)
 
-DEADLINES_KEY = "uno:deadlines"
-CLAIMED_KEY = "uno:deadlines:claimed"
-#: member -> "attempt|due": what a claim's re-claim needs (the original due time, the count).
-CLAIMS_KEY = "uno:deadlines:claims"
-DEAD_KEY = "uno:deadlines:dead"
 #: One entry per finished fire (member, due, done, lateness, outcome): operations and benches.
 FIRED_STREAM = "uno:timers:fired"
 FIRED_STREAM_MAXLEN = 10_000

@@ -20,6 +20,9 @@ from services.records.queries import (
     VariantRecord,
 )
 
+#: The engine's variants with their spellings, as ``EngineClient.variant_spellings`` has them.
+SPELLINGS = {name: list(v.spellings) for name, v in VARIANTS.items()}
+
 
 def record(variant: str, games: int, wins: int, points: int, rating: float) -> VariantRecord:
     return VariantRecord(variant, games, wins, points, rating, rating + 9, 3.0)
@@ -94,7 +97,7 @@ def test_an_empty_board_invites_a_game() -> None:
     ],
 )
 def test_top_arguments(args: list[str], wanted: tuple[str | None, BoardOrder, bool]) -> None:
-    assert boards.parse_top(args, tuple(VARIANTS)) == wanted
+    assert boards.parse_top(args, SPELLINGS) == wanted
 
 
 @pytest.mark.parametrize(
@@ -102,6 +105,7 @@ def test_top_arguments(args: list[str], wanted: tuple[str | None, BoardOrder, bo
     [
         ("no mercy", "no_mercy"),
         ("nomercy", "no_mercy"),
+        ("mercy", "no_mercy"),  # the variant's own spellings (rules/variants/no_mercy.py)
         ("No-Mercy", "no_mercy"),
         ("UNO No Mercy", "no_mercy"),
         ("بی رحم", "no_mercy"),
@@ -119,12 +123,12 @@ def test_top_arguments(args: list[str], wanted: tuple[str | None, BoardOrder, bo
     ],
 )
 def test_variants_answer_to_the_names_people_type(typed: str, variant: str | None) -> None:
-    assert boards.named_variant(typed, tuple(VARIANTS)) == variant
+    assert boards.named_variant(typed, SPELLINGS) == variant
 
 
 def test_top_refuses_an_unknown_word() -> None:
     with pytest.raises(boards.BadBoardRequest) as caught:
-        boards.parse_top(["flip", "banana"], tuple(VARIANTS))
+        boards.parse_top(["flip", "banana"], SPELLINGS)
     assert caught.value.word == "banana"
 
 
@@ -135,7 +139,7 @@ def test_the_forget_button_names_who_asked() -> None:
     assert Callback.decode(button.callback_data) == Callback(Kind.FORGET, "", 0, "1234")  # type: ignore[arg-type]
 
 
-DEFAULTS = boards.ServiceDefaults(turn_seconds=60, uno_window_seconds=8, variants=tuple(VARIANTS))
+DEFAULTS = boards.ServiceDefaults(turn_seconds=60, uno_window_seconds=8, variants=SPELLINGS)
 
 
 def args_of(markup: Any) -> list[str]:
@@ -220,7 +224,7 @@ def test_a_settings_choice_changes_one_setting() -> None:
     current = ChatSettings(variant="classic", rules=Options(target_score=300))
 
     def choose(locale: str, current: ChatSettings, arg: str) -> ChatSettings:
-        return boards.chosen_settings(locale, current, arg, tuple(VARIANTS))
+        return boards.chosen_settings(locale, current, arg, SPELLINGS)
 
     assert choose("en", current, "v.flip").variant == "flip"
     assert choose("en", current, "h.jump_in").rules.jump_in
@@ -261,7 +265,7 @@ def test_a_forged_settings_choice_is_refused(variant: str, arg: str, answer: str
     variant does not offer (RULES.md §2 "House rules in detail": Flip has no Seven-O, No
     Mercy no alternate scoring)."""
     with pytest.raises(boards.BadSetting) as refused:
-        boards.chosen_settings("en", ChatSettings(variant=variant), arg, tuple(VARIANTS))
+        boards.chosen_settings("en", ChatSettings(variant=variant), arg, SPELLINGS)
     assert str(refused.value) == answer
 
 

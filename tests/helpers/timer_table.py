@@ -11,7 +11,8 @@ import httpx
 import redis
 
 from harness.services import ENGINE_TOKEN
-from services.worker.timers import CLAIMED_KEY, DEADLINES_KEY, FIRED_STREAM
+from services.engine.wire.deadline_keys import CLAIMED_KEY, DEADLINES_KEY
+from services.worker.timers import FIRED_STREAM
 
 
 @dataclass(frozen=True)

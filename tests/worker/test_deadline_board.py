@@ -14,10 +14,8 @@ from collections import Counter
 import pytest
 import redis
 
+from services.engine.wire.deadline_keys import CLAIMED_KEY, DEAD_KEY, DEADLINES_KEY
 from services.worker.timers import (
-    CLAIMED_KEY,
-    DEAD_KEY,
-    DEADLINES_KEY,
     FIRED_STREAM,
     Claim,
     ClaimPass,

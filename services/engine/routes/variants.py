@@ -28,6 +28,7 @@ def variant_facts() -> Variants:
                     *(r.value for r in HouseRule if r in v.house_rules),
                     FALSE_CATCH_PENALTY,
                 ],
+                spellings=list(v.spellings),
             )
             for v in VARIANTS.values()
         ]

@@ -107,6 +107,8 @@ class Variant(Generic[TableT]):
     seven_o_rules: Mapping[Kind, CardRule[TableT]] = field(default_factory=dict)
     double_sided: bool = False  # UNO Flip
     themed_names: Mapping[Kind, str] = field(default_factory=dict)
+    # What people type for it besides its name and titles (/top, /rules), e.g. "mercy".
+    spellings: tuple[str, ...] = ()
 
     def rule(self, kind: Kind, options: Options) -> CardRule[TableT]:
         if options.seven_o and kind in self.seven_o_rules:

@@ -458,7 +458,8 @@ class VariantFacts(BaseModel):
     """What the rules library says of one variant (RULES.md §3-§6), for the bot's screens:
     its name (the id games are created with), its title, the score that wins a game of it,
     its seats, whether its cards have a light and a dark side, and the house rules a chat
-    may switch on for it (``Options`` field names, in the rule sheet's order)."""
+    may switch on for it (``Options`` field names, in the rule sheet's order), and what
+    people type for it besides its name and titles (``spellings``)."""
 
     name: str
     title: str
@@ -467,6 +468,7 @@ class VariantFacts(BaseModel):
     max_players: int
     two_sided: bool
     house_rules: list[str]
+    spellings: list[str] = []
 
 
 class Variants(BaseModel):

@@ -22,6 +22,7 @@ async def test_every_variant_has_its_facts_in_the_rule_sheets_order(
         assert (told.min_players, told.max_players) == (variant.min_players, variant.max_players)
         assert told.two_sided is variant.double_sided
         assert tuple(told.house_rules) == offered_house_rules(name)
+        assert tuple(told.spellings) == variant.spellings
     # RULES.md §2 "Scoring": 500 wins, but No Mercy's 1000; §3: Flip alone has two sides.
     assert {n: f.target_score for n, f in facts.items()} == {
         "classic": 500,
@@ -31,6 +32,14 @@ async def test_every_variant_has_its_facts_in_the_rule_sheets_order(
         "minions": 500,
     }
     assert [n for n, f in facts.items() if f.two_sided] == ["flip"]
+    # what /top and /rules understand besides a variant's names
+    assert await engine.variant_spellings() == {
+        "classic": [],
+        "flip": [],
+        "no_mercy": ["nomercy", "mercy"],
+        "minecraft": [],
+        "minions": [],
+    }
 
 
 async def test_the_client_asks_once_and_refuses_an_unknown_variant(engine: EngineClient) -> None:

@@ -200,6 +200,7 @@ NO_MERCY = Variant(
     must_play_drawn=True,
     draw_only_when_stuck=True,
     stacking=Stacking.EQUAL_OR_HIGHER,
+    spellings=("nomercy", "mercy"),
     mercy_limit=MERCY_LIMIT,
     knockout_points=KNOCKOUT_POINTS,
 )

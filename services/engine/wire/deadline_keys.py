@@ -1,0 +1,18 @@
+"""The Redis keys of the deadline board, which the engine writes and the worker drains.
+
+RULES.md §7 "Timing in a chat": the engine records each owed decision's deadline as a
+member of ``DEADLINES_KEY`` in the same atomic step as the state write that creates it; the
+worker (services/worker/timers.py) moves due members through the others. Both name the keys
+from here so the two sides cannot drift apart.
+"""
+
+from __future__ import annotations
+
+#: Pending deadlines, written by the engine; score = unix seconds when each is due.
+DEADLINES_KEY = "uno:deadlines"
+#: Deadlines a worker has claimed to fire: already due; score = when the claim's lease ends.
+CLAIMED_KEY = "uno:deadlines:claimed"
+#: member -> "attempt|due": what a claim's re-claim needs (the original due time, the count).
+CLAIMS_KEY = "uno:deadlines:claims"
+#: Deadlines given up on after ``timer_max_attempts`` claims (kept for a human).
+DEAD_KEY = "uno:deadlines:dead"
