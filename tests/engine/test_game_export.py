@@ -219,7 +219,7 @@ def test_no_seed_is_seen_before_its_round_ends() -> None:
     ``round_ended`` reveals its own; the views show its commitment."""
     from services.engine.rules import Applied, apply, new_game
     from services.engine.rules.view import as_seen
-    from tests.helpers.replays import _choose
+    from tests.helpers.rules import random_action
 
     rng = random.Random(7)
     seed = rng.getrandbits(63)
@@ -232,7 +232,7 @@ def test_no_seed_is_seen_before_its_round_ends() -> None:
             shown = view(state, viewer)
             assert shown.deal_commitment == deal_commitment(seed)
             seen.append(json.dumps(shown.to_json(), default=str))
-        chosen = as_seen(_choose(state, rng), state.side)
+        chosen = as_seen(random_action(state, rng, others=0.1), state.side)
         result = apply(state, chosen, next_seed)
         assert isinstance(result, Applied), result
         state, events = result

@@ -12,16 +12,15 @@ from typing import Any
 from services.engine.game_export import BY_PLAYER, BY_SERVICE, ExportSeat, Move, build
 from services.engine.rules import (
     Action,
-    ActionType,
     Applied,
     Event,
     GameState,
     Options,
     apply,
-    legal_actions,
     new_game,
 )
 from services.engine.rules.view import as_seen
+from tests.helpers.rules import random_action
 
 
 @dataclass
@@ -31,25 +30,6 @@ class PlayedGame:
     seeds: list[int]
     moves: list[Move]
     export: dict[str, Any]
-
-
-def _choose(state: GameState, rng: random.Random) -> Action:
-    """Mostly the owed player's legal actions; sometimes another player calls or catches,
-    the service closes the UNO window or reports a frozen player's move."""
-    assert state.pending is not None
-    roll = rng.random()
-    if roll < 0.1:
-        for seat in rng.sample(range(len(state.players)), len(state.players)):
-            actions = legal_actions(state, seat)
-            if seat != state.pending.player and actions:
-                return rng.choice(actions)
-    if roll < 0.15 and state.uno_window is not None:
-        return Action(ActionType.CLOSE_UNO_WINDOW)
-    if roll < 0.17:
-        frozen = [i for i, p in enumerate(state.players) if p.frozen]
-        if frozen:
-            return Action(ActionType.FROZEN_MOVED, target=rng.choice(frozen))
-    return rng.choice(legal_actions(state, state.pending.player))
 
 
 def play(
@@ -62,7 +42,7 @@ def play(
     events = list(first)
     moves: list[Move] = []
     while state.pending is not None and len(moves) < max_moves:
-        chosen = as_seen(_choose(state, rng), state.side)
+        chosen = as_seen(random_action(state, rng, others=0.1), state.side)
         action = Action.from_code(chosen.player, chosen.code)
         next_seed = rng.getrandbits(63)
         result = apply(state, action, next_seed)

@@ -4,12 +4,14 @@ that an action was applied or refused (a refusal must leave the state exactly as
 from __future__ import annotations
 
 import os
+import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from services.engine.rules import (
     Action,
+    ActionType,
     Applied,
     Event,
     EventType,
@@ -20,6 +22,7 @@ from services.engine.rules import (
     Setup,
     apply,
     from_setup,
+    legal_actions,
     to_json,
 )
 from services.engine.rules.actions import catch, play
@@ -139,3 +142,28 @@ def assert_classic_apart_from(variant: str, own: set[Kind]) -> None:
 def examples(base: int) -> int:
     """Hypothesis example count, scaled by ``UNO_RULES_EXAMPLES`` for thorough runs."""
     return max(1, int(base * float(os.environ.get("UNO_RULES_EXAMPLES", "1"))))
+
+
+def random_action(state: GameState, rng: random.Random, others: float = 0.15) -> Action:
+    """Mostly the owed player, uniformly among their legal actions; sometimes another
+    player calls, catches or jumps in, or the service closes the UNO window or reports a
+    frozen player's move (``others``: how often another player is tried first; a smaller
+    share lets more random games reach their end)."""
+    assert state.pending is not None
+    roll = rng.random()
+    if roll < others:
+        seats = list(range(len(state.players)))
+        rng.shuffle(seats)
+        for seat in seats:
+            if seat == state.pending.player:
+                continue
+            actions = legal_actions(state, seat)
+            if actions:
+                return rng.choice(actions)
+    if roll < others + 0.05 and state.uno_window is not None:
+        return Action(ActionType.CLOSE_UNO_WINDOW)
+    if roll < others + 0.07:
+        frozen = [i for i, p in enumerate(state.players) if p.frozen]
+        if frozen:
+            return Action(ActionType.FROZEN_MOVED, target=rng.choice(frozen))
+    return rng.choice(legal_actions(state, state.pending.player))

@@ -60,7 +60,7 @@ from services.engine.rules import (
     view,
 )
 from services.engine.rules.cards import Card, Side
-from tests.helpers.rules import all_cards, deck_of, examples
+from tests.helpers.rules import all_cards, deck_of, examples, random_action
 
 VARIANT_NAMES = sorted(VARIANTS)
 MAX_STEPS = 160  # actions per example: enough for a round or two, quick enough for CI
@@ -205,30 +205,6 @@ def candidate_actions(state: GameState, rng: random.Random) -> list[Action]:
     ]
 
 
-def choose_action(state: GameState, rng: random.Random) -> Action:
-    """Mostly the owed player, uniformly among their legal actions; sometimes another
-    player calls, catches or jumps in, or the service closes the UNO window or reports a
-    frozen player's move."""
-    assert state.pending is not None
-    roll = rng.random()
-    if roll < 0.15:
-        seats = list(range(len(state.players)))
-        rng.shuffle(seats)
-        for seat in seats:
-            if seat == state.pending.player:
-                continue
-            actions = legal_actions(state, seat)
-            if actions:
-                return rng.choice(actions)
-    if roll < 0.2 and state.uno_window is not None:
-        return Action(ActionType.CLOSE_UNO_WINDOW)
-    if roll < 0.22:
-        frozen = [i for i, p in enumerate(state.players) if p.frozen]
-        if frozen:
-            return Action(ActionType.FROZEN_MOVED, target=rng.choice(frozen))
-    return rng.choice(legal_actions(state, state.pending.player))
-
-
 def play_random(
     variant: str, players: int, seed: int, options: Options, rng: random.Random
 ) -> tuple[GameState, list[Action]]:
@@ -252,7 +228,7 @@ def play_random(
                     assert attempt.type is ActionType.CATCH and options.false_catch_penalty
                 else:
                     assert_refused_unchanged(state, attempt)
-        action = choose_action(state, rng)
+        action = random_action(state, rng)
         result = apply(state, action)
         assert isinstance(result, Applied), f"{action} refused: {result}"
         assert result.state.version == state.version + 1
