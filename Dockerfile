@@ -31,8 +31,8 @@ COPY requirements.lock ./
 RUN /opt/venv/bin/pip install --require-hashes --no-deps -r requirements.lock
 COPY pyproject.toml README.md ./
 COPY services ./services
-# The bot's translations are compiled here, not committed (services/bot/locales/README.md).
-RUN /opt/venv/bin/pybabel compile --domain=bot --directory=services/bot/locales
+# The bot's translations are compiled here, not committed (services/presentation/locales/README.md).
+RUN /opt/venv/bin/pybabel compile --domain=bot --directory=services/presentation/locales
 RUN /opt/venv/bin/pip install --no-deps . \
     && /opt/venv/bin/pip check
 

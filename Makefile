@@ -100,7 +100,7 @@ setup-bench: $(BENCH_STAMP)
 # English is the source; each other language has locales/<lang>/LC_MESSAGES/bot.po.
 # The compiled .mo files are build output (git ignores them): setup and the Docker image
 # build them from the .po files. Fuzzy entries are left out of the .mo (and fail the tests).
-LOCALES := services/bot/locales
+LOCALES := services/presentation/locales
 CATALOG_TEMPLATE := $(LOCALES)/bot.pot
 CATALOG_SOURCES := $(wildcard $(LOCALES)/*/LC_MESSAGES/bot.po)
 
@@ -115,7 +115,7 @@ PROJECT_VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml | h
 catalogs-extract: $(DEV_STAMP)
 	$(BIN)/pybabel extract --mapping-file=babel.cfg --sort-by-file \
 		--project=uno-bot --version=$(PROJECT_VERSION) --copyright-holder="the uno-bot authors" \
-		--output-file=$(CATALOG_TEMPLATE) services/bot
+		--output-file=$(CATALOG_TEMPLATE) services/presentation services/bot services/webapp
 
 catalogs-update: catalogs-extract
 	$(BIN)/pybabel update --domain=bot --input-file=$(CATALOG_TEMPLATE) \

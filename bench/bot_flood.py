@@ -44,8 +44,8 @@ from bench.telegram_load import (  # noqa: E402
     running_load,
 )
 from harness.processes import stop_signals_interrupt  # noqa: E402
-from services.bot.callbacks import Callback, Kind  # noqa: E402
 from services.bot.ratelimit import GROUP, PRIVATE  # noqa: E402
+from services.presentation.callbacks import Callback, Kind  # noqa: E402
 
 GOAL_ANSWER_P99_S = 1.0
 GOAL_TABLE_P99_S = 4.0

@@ -91,11 +91,11 @@ from harness.players import (  # noqa: E402
 from harness.processes import free_port, stop_signals_interrupt  # noqa: E402
 from harness.stack import Stack, start_stack  # noqa: E402
 from playground.control import TelegramControl  # noqa: E402
-from services.bot.callbacks import Kind  # noqa: E402
 from services.bot.memory import PREFIX as BOT_PREFIX  # noqa: E402
-from services.bot.screens.event_lines import event_line  # noqa: E402
 from services.engine.client import EngineClient, GameInfo  # noqa: E402
 from services.engine.wire.event_log import LOG_PREFIX  # noqa: E402
+from services.presentation.callbacks import Kind  # noqa: E402
+from services.presentation.screens.event_lines import event_line  # noqa: E402
 
 GOAL_GROUP_CALLS = 1.05
 GOAL_P99_S = 0.100

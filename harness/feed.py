@@ -16,11 +16,11 @@ import httpx
 import orjson
 
 from harness.players import HAND_HEAD, TABLE_HEAD, is_table, markup_callbacks
-from services.bot.callbacks import Kind
+from services.presentation.callbacks import Kind
 
 MENTION = re.compile(r"tg://user\?id=(\d+)")
 #: How the bot's message of a round's scores and of a game's end begin
-#: (services/bot/screens/scores.py): a move that ends a round is told there, not on a table.
+#: (services/presentation/screens/scores.py): a move that ends a round is told there.
 ROUND_END_HEADS = ("🏁 ", "🏆 ")
 
 

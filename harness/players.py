@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from services.bot.callbacks import BadCallback, Callback, Kind
+from services.presentation.callbacks import BadCallback, Callback, Kind
 
 #: How the bot's table (in the group) and a hand (in a private chat) begin.
 TABLE_HEAD = "🎴 UNO"

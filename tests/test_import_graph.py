@@ -125,7 +125,7 @@ def test_the_mini_app_imports_of_the_bot_only_its_words() -> None:
     chat's own screens (pure: no Telegram, no I/O), never the bot's runtime."""
     # the pure screens and what they reach (the chat's words, cards and lines), and which
     # language the bot speaks to whom
-    uses = (*SCREENS_REACH, "services.bot.locales.preferences")
+    uses = (*SCREENS_REACH, "services.language_preferences")
     graph = import_graph("services")
     webapp = {m: found for m, found in graph.items() if m.startswith("services.webapp")}
     assert "services.webapp.app" in webapp
@@ -201,20 +201,20 @@ def test_the_client_loads_nothing_of_the_service() -> None:
     assert not {"fastapi", "starlette", "redis", "uvicorn"} & {m.split(".")[0] for m in loaded}
 
 
-SCREENS = "services.bot.screens"
+SCREENS = "services.presentation.screens"
 #: What the screens may reach of the project: the bot's words, cards and callback data (with
 #: the game id check it uses), and
 #: the engine's client (for the views' types, the refusals and the scoring it re-exports).
 #: Not Telegram, not Redis, not the records: a page that shows the same screens can use them.
 SCREENS_REACH = (
     SCREENS,
-    "services.bot.callbacks",
-    "services.bot.cards",
-    "services.bot.i18n",
-    "services.bot.locales.bidi",
-    "services.bot.locales.catalog",
-    "services.bot.locales.glossary",
-    "services.bot.locales.numerals",
+    "services.presentation.callbacks",
+    "services.presentation.cards",
+    "services.presentation.i18n",
+    "services.presentation.locales.bidi",
+    "services.presentation.locales.catalog",
+    "services.presentation.locales.glossary",
+    "services.presentation.locales.numerals",
     "services.engine.client",
     "services.move_ids",
 )
@@ -222,7 +222,7 @@ SCREENS_REACH = (
 #: number formats; the catalogs alone read files (the translations, once).
 SCREENS_OTHERS = {"__future__", "collections", "dataclasses", "enum", "functools", "html", "re"}
 SCREENS_OTHERS |= {"typing", "unicodedata", "babel"}
-READS_CATALOGS = {"services.bot.locales.catalog": {"gettext", "pathlib"}}
+READS_CATALOGS = {"services.presentation.locales.catalog": {"gettext", "pathlib"}}
 
 
 def outside_imports(path: Path) -> set[str]:

@@ -33,9 +33,8 @@ from telegram.ext import (
     filters,
 )
 
-from services.bot import flood, lobby, play, pressed, standings
+from services.bot import flood, language_commands, lobby, play, pressed, standings
 from services.bot.bot_api_http import AiohttpRequest
-from services.bot.callbacks import Kind
 from services.bot.context import (
     SERVICES_KEY,
     BotServices,
@@ -43,8 +42,6 @@ from services.bot.context import (
     services,
 )
 from services.bot.engine_http import engine_transport
-from services.bot.i18n import available_locales, gettext
-from services.bot.locales import handlers as language_handlers
 from services.bot.logreader import LogEntry, LogReader
 from services.bot.memory import Memory
 from services.bot.metrics import RENDER_LAG, UPDATES
@@ -52,9 +49,11 @@ from services.bot.outbox import Outbox
 from services.bot.publisher import Publisher
 from services.bot.ratelimit import Bucket, NotAfforded, RedisRateLimiter, paced, per_second
 from services.bot.records import Records
-from services.bot.screens.mini_app import MiniApp
 from services.config import Settings
 from services.engine.client import EngineClient, log_keys
+from services.presentation.callbacks import Kind
+from services.presentation.i18n import available_locales, gettext
+from services.presentation.screens.mini_app import MiniApp
 
 log = logging.getLogger(__name__)
 
@@ -174,7 +173,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     defaults set it sends an empty answer text as ``[]``.)"""
     app.add_handler(TypeHandler(object, count_update), group=-3)
     app.add_handler(TypeHandler(Update, flood.guard), group=-2)
-    app.add_handler(TypeHandler(Update, language_handlers.note_language), group=-1)
+    app.add_handler(TypeHandler(Update, language_commands.note_language), group=-1)
     later = False  # block=False, for every handler below
     app.add_handler(TypeHandler(LogEntry, on_log_entry, block=later))
     app.add_handler(CommandHandler("new", lobby.new, block=later))
@@ -183,7 +182,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("kick", lobby.kick, block=later))
     app.add_handler(CommandHandler("rules", lobby.rules, block=later))
     app.add_handler(CommandHandler("help", lobby.help_command, block=later))
-    app.add_handler(CommandHandler("language", language_handlers.language_command, block=later))
+    app.add_handler(CommandHandler("language", language_commands.language_command, block=later))
     app.add_handler(CommandHandler("stats", standings.stats, block=later))
     app.add_handler(CommandHandler("top", standings.top, block=later))
     app.add_handler(CommandHandler("forgetme", standings.forgetme, block=later))
@@ -198,7 +197,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
         (Kind.VARIANT, lobby.choose_variant),
         (Kind.SETTINGS, standings.settings_button),
         (Kind.FORGET, standings.confirm_forget),
-        (Kind.LANGUAGE, language_handlers.language_button),
+        (Kind.LANGUAGE, language_commands.language_button),
     ):
         app.add_handler(pressed.press_handler(kind, on_press, block=later))
     app.add_handler(CallbackQueryHandler(pressed.unknown_press, block=later))

@@ -12,14 +12,14 @@ from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from services.bot.callbacks import BadCallback, Callback, Kind
-from services.bot.i18n import gettext, language, ngettext, number
-from services.bot.locales.bidi import isolate
-from services.bot.locales.catalog import LANGUAGES
-from services.bot.locales.glossary import HOUSE_RULES as HOUSE_RULE_NAMES
-from services.bot.locales.glossary import VARIANT_TITLES, house_rule_name
-from services.bot.screens.names import listed, variant_name
 from services.engine.client import Options, default_target_score, offered_house_rules
+from services.presentation.callbacks import BadCallback, Callback, Kind
+from services.presentation.i18n import gettext, language, ngettext, number
+from services.presentation.locales.bidi import isolate
+from services.presentation.locales.catalog import LANGUAGES
+from services.presentation.locales.glossary import HOUSE_RULES as HOUSE_RULE_NAMES
+from services.presentation.locales.glossary import VARIANT_TITLES, house_rule_name
+from services.presentation.screens.names import listed, variant_name
 from services.records.queries import (
     BoardEntry,
     BoardOrder,

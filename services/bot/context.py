@@ -15,13 +15,13 @@ from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
-from services.bot.locales.catalog import negotiate
-from services.bot.locales.preferences import chosen_language
 from services.bot.memory import Memory
 from services.bot.outbox import Outbox
 from services.bot.publisher import Publisher
 from services.config import Settings
 from services.engine.client import EngineClient, Unavailable
+from services.language_preferences import chosen_language
+from services.presentation.locales.catalog import negotiate
 
 if TYPE_CHECKING:
     from services.bot.records import Records
@@ -100,7 +100,7 @@ def display_name(user: User) -> str:
 
 def locale_of(user: User | None) -> str:
     """What ``user`` alone reads is in this language: their /language choice, else their
-    Telegram app's (services/bot/locales/preferences.py)."""
+    Telegram app's (services/language_preferences.py)."""
     if user is None:
         return "en"
     return chosen_language(user.id) or user.language_code or "en"

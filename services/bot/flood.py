@@ -22,8 +22,8 @@ from telegram import Update
 from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from services.bot.context import locale_of, services
-from services.bot.i18n import gettext
 from services.bot.ratelimit import REPLY_WORTH, Bucket, RedisRateLimiter, replies, worth
+from services.presentation.i18n import gettext
 
 #: After one "Slow down" toast, the person's refused presses go unanswered this long.
 TOAST_SECONDS = 10

@@ -8,7 +8,7 @@ import re
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from services.bot.screens.keyboard import Button, Keyboard, Screen
+from services.presentation.screens.keyboard import Button, Keyboard, Screen
 
 
 def telegram_button(button: Button) -> InlineKeyboardButton:

@@ -14,7 +14,6 @@ from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
 from services.bot.boards import named_variant, rules_for
-from services.bot.callbacks import Callback
 from services.bot.context import (
     EngineDown,
     call_engine,
@@ -25,23 +24,9 @@ from services.bot.context import (
     services,
     topic_of,
 )
-from services.bot.i18n import N_, gettext, language
 from services.bot.keyboards import markup
-from services.bot.locales.bidi import with_direction
-from services.bot.locales.handlers import reply_language
-from services.bot.locales.numerals import localize_digits
-from services.bot.locales.preferences import LanguagePreferences
-from services.bot.locales.rules_text import is_written, rules_messages, written_variants
+from services.bot.language_commands import reply_language
 from services.bot.ratelimit import REPLY_WORTH
-from services.bot.screens.lobby import AI_BUTTONS, LOBBY_BUTTONS, ai_level_name, variant_keyboard
-from services.bot.screens.names import variant_name
-from services.bot.screens.refusals import (
-    not_answering,
-    only_host_or_admin,
-    out_of_date,
-    out_of_the_game,
-    seat_refused,
-)
 from services.bot.standings import shortened
 from services.engine.client import (
     AiLevel,
@@ -50,6 +35,26 @@ from services.engine.client import (
     Forbidden,
     GameInfo,
     VariantFacts,
+)
+from services.language_preferences import LanguagePreferences
+from services.presentation.callbacks import Callback
+from services.presentation.i18n import N_, gettext, language
+from services.presentation.locales.bidi import with_direction
+from services.presentation.locales.numerals import localize_digits
+from services.presentation.locales.rules_text import is_written, rules_messages, written_variants
+from services.presentation.screens.lobby import (
+    AI_BUTTONS,
+    LOBBY_BUTTONS,
+    ai_level_name,
+    variant_keyboard,
+)
+from services.presentation.screens.names import variant_name
+from services.presentation.screens.refusals import (
+    not_answering,
+    only_host_or_admin,
+    out_of_date,
+    out_of_the_game,
+    seat_refused,
 )
 from services.records.queries import ChatSettings
 

@@ -22,7 +22,6 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from services.bot.callbacks import BadCallback, Callback, Kind
 from services.bot.context import (
     EngineDown,
     app_language_of,
@@ -32,19 +31,20 @@ from services.bot.context import (
     services,
     topic_of,
 )
-from services.bot.i18n import gettext
 from services.bot.keyboards import markup
 from services.bot.outbox import Outcome
 from services.bot.ratelimit import REPLY_WORTH
-from services.bot.screens.inline_results import did_not_count, inline_page
-from services.bot.screens.refusals import (
+from services.engine.client import EngineError, Forbidden, IllegalAction
+from services.move_ids import action_id, is_game_id
+from services.presentation.callbacks import BadCallback, Callback, Kind
+from services.presentation.i18n import gettext
+from services.presentation.screens.inline_results import did_not_count, inline_page
+from services.presentation.screens.refusals import (
     NOT_OWED,
     move_refused,
     not_answering,
     out_of_the_game,
 )
-from services.engine.client import EngineError, Forbidden, IllegalAction
-from services.move_ids import action_id, is_game_id
 
 log = logging.getLogger(__name__)
 

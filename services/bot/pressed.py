@@ -23,10 +23,10 @@ from collections.abc import Awaitable, Callable
 from telegram import CallbackQuery, Chat, InlineKeyboardMarkup, Message, Update
 from telegram.ext import CallbackQueryHandler, ContextTypes
 
-from services.bot.callbacks import BadCallback, Callback, Kind
 from services.bot.context import locale_of
-from services.bot.i18n import gettext
-from services.bot.screens.refusals import out_of_date
+from services.presentation.callbacks import BadCallback, Callback, Kind
+from services.presentation.i18n import gettext
+from services.presentation.screens.refusals import out_of_date
 
 #: What handles one kind of press, once it is judged taken: the press and its data.
 OnPress = Callable[[Update, ContextTypes.DEFAULT_TYPE, Callback], Awaitable[None]]

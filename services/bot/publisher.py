@@ -22,13 +22,14 @@ from typing import Any
 from telegram.error import TelegramError
 
 from services.bot import keyboards
-from services.bot.locales.bidi import with_direction
-from services.bot.locales.preferences import LanguagePreferences
 from services.bot.logreader import LogEntry
 from services.bot.memory import Claim, GameMemory, Memory, Nudge
 from services.bot.outbox import Outbox, Outcome
 from services.bot.ratelimit import TAKEN
-from services.bot.screens.event_lines import (
+from services.engine.client import EngineClient, Forbidden, GameInfo, NotFound, PlayerView
+from services.language_preferences import LanguagePreferences
+from services.presentation.locales.bidi import with_direction
+from services.presentation.screens.event_lines import (
     MOVE_EVENTS,
     MOVE_EVENTS_KEPT,
     MOVES_KEPT_MOST,
@@ -37,13 +38,12 @@ from services.bot.screens.event_lines import (
     RECENT_MOVES,
     event_lines,
 )
-from services.bot.screens.hand import game_over_hand, owes, private_hand
-from services.bot.screens.keyboard import Screen
-from services.bot.screens.lobby import lobby
-from services.bot.screens.mini_app import MiniApp, with_mini_app
-from services.bot.screens.notices import blocked, game_ended, notice, turn_nudge
-from services.bot.screens.table import table
-from services.engine.client import EngineClient, Forbidden, GameInfo, NotFound, PlayerView
+from services.presentation.screens.hand import game_over_hand, owes, private_hand
+from services.presentation.screens.keyboard import Screen
+from services.presentation.screens.lobby import lobby
+from services.presentation.screens.mini_app import MiniApp, with_mini_app
+from services.presentation.screens.notices import blocked, game_ended, notice, turn_nudge
+from services.presentation.screens.table import table
 
 log = logging.getLogger(__name__)
 

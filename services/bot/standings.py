@@ -13,7 +13,6 @@ from telegram.error import BadRequest
 from telegram.ext import ContextTypes
 
 from services.bot import boards
-from services.bot.callbacks import Callback
 from services.bot.context import (
     call_engine,
     display_name,
@@ -22,10 +21,11 @@ from services.bot.context import (
     services,
     topic_of,
 )
-from services.bot.i18n import gettext
-from services.bot.locales.handlers import reply_language
+from services.bot.language_commands import reply_language
 from services.bot.records import Records
-from services.bot.screens.names import variant_name
+from services.presentation.callbacks import Callback
+from services.presentation.i18n import gettext
+from services.presentation.screens.names import variant_name
 from services.records.queries import DEFAULT_VARIANT, InvalidSetting
 
 log = logging.getLogger(__name__)

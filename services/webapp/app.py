@@ -50,8 +50,6 @@ from starlette.background import BackgroundTask
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.bot.screens.mini_app import already_caught, games_list_words
-from services.bot.screens.names import person, variant_name
 from services.config import Settings, get_settings
 from services.engine.client import (
     EngineClient,
@@ -64,6 +62,8 @@ from services.engine.client import (
 from services.heap import freeze_startup_heap
 from services.http_limits import BodyLimit
 from services.move_ids import action_id, is_game_id
+from services.presentation.screens.mini_app import already_caught, games_list_words
+from services.presentation.screens.names import person, variant_name
 from services.webapp.flood import FloodLimit
 from services.webapp.init_data import InvalidInitData, WebAppUser, validate
 from services.webapp.log_follower import LogFollower, Watch

@@ -1,6 +1,6 @@
 """The table's words for one viewer, in the language the bot speaks to them: the chat's own
-screens (``services.bot.screens``: the event lines, the hand's decision labels, the round's
-scores) and card names (``services.bot.locales.glossary``: the variants' themed names), so
+screens (``services.presentation.screens``: the event lines, the hand's decision labels, the round's
+scores) and card names (``services.presentation.locales.glossary``: the variants' themed names), so
 the page and the chat say the same thing the same way and the page keeps no words of its
 own for the game.
 
@@ -19,18 +19,18 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from services.bot.cards import color_name, face_label
-from services.bot.i18n import gettext, language
-from services.bot.locales.glossary import UnknownCard, face_name
-from services.bot.locales.preferences import LanguagePreferences
-from services.bot.screens.event_lines import event_lines
-from services.bot.screens.hand import action_label, owes, why_line
-from services.bot.screens.names import variant_name
-from services.bot.screens.notices import notice
-from services.bot.screens.refusals import kicked_out, left_the_group
-from services.bot.screens.scores import round_end
-from services.bot.screens.table import catch_line, owing_text, table_text
 from services.engine.client import EngineView, GameInfo
+from services.language_preferences import LanguagePreferences
+from services.presentation.cards import color_name, face_label
+from services.presentation.i18n import gettext, language
+from services.presentation.locales.glossary import UnknownCard, face_name
+from services.presentation.screens.event_lines import event_lines
+from services.presentation.screens.hand import action_label, owes, why_line
+from services.presentation.screens.names import variant_name
+from services.presentation.screens.notices import notice
+from services.presentation.screens.refusals import kicked_out, left_the_group
+from services.presentation.screens.scores import round_end
+from services.presentation.screens.table import catch_line, owing_text, table_text
 
 _TAG = re.compile(r"<[^>]+>")
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from services.bot import boards
-from services.bot.callbacks import Callback, Kind
 from services.engine.client import Options
 from services.engine.rules import VARIANTS
+from services.presentation.callbacks import Callback, Kind
 from services.records.queries import (
     BoardEntry,
     BoardOrder,

@@ -7,9 +7,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from harness.players import callbacks
-from services.bot.callbacks import Callback, Kind
-from services.bot.i18n import gettext
-from services.bot.screens.names import plain_text
+from services.presentation.callbacks import Callback, Kind
+from services.presentation.i18n import gettext
+from services.presentation.screens.names import plain_text
 from tests.helpers.bot_scenes import Scene, deal
 
 

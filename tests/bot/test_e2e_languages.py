@@ -10,7 +10,7 @@ from typing import Any
 
 from harness.players import callbacks
 from harness.stack import Stack
-from services.bot.callbacks import Kind
+from services.presentation.callbacks import Kind
 from tests.helpers.bot_scenes import deal, open_lobby
 
 

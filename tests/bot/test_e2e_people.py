@@ -10,7 +10,7 @@ from typing import Any
 
 from harness.players import callbacks, version_of
 from harness.stack import Stack
-from services.bot.callbacks import Callback, Kind
+from services.presentation.callbacks import Callback, Kind
 from tests.helpers.bot_scenes import OUT_OF_DATE, deal, engine_game, open_lobby
 
 NOT_ON_MESSAGE = "This button is not on this message."

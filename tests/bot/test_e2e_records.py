@@ -9,8 +9,8 @@ from typing import Any
 
 from harness.players import callbacks
 from harness.stack import Stack
-from services.bot.callbacks import Kind
 from services.engine.client import GameInfo
+from services.presentation.callbacks import Kind
 from services.records import queries
 from services.records.database import make_engine
 from tests.helpers.bot_scenes import Group, deal

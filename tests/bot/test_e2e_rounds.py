@@ -10,7 +10,7 @@ import pytest
 
 from harness.players import callbacks, preferred_move, version_of
 from harness.stack import Stack
-from services.bot.callbacks import Kind
+from services.presentation.callbacks import Kind
 from tests.helpers.bot_scenes import Group, open_lobby
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from harness.players import callbacks, is_table
 from harness.stack import Stack
-from services.bot.callbacks import Kind
+from services.presentation.callbacks import Kind
 from tests.helpers.bot_scenes import Group, Scene, deal
 
 HANDS = {"hands": ["R1 R2 R4", "B1 B2 B3"], "discard": "R3"}

@@ -15,8 +15,8 @@ import pytest
 from harness.processes import free_port
 from services.bot.context import EngineDown, call_engine
 from services.bot.engine_http import engine_transport
-from services.bot.screens.refusals import not_answering
 from services.engine.client import EngineClient
+from services.presentation.screens.refusals import not_answering
 
 
 @pytest.fixture

@@ -11,11 +11,11 @@ import pytest
 from playground.bot_api import check_button
 from playground.errors import BotApiError
 from services.bot.keyboards import markup
-from services.bot.screens.hand import private_hand
-from services.bot.screens.keyboard import Screen
-from services.bot.screens.mini_app import MiniApp, with_mini_app
-from services.bot.screens.table import table
 from services.engine.rules import Setup, from_setup
+from services.presentation.screens.hand import private_hand
+from services.presentation.screens.keyboard import Screen
+from services.presentation.screens.mini_app import MiniApp, with_mini_app
+from services.presentation.screens.table import table
 from tests.helpers.engine_views import engine_view, game_info
 
 APP = MiniApp.of("https://uno.example/app/", "uno_bot", "table")

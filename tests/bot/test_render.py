@@ -8,16 +8,6 @@ from typing import Any
 
 import pytest
 
-from services.bot.callbacks import Callback, Kind
-from services.bot.cards import by_colour
-from services.bot.screens.event_lines import MOVE_EVENTS, TOLD_WITH_THE_EVENT_BEFORE, event_line
-from services.bot.screens.hand import choices, private_hand
-from services.bot.screens.keyboard import Keyboard, callbacks
-from services.bot.screens.lobby import lobby as lobby_screen
-from services.bot.screens.names import plain_text
-from services.bot.screens.notices import blocked, frozen_penalty
-from services.bot.screens.scores import game_over, round_end
-from services.bot.screens.table import table as table_screen
 from services.engine.client import GameInfo
 from services.engine.rules import (
     VARIANTS,
@@ -29,6 +19,20 @@ from services.engine.rules import (
     new_game,
 )
 from services.engine.rules.state import GameState, Options
+from services.presentation.callbacks import Callback, Kind
+from services.presentation.cards import by_colour
+from services.presentation.screens.event_lines import (
+    MOVE_EVENTS,
+    TOLD_WITH_THE_EVENT_BEFORE,
+    event_line,
+)
+from services.presentation.screens.hand import choices, private_hand
+from services.presentation.screens.keyboard import Keyboard, callbacks
+from services.presentation.screens.lobby import lobby as lobby_screen
+from services.presentation.screens.names import plain_text
+from services.presentation.screens.notices import blocked, frozen_penalty
+from services.presentation.screens.scores import game_over, round_end
+from services.presentation.screens.table import table as table_screen
 from tests.helpers.engine_views import engine_view, game_info
 
 

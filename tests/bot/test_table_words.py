@@ -10,20 +10,6 @@ from typing import Any
 
 import pytest
 
-from services.bot.callbacks import Callback, Kind
-from services.bot.cards import by_colour
-from services.bot.i18n import gettext
-from services.bot.locales.catalog import LANGUAGES
-from services.bot.locales.rules_text import rules_messages, written_variants
-from services.bot.screens.event_lines import event_lines as isolated_lines
-from services.bot.screens.hand import choices, private_hand
-from services.bot.screens.inline_results import inline_page
-from services.bot.screens.keyboard import Keyboard, callbacks, columns, fits, label_room
-from services.bot.screens.lobby import lobby as lobby_screen
-from services.bot.screens.lobby import variant_keyboard
-from services.bot.screens.names import plain_text
-from services.bot.screens.table import DEFAULT_UNO_WINDOW_SECONDS
-from services.bot.screens.table import table as table_screen
 from services.config import Settings
 from services.engine.client import GameInfo
 from services.engine.rules import (
@@ -37,6 +23,20 @@ from services.engine.rules import (
     new_game,
 )
 from services.engine.rules.state import GameState, Options
+from services.presentation.callbacks import Callback, Kind
+from services.presentation.cards import by_colour
+from services.presentation.i18n import gettext
+from services.presentation.locales.catalog import LANGUAGES
+from services.presentation.locales.rules_text import rules_messages, written_variants
+from services.presentation.screens.event_lines import event_lines as isolated_lines
+from services.presentation.screens.hand import choices, private_hand
+from services.presentation.screens.inline_results import inline_page
+from services.presentation.screens.keyboard import Keyboard, callbacks, columns, fits, label_room
+from services.presentation.screens.lobby import lobby as lobby_screen
+from services.presentation.screens.lobby import variant_keyboard
+from services.presentation.screens.names import plain_text
+from services.presentation.screens.table import DEFAULT_UNO_WINDOW_SECONDS
+from services.presentation.screens.table import table as table_screen
 from tests.helpers.engine_views import engine_view, game_info
 
 NAMES = ["Ana", "Bob", "Cyd"]

@@ -34,7 +34,7 @@ import yaml
 
 from harness.players import Players, callbacks, preferred_move, version_of
 from playground.control import TelegramControl
-from services.bot.callbacks import Callback, Kind
+from services.presentation.callbacks import Callback, Kind
 
 REPO = Path(__file__).resolve().parents[2]
 

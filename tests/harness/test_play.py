@@ -21,7 +21,7 @@ from harness.play import BOT_USERNAME, FIRST_PERSON, GROUP_TITLE
 from harness.players import Players, callbacks, preferred_move, version_of
 from harness.processes import REPO, free_port
 from playground.control import TelegramControl
-from services.bot.callbacks import Kind
+from services.presentation.callbacks import Kind
 from tests.helpers.launcher import TEST_REDIS_URL, start_launcher
 
 pytestmark = pytest.mark.slow

@@ -10,8 +10,8 @@ from typing import Any
 
 from harness.players import Players, callbacks, version_of
 from harness.stack import Stack
-from services.bot.callbacks import Callback, Kind
 from services.engine.client import GameInfo, SeatSpec
+from services.presentation.callbacks import Callback, Kind
 
 #: The bot's answer to a press of a button from an older version of the game.
 OUT_OF_DATE = "This button is out of date."

@@ -11,10 +11,10 @@ import httpx
 import pytest
 import redis as sync_redis
 
-from services.bot.i18n import gettext
-from services.bot.locales.preferences import CHOICE_KEY
-from services.bot.screens.names import variant_name
 from services.engine.client import GameInfo
+from services.language_preferences import CHOICE_KEY
+from services.presentation.i18n import gettext
+from services.presentation.screens.names import variant_name
 from tests.helpers.webapp import WebAppStack, deal_classic
 
 pytestmark = pytest.mark.slow

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from harness.services import ENGINE_TOKEN
-from services.bot.screens.names import plain_text
-from services.bot.screens.refusals import kicked_out, left_the_group
 from services.engine.client import EngineClient, GameInfo
 from services.move_ids import action_id
+from services.presentation.screens.names import plain_text
+from services.presentation.screens.refusals import kicked_out, left_the_group
 from tests.helpers.webapp import WebAppStack, deal_classic
 
 pytestmark = pytest.mark.slow

@@ -21,12 +21,12 @@ import pytest
 import redis as sync_redis
 
 from harness.services import ENGINE_TOKEN, start_worker
-from services.bot.cards import color_name
-from services.bot.i18n import gettext
-from services.bot.locales.glossary import face_name
-from services.bot.locales.preferences import CHOICE_KEY
-from services.bot.screens.names import plain_text
 from services.engine.client import EngineClient, GameInfo, SeatSpec
+from services.language_preferences import CHOICE_KEY
+from services.presentation.cards import color_name
+from services.presentation.i18n import gettext
+from services.presentation.locales.glossary import face_name
+from services.presentation.screens.names import plain_text
 from tests.helpers.webapp import WebAppStack
 
 pytestmark = pytest.mark.slow

@@ -39,7 +39,7 @@
       busyPerson: "ઘણાં ટેબલ ખુલ્લાં છે: એક બંધ કરો.", busyGame: "આ ટેબલ ઘણા લોકો જોઈ રહ્યા છે: થોડી રાહ જુઓ.",
     },
   };
-  // Digits as the bot writes them (services/bot/locales/numerals.py): Persian its own,
+  // Digits as the bot writes them (services/presentation/locales/numerals.py): Persian its own,
   // Gujarati and English Latin ones.
   const DIGITS = { fa: "۰۱۲۳۴۵۶۷۸۹" };
   const user = tg.initDataUnsafe.user || {};

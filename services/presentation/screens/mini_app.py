@@ -1,0 +1,67 @@
+"""The Mini App's own screens: the buttons that open it (services/webapp) on a game, and
+the few words the app says that the chat does not (its list of games, a catch someone made
+first). On the group's table the button is a direct link
+(``https://t.me/<bot>/<short name>?startapp=<game>``: Telegram refuses ``web_app`` buttons
+in groups), on the private hand a ``web_app`` button to the app's page (``?game=<game>``).
+A bot with no Mini App configured shows neither."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from services.presentation.i18n import gettext
+from services.presentation.screens.keyboard import Button, Screen
+
+
+@dataclass(frozen=True, slots=True)
+class MiniApp:
+    """Where the Mini App is: its page (``UNO_WEBAPP_PUBLIC_URL``) and the bot's direct
+    link to it (``https://t.me/<bot username>/<UNO_WEBAPP_SHORT_NAME>``)."""
+
+    page_url: str
+    direct_link: str
+
+    @classmethod
+    def of(cls, page_url: str, bot_username: str, short_name: str) -> MiniApp | None:
+        """None when no page is configured."""
+        if not page_url:
+            return None
+        return cls(page_url, f"https://t.me/{bot_username}/{short_name}")
+
+    def page_of(self, game_id: str) -> str:
+        joiner = "&" if "?" in self.page_url else "?"
+        return f"{self.page_url}{joiner}game={game_id}"
+
+
+def open_table(locale: str | None, app: MiniApp, game_id: str, *, in_group: bool) -> Button:
+    text = "🎴 " + gettext(locale, "Open table")
+    if in_group:
+        return Button(text, url=f"{app.direct_link}?startapp={game_id}")
+    return Button(text, web_app=app.page_of(game_id))
+
+
+def with_mini_app(
+    screen: Screen, locale: str | None, app: MiniApp | None, game_id: str, *, in_group: bool
+) -> Screen:
+    """``screen`` with a last row opening the Mini App on ``game_id``, when the screen has
+    buttons (a game being played) and a Mini App is configured."""
+    if app is None or screen.keyboard is None:
+        return screen
+    row = (open_table(locale, app, game_id, in_group=in_group),)
+    return Screen(screen.text, (*screen.keyboard, row))
+
+
+def games_list_words(locale: str | None) -> dict[str, str]:
+    """The words of the app's list of the person's current games (opened from the bot's
+    menu button): its heading, the empty list, and each game's state."""
+    return {
+        "mine": gettext(locale, "Your games"),
+        "none": gettext(locale, "You are in no game now."),
+        "lobby": gettext(locale, "waiting to start"),
+        "playing": gettext(locale, "playing"),
+    }
+
+
+def already_caught(locale: str | None, name: str) -> str:
+    """A Catch! that came a moment after someone else's catch of the same player."""
+    return gettext(locale, "{name} was already caught.", name=name)
