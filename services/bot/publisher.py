@@ -570,13 +570,16 @@ class Publisher:
                     now_shown = max(shown, await self.memory.shown_version(mem.game_id))
                     if seen > now_shown and now_shown <= since:
                         wait = POLL_S  # the turn's table write is pending: it goes first
-                    elif await self.outbox.take_now(mem.chat_id):
+                    else:
+                        # Queue for the group's next slot rather than race the table's
+                        # writes for a free one: a brisk game's table write, woken by each
+                        # move, would win every race and keep the old table live for good.
+                        await asyncio.sleep(max(await self.outbox.reserve(mem.chat_id), 0.0))
+                        old = await self.memory.superseded(mem.game_id) or old
                         await self.outbox.delete_many(mem.chat_id, old, reserved=True)
                         await self.memory.deleted(mem.game_id, old)
                         since = max(shown, await self.memory.shown_version(mem.game_id))
                         continue  # any superseded meanwhile go with the next slot
-                    else:
-                        wait = min(max(await self.outbox.room(mem.chat_id), 0.01), POLL_S)
                     moved = self._moved.setdefault(mem.game_id, asyncio.Event())
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(moved.wait(), timeout=wait)

@@ -243,9 +243,6 @@ def test_a_person_picks_house_rules_from_the_page_and_the_lobby_shows_them(
     raw.wait_for_selector("#messages .msg:has-text('House rules: none')")
 
 
-@pytest.mark.skip(
-    reason="in the whole suite the superseded tables are not deleted in time on the page"
-)
 def test_a_table_posted_anew_leaves_none_above_it_looking_live(on_the_page: OnThePage) -> None:
     """Alex plays an AI from the inline hand, chatting meanwhile, and keeps playing: when
     their messages and cards push the table up, it is posted anew at the bottom, and the
