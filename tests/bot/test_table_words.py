@@ -125,7 +125,7 @@ def test_rules_say_catch_stays_until_the_next_player_acts(language: str, variant
         "fa": "تا وقتی بازیکن بعدی کاری نکرده",
         "gu": "આગલો ખેલાડી કંઈ કરે ત્યાં સુધી",
     }[language]
-    assert said in plain_text("\n".join(rules_messages(language, variant)))
+    assert said in plain_text("\n".join(m.plain for m in rules_messages(language, variant)))
 
 
 # -- the last moves' lines ---------------------------------------------------------------
