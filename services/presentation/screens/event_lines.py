@@ -7,6 +7,7 @@ from typing import Any
 
 from services.engine.client import GameInfo
 from services.presentation.cards import COLOR_SQUARES, face_label
+# Every line here names people: its messages are rich text (the names keep their looks).
 from services.presentation.i18n import rich_gettext as gettext
 from services.presentation.i18n import rich_ngettext as ngettext
 from services.presentation.rich import Rich
