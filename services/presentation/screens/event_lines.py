@@ -1,5 +1,7 @@
 """What happened, in words: a public event of the engine's log as a short line, and the
-event types each part of the chat shows (the one place they are listed)."""
+event types each part of the chat shows (the one place they are listed). Every line names
+people, so every message here is rich text (``i18n.rich_gettext``: the names keep their
+looks)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,6 @@ from typing import Any
 
 from services.engine.client import GameInfo
 from services.presentation.cards import COLOR_SQUARES, face_label
-# Every line here names people: its messages are rich text (the names keep their looks).
 from services.presentation.i18n import rich_gettext as gettext
 from services.presentation.i18n import rich_ngettext as ngettext
 from services.presentation.rich import Rich
