@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Flag, auto
 
 
@@ -41,7 +41,13 @@ class Span:
     link: str | None = None
 
     def looks_like(self, other: Span) -> bool:
-        return (self.style, self.mention, self.link) == (other.style, other.mention, other.link)
+        return (
+            self.style == other.style and self.mention == other.mention and self.link == other.link
+        )
+
+    def with_text(self, text: str) -> Span:
+        """``text`` looking as this span does."""
+        return Span(text, self.style, self.mention, self.link)
 
 
 def _merged(spans: Iterable[Span]) -> tuple[Span, ...]:
@@ -50,7 +56,7 @@ def _merged(spans: Iterable[Span]) -> tuple[Span, ...]:
         if not span.text:
             continue
         if out and out[-1].looks_like(span):
-            out[-1] = replace(out[-1], text=out[-1].text + span.text)
+            out[-1] = out[-1].with_text(out[-1].text + span.text)
         else:
             out.append(span)
     return tuple(out)
@@ -94,8 +100,8 @@ class Rich:
         pieces: list[list[Span]] = [[]]
         for span in self.spans:
             head, *rest = span.text.split(separator)
-            pieces[-1].append(replace(span, text=head))
-            pieces.extend([replace(span, text=piece)] for piece in rest)
+            pieces[-1].append(span.with_text(head))
+            pieces.extend([span.with_text(piece)] for piece in rest)
         return [Rich(tuple(piece)) for piece in pieces]
 
     def insert_plain(self, offsets: Iterable[int], mark: str) -> Rich:
@@ -116,7 +122,7 @@ class Rich:
                 pieces.append(span.text[last:cut])
                 last = cut
             pieces.append(span.text[last:])
-            spans.append(replace(span, text=mark.join(pieces)))
+            spans.append(span.with_text(mark.join(pieces)))
             start = end
         if start in at:
             spans.append(Span(mark))
