@@ -134,7 +134,8 @@ def move_line(game: GameInfo, seat: int, code: str) -> str | None:
         "u": {"type": "uno_called", "player": seat},
     }
     event = events.get(head)
-    return event_line("en", game, event) if event is not None else None
+    line = event_line("en", game, event) if event is not None else None
+    return line.plain if line is not None else None
 
 
 # -- the processes ------------------------------------------------------------------------------

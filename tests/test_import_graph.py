@@ -1,8 +1,9 @@
 """The import graph of the product (services), the local Telegram (playground) and what
 starts and drives them (harness): no circles; the lines between the packages (the product
 imports nothing of the harness or the playground; the playground nothing of the harness and
-of the product only its logging; the benches nothing of the tests); and the engine's client
-loads nothing of the engine service.
+of the product only its logging; the benches nothing of the tests; the presentation nothing
+of Telegram, of I/O or of any front; the bot and the Mini App nothing of each other); and the
+engine's client loads nothing of the engine service.
 
 A circle (a imports b, b imports a) makes the import order decide what works and hides
 which concept rests on which (in the rules package: ``table`` needing ``variant`` needing
@@ -64,6 +65,10 @@ def import_graph(*roots: str) -> dict[str, set[str]]:
     return {module_name(p): imports_of(p, modules) for p in paths}
 
 
+def in_package(module: str, package: str) -> bool:
+    return module == package or module.startswith(f"{package}.")
+
+
 def package_of(module: str) -> str:
     return module.split(".")[0]
 
@@ -118,25 +123,24 @@ def test_the_product_imports_nothing_of_the_harness_or_the_playground() -> None:
     assert imports_across(graph, {"harness", "playground", "tests", "bench"}) == []
 
 
-def test_the_mini_app_imports_of_the_bot_only_its_words() -> None:
+def test_the_bot_and_the_mini_app_import_nothing_of_each_other() -> None:
     """The Mini App and the bot are deployed apart (their own images' roles, replicas and
-    autoscalers): what both fronts must agree on, a move's idempotency key and a game id's
-    shape, lives in ``services.move_ids``, which both import; the page's words are the
-    chat's own screens (pure: no Telegram, no I/O), never the bot's runtime."""
-    # the pure screens and what they reach (the chat's words, cards and lines), and which
-    # language the bot speaks to whom
-    uses = (*SCREENS_REACH, "services.language_preferences")
+    autoscalers): what both fronts must agree on lives outside both, a move's idempotency
+    key and a game id's shape in ``services.move_ids``, the words, cards and screens in
+    ``services.presentation``, who speaks which language in ``services.language_preferences``."""
     graph = import_graph("services")
-    webapp = {m: found for m, found in graph.items() if m.startswith("services.webapp")}
-    assert "services.webapp.app" in webapp
+    bot = {m: found for m, found in graph.items() if in_package(m, "services.bot")}
+    webapp = {m: found for m, found in graph.items() if in_package(m, "services.webapp")}
+    assert "services.bot.publisher" in bot and "services.webapp.app" in webapp
     assert [
-        (m, n)
-        for m, found in webapp.items()
-        for n in found
-        if n.startswith("services.bot") and not n.startswith(uses)
+        (m, n) for m, found in webapp.items() for n in found if in_package(n, "services.bot")
+    ] == []
+    assert [
+        (m, n) for m, found in bot.items() for n in found if in_package(n, "services.webapp")
     ] == []
     assert "services.move_ids" in webapp["services.webapp.app"]
     assert "services.move_ids" in graph["services.bot.play"]
+    assert "services.language_preferences" in webapp["services.webapp.words"]
 
 
 def test_the_playground_imports_nothing_of_the_harness_and_only_the_products_logging() -> None:
@@ -215,20 +219,28 @@ SCREENS_REACH = (
     "services.presentation.locales.catalog",
     "services.presentation.locales.glossary",
     "services.presentation.locales.numerals",
+    "services.presentation.rich",
     "services.engine.client",
     "services.move_ids",
 )
 #: The other modules they may import: pure parts of the standard library, and Babel's
 #: number formats; the catalogs alone read files (the translations, once).
 SCREENS_OTHERS = {"__future__", "collections", "dataclasses", "enum", "functools", "html", "re"}
+SCREENS_OTHERS |= {"string"}
 SCREENS_OTHERS |= {"typing", "unicodedata", "babel"}
 READS_CATALOGS = {"services.presentation.locales.catalog": {"gettext", "pathlib"}}
 
 
 def outside_imports(path: Path) -> set[str]:
     """The top-level names of every module ``path`` imports, project ones included."""
+    return top_level_imports(path.read_text(encoding="utf-8"))
+
+
+def top_level_imports(source: str) -> set[str]:
+    """The top-level names of every module ``source`` imports, wherever the statement
+    stands (absolute imports: a relative one stays in its package)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             found.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
@@ -266,6 +278,80 @@ def test_the_screens_are_pure() -> None:
                 path = REPO / module.replace(".", "/") / "__init__.py"
             allowed = SCREENS_OTHERS | READS_CATALOGS.get(module, set()) | {"services"}
             assert outside_imports(path) <= allowed, (module, outside_imports(path) - allowed)
+
+
+PRESENTATION = "services.presentation"
+#: What the presentation may import of the rest of the product: the engine's client, the
+#: one door to the engine's views and facts (the views' types, the refusals it raises, the
+#: scoring and the variants' facts it re-exports from the rules), and a game id's shape.
+#: No front: not the bot, not the Mini App, not the worker; not the records, not the
+#: engine's service.
+PRESENTATION_READS = ("services.engine.client", "services.move_ids")
+#: Telegram's library, and every library that does I/O: none is the presentation's.
+TELEGRAM_AND_IO = {"telegram", "redis", "httpx", "fastapi", "starlette", "sqlalchemy"}
+TELEGRAM_AND_IO |= {"sqlmodel", "celery", "aiohttp", "uvicorn", "psycopg", "requests"}
+
+
+def presentation_modules(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    found = {m: imported for m, imported in graph.items() if in_package(m, PRESENTATION)}
+    assert {f"{PRESENTATION}.rich", f"{PRESENTATION}.screens.table"} <= found.keys()
+    return found
+
+
+def module_path(module: str) -> Path:
+    path = REPO / (module.replace(".", "/") + ".py")
+    return path if path.exists() else REPO / module.replace(".", "/") / "__init__.py"
+
+
+def test_the_presentation_imports_nothing_of_any_front() -> None:
+    """Every front reads the presentation; it reads none of them, only the engine's client
+    for the views it draws (and what it re-exports of the rules)."""
+    presentation = presentation_modules(import_graph("services"))
+    beyond = [
+        (m, n)
+        for m, found in presentation.items()
+        for n in found
+        if not in_package(n, PRESENTATION) and not n.startswith(PRESENTATION_READS)
+    ]
+    assert beyond == []
+
+
+def test_the_presentation_imports_nothing_of_telegram_or_io() -> None:
+    """No module of the presentation imports python-telegram-bot or a library that does
+    I/O (Redis, HTTP, web frameworks, databases, the task queue)."""
+    presentation = presentation_modules(import_graph("services"))
+    found = {
+        m: sorted(outside_imports(module_path(m)) & TELEGRAM_AND_IO)
+        for m in presentation
+        if outside_imports(module_path(m)) & TELEGRAM_AND_IO
+    }
+    assert found == {}
+
+
+def test_telegram_and_io_imports_are_found() -> None:
+    """The search above works: it finds such an import wherever it stands."""
+    source = (
+        "import redis.asyncio\nfrom telegram import Bot\nimport html\n"
+        "def f():\n    from sqlmodel import Session\n"
+    )
+    assert top_level_imports(source) & TELEGRAM_AND_IO == {"redis", "telegram", "sqlmodel"}
+
+
+def test_loading_the_presentation_loads_no_front_and_nothing_of_telegram_or_io() -> None:
+    """Loading every module of the presentation loads no front and none of those libraries,
+    but the engine client's own transport (httpx: the client is the presentation's door to
+    the views' types, and carries the HTTP it speaks)."""
+    modules = sorted(presentation_modules(import_graph("services")))
+    loaded = subprocess.run(
+        [sys.executable, "-c", f"import sys; import {', '.join(modules)}; print(*sys.modules)"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    fronts = ("services.bot", "services.webapp", "services.worker", "services.records")
+    assert [m for m in loaded if m.startswith(fronts)] == []
+    assert {m.split(".")[0] for m in loaded} & (TELEGRAM_AND_IO - {"httpx"}) == set()
 
 
 #: The one door hidden events leave through (services/engine/README.md "Events"): the rules'

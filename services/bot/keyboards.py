@@ -8,6 +8,7 @@ import re
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
+from services.bot.telegram_html import telegram_html
 from services.presentation.screens.keyboard import Button, Keyboard, Screen
 
 
@@ -42,4 +43,6 @@ def fingerprint(screen: Screen, *, versions: bool = True) -> str:
     buttons = shown.to_json() if shown is not None else ""
     if not versions:
         buttons = _VERSION_FIELD.sub("|*|", buttons)
-    return hashlib.blake2b(f"{screen.text}\0{buttons}".encode(), digest_size=8).hexdigest()
+    return hashlib.blake2b(
+        f"{telegram_html(screen.text)}\0{buttons}".encode(), digest_size=8
+    ).hexdigest()

@@ -28,6 +28,7 @@ from services.bot.keyboards import markup
 from services.bot.language_commands import reply_language
 from services.bot.ratelimit import REPLY_WORTH
 from services.bot.standings import shortened
+from services.bot.telegram_html import telegram_html
 from services.engine.client import (
     AiLevel,
     Conflict,
@@ -389,8 +390,10 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not is_written(speak, variant):
         variant = "classic"
     for n, text in enumerate(rules_messages(speak, variant)):
-        shown = f"📖 {text}" if n == 0 else text
-        await message.reply_text(with_direction(speak, shown), parse_mode=ParseMode.HTML)
+        shown = "📖 " + text if n == 0 else text
+        await message.reply_text(
+            telegram_html(with_direction(speak, shown)), parse_mode=ParseMode.HTML
+        )
 
 
 async def spellings_of(

@@ -1,9 +1,11 @@
 """The one path every message the bot sends or edits takes.
 
 Under it sits the rate limiter (``ratelimit.py``) that every Bot API call passes through;
-here the answers Telegram gives an edit are turned into what the publisher needs to know:
-shown, unchanged ("message is not modified"), gone ("message to edit not found": post
-again) or unreachable (the user blocked the bot, or the bot left the chat).
+here a screen's rich text becomes Telegram HTML (``telegram_html``; a ``str`` is the bot's
+own words, HTML already), and the answers Telegram gives an edit are turned into what the
+publisher needs to know: shown, unchanged ("message is not modified"), gone ("message to
+edit not found": post again) or unreachable (the user blocked the bot, or the bot left the
+chat).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
 from services.bot.ratelimit import RESERVED, TAKEN, WAIT, NotAfforded, RedisRateLimiter, worth
+from services.bot.telegram_html import telegram_html
+from services.presentation.rich import Rich
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +107,7 @@ class Outbox:
         self,
         chat_id: int,
         inline_message_id: str,
-        text: str,
+        text: Rich | str,
         markup: InlineKeyboardMarkup | None,
         *,
         worth: float,
@@ -117,7 +121,7 @@ class Outbox:
         await asyncio.sleep(wait)
         try:
             await self.bot.edit_message_text(
-                text,
+                telegram_html(text),
                 inline_message_id=inline_message_id,
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
@@ -130,7 +134,7 @@ class Outbox:
     async def send(
         self,
         chat_id: int,
-        text: str,
+        text: Rich | str,
         markup: InlineKeyboardMarkup | None = None,
         *,
         topic_id: int = 0,
@@ -145,7 +149,7 @@ class Outbox:
         try:
             return await self.bot.send_message(
                 chat_id,
-                text,
+                telegram_html(text),
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
                 message_thread_id=topic_id or None,
@@ -181,7 +185,7 @@ class Outbox:
         self,
         chat_id: int,
         message_id: int,
-        text: str,
+        text: Rich | str,
         markup: InlineKeyboardMarkup | None,
         *,
         reserved: bool | str = False,
@@ -191,7 +195,7 @@ class Outbox:
         SKIPPED)."""
         try:
             await self.bot.edit_message_text(
-                text,
+                telegram_html(text),
                 chat_id=chat_id,
                 message_id=message_id,
                 parse_mode=ParseMode.HTML,

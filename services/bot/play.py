@@ -34,6 +34,7 @@ from services.bot.context import (
 from services.bot.keyboards import markup
 from services.bot.outbox import Outcome
 from services.bot.ratelimit import REPLY_WORTH
+from services.bot.telegram_html import telegram_html
 from services.engine.client import EngineError, Forbidden, IllegalAction
 from services.move_ids import action_id, is_game_id
 from services.presentation.callbacks import BadCallback, Callback, Kind
@@ -264,7 +265,9 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             id=result.id,
             title=result.title,
             description=result.description,
-            input_message_content=InputTextMessageContent(result.text, parse_mode=ParseMode.HTML),
+            input_message_content=InputTextMessageContent(
+                telegram_html(result.text), parse_mode=ParseMode.HTML
+            ),
             reply_markup=markup(result.keyboard),
         )
         for result in page.results

@@ -9,6 +9,10 @@ Unicode isolates so right-to-left messages stay in order, numbers get the langua
 another, or a name ``screens.names.person`` already isolated (isolating it again would nest two
 isolates around it: each name is isolated once, where it is made).
 
+The ``rich_`` forms give rich text (``services.presentation.rich``) and take it as a field's
+value: a screen's message that names a person (a mention) is one; the plain forms give the
+words of a button, an alert or a title, which show no styles.
+
 Catalogs: ``services/presentation/locales/<lang>/LC_MESSAGES/bot.po`` (domain ``bot``), compiled by
 ``make catalogs``; ``make catalogs-update`` extracts the messages (``babel.cfg``: the locale is
 each function's first argument) and merges them into every language.
@@ -20,7 +24,10 @@ from services.presentation.locales.catalog import LANGUAGES, SOURCE_LANGUAGE, ne
 from services.presentation.locales.catalog import gettext as _gettext
 from services.presentation.locales.catalog import ngettext as _ngettext
 from services.presentation.locales.catalog import pgettext as _pgettext
+from services.presentation.locales.catalog import rich_gettext as _rich_gettext
+from services.presentation.locales.catalog import rich_ngettext as _rich_ngettext
 from services.presentation.locales.numerals import format_number
+from services.presentation.rich import Rich
 
 
 def N_(message: str) -> str:
@@ -57,3 +64,16 @@ def ngettext(locale: str | None, singular: str, plural: str, n: int, /, **values
 def pgettext(locale: str | None, context: str, message: str, /, **values: object) -> str:
     """``message`` as meant in ``context`` (glossary entries: ``card``, ``colour`` …)."""
     return _pgettext(negotiate(locale), context, message, **values)
+
+
+def rich_gettext(locale: str | None, message: str, /, **values: object) -> Rich:
+    """``gettext`` as rich text; a rich value (a name that mentions its person) keeps its
+    looks."""
+    return _rich_gettext(negotiate(locale), message, **values)
+
+
+def rich_ngettext(
+    locale: str | None, singular: str, plural: str, n: int, /, **values: object
+) -> Rich:
+    """``ngettext`` as rich text; a rich value keeps its looks."""
+    return _rich_ngettext(negotiate(locale), singular, plural, n, **values)

@@ -63,7 +63,8 @@ from services.heap import freeze_startup_heap
 from services.http_limits import BodyLimit
 from services.move_ids import action_id, is_game_id
 from services.presentation.screens.mini_app import already_caught, games_list_words
-from services.presentation.screens.names import person, variant_name
+from services.presentation.screens.names import variant_name
+from services.presentation.screens.people import person
 from services.webapp.flood import FloodLimit
 from services.webapp.init_data import InvalidInitData, WebAppUser, validate
 from services.webapp.log_follower import LogFollower, Watch
@@ -72,7 +73,7 @@ from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSE
 from services.webapp.stream_leases import Lease, StreamLeases, TooManyStreams
 from services.webapp.tables import Tables
 from services.webapp.tickets import BadTicket, StreamTickets
-from services.webapp.words import RTL, out_of_game_words, text, viewer_language, with_moves
+from services.webapp.words import RTL, out_of_game_words, viewer_language, with_moves
 
 log = logging.getLogger(__name__)
 
@@ -367,7 +368,7 @@ class WebApp:
             "already_caught",
             "that player was already caught",
             current_version=game.version,
-            say=text(already_caught(locale, name)),
+            say=already_caught(locale, name).plain,
         )
 
     async def my_games(self, init_data: str) -> dict[str, Any]:

@@ -4,15 +4,13 @@ scores) and card names (``services.presentation.locales.glossary``: the variants
 the page and the chat say the same thing the same way and the page keeps no words of its
 own for the game.
 
-The screens give Telegram HTML; the page shows text, so each is turned back into text here
-and any markup a screen adds (a mention) is dropped. The Unicode isolates round names and
-values stay: they keep a Persian line in order on the page as in the chat.
+The screens give rich text (``services.presentation.rich``); the page shows each as its
+plain text, so any look a screen gives (a mention) is left out. The Unicode isolates round
+names and values stay: they keep a Persian line in order on the page as in the chat.
 """
 
 from __future__ import annotations
 
-import html
-import re
 from functools import lru_cache
 from typing import Any
 
@@ -32,25 +30,19 @@ from services.presentation.screens.refusals import kicked_out, left_the_group
 from services.presentation.screens.scores import round_end
 from services.presentation.screens.table import catch_line, owing_text, table_text
 
-_TAG = re.compile(r"<[^>]+>")
-
 #: Languages written right to left.
 RTL = frozenset({"fa"})
-
-
-def text(html_text: str) -> str:
-    """A screen's HTML as the page's text."""
-    return html.unescape(_TAG.sub("", html_text))
 
 
 async def viewer_language(redis: Redis, user_id: int, app_language: str | None) -> str:
     """The language the bot speaks to this person (services/bot/context.py ``locale_of``):
     their /language choice, else their Telegram app's, else English."""
     try:
-        chosen = (await LanguagePreferences(redis).choices([user_id]))[user_id]
+        return language(
+            await LanguagePreferences(redis).person(user_id, fallback=app_language or "")
+        )
     except RedisError:
-        chosen = None  # the app's language, as the bot would use between two updates
-    return language(chosen or app_language)
+        return language(app_language)  # as the bot would use between two updates
 
 
 def out_of_game_words(locale: str, reason: str) -> str:
@@ -87,11 +79,11 @@ def with_moves(
     result."""
     happened = [e["event"] for e in events if isinstance(e.get("event"), dict)]
     words = dict(fixed)
-    words["lines"] = [text(line) for line in event_lines(locale, game, happened)]
+    words["lines"] = [line.plain for line in event_lines(locale, game, happened)]
     words["results"] = [
         {
             "round": e.get("round"),
-            "text": text(round_end(locale, game, e) if kind == "round_ended" else ""),
+            "text": round_end(locale, game, e).plain if kind == "round_ended" else "",
         }
         for e in happened
         if (kind := e.get("type")) == "round_ended"
@@ -118,20 +110,20 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
     if view is None:
         return words
     two_sided = any(seat.back_faces is not None for seat in view.seats)
-    lines = table_text(locale, game, view, (), two_sided=two_sided).split("\n")
+    lines = table_text(locale, game, view, (), two_sided=two_sided).plain.split("\n")
     owing = owing_text(locale, game, view)
-    words["head"] = text(lines[1 if owing else 0])
-    words["owing"] = text(owing)
-    words["catch"] = text(catch_line(locale, game, view))
-    words["pile"] = text(lines[-1])
+    words["head"] = lines[1 if owing else 0]
+    words["owing"] = owing.plain
+    words["catch"] = catch_line(locale, game, view).plain
+    words["pile"] = lines[-1]
     words["cards"] = _card_names(locale, game.variant, _faces(view))
     words["colour"] = color_name(locale, view.color) if view.color else ""
     words["actions"] = {
-        code: text(action_label(locale, game, view, code))
+        code: action_label(locale, game, view, code)
         for code in view.legal
         if not code.startswith("p.")
     }
-    words["why"] = text(why_line(locale, game, view)) if owes(view) else ""
+    words["why"] = why_line(locale, game, view).plain if owes(view) else ""
     end = _the_end(locale, game, view)
     if end:
         words["game_over"] = end
@@ -144,9 +136,9 @@ def _the_end(locale: str, game: GameInfo, view: EngineView) -> str:
     scores = [seat.score for seat in view.seats]
     winner = game.winner if game.winner is not None else view.winner
     if game.status == "over" or winner is not None:
-        return text(notice(locale, game, {"type": "game_over", "winner": winner, "scores": scores}))
+        return notice(locale, game, {"type": "game_over", "winner": winner, "scores": scores}).plain
     if game.status == "ended":
-        return text(notice(locale, game, {"type": "game_ended"}, scores=scores))
+        return notice(locale, game, {"type": "game_ended"}, scores=scores).plain
     return ""
 
 

@@ -12,6 +12,7 @@ from playground.bot_api import check_button
 from playground.errors import BotApiError
 from services.bot.keyboards import markup
 from services.engine.rules import Setup, from_setup
+from services.presentation.rich import as_rich
 from services.presentation.screens.hand import private_hand
 from services.presentation.screens.keyboard import Screen
 from services.presentation.screens.mini_app import MiniApp, with_mini_app
@@ -68,7 +69,7 @@ def test_no_app_configured_no_button_and_none_on_a_screen_without_buttons() -> N
     info = game_info(state)
     shown = private_hand("gu", info, engine_view(state, 0), "UNO night")
     assert with_mini_app(shown, "gu", None, info.game_id, in_group=False) == shown
-    bare = Screen("The game is over", None)
+    bare = Screen(as_rich("The game is over"), None)
     assert with_mini_app(bare, "en", APP, info.game_id, in_group=True) == bare
 
 

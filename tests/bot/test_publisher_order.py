@@ -15,9 +15,11 @@ from services.bot.logreader import LogEntry
 from services.bot.memory import Memory
 from services.bot.outbox import Outcome
 from services.bot.publisher import Publisher
+from services.bot.telegram_html import telegram_html
 from services.engine.client import PlayerView
 from services.engine.rules import Action, Applied, Setup, apply, from_setup
 from services.engine.rules.state import GameState
+from services.presentation.rich import Rich
 from tests.helpers.engine_views import GAME_ID, engine_view, game_info
 
 
@@ -62,12 +64,14 @@ class Outbox:
     async def room(self, chat_id: int, *, spare: int = 0) -> float:
         return 0.0
 
-    async def send(self, chat_id: int, text: str, *args: Any, **kw: Any) -> Sent:
-        self.texts.append(text)
+    async def send(self, chat_id: int, text: Rich | str, *args: Any, **kw: Any) -> Sent:
+        self.texts.append(telegram_html(text))
         return Sent(100 + len(self.texts))
 
-    async def edit(self, chat_id: int, message_id: int, text: str, *args: Any, **kw: Any) -> Any:
-        self.texts.append(text)
+    async def edit(
+        self, chat_id: int, message_id: int, text: Rich | str, *args: Any, **kw: Any
+    ) -> Any:
+        self.texts.append(telegram_html(text))
         return Outcome.SHOWN
 
     async def delete_many(self, chat_id: int, message_ids: list[int], **kw: Any) -> bool:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from services.bot.telegram_html import telegram_html
 from services.engine.client import GameInfo
 from services.engine.rules import (
     VARIANTS,
@@ -21,6 +22,7 @@ from services.engine.rules import (
 from services.engine.rules.state import GameState, Options
 from services.presentation.callbacks import Callback, Kind
 from services.presentation.cards import by_colour
+from services.presentation.rich import EMPTY, Rich
 from services.presentation.screens.event_lines import (
     MOVE_EVENTS,
     TOLD_WITH_THE_EVENT_BEFORE,
@@ -93,7 +95,7 @@ def test_every_legal_action_has_its_button_and_nothing_else(variant: str) -> Non
             if state.pending is not None:
                 table = table_screen("en", info, spectator, [], two_sided=two_sided(info))
                 assert table.keyboard is not None
-                assert "Ana" in table.text
+                assert "Ana" in telegram_html(table.text)
     assert {"turn", "choose_color"} <= seen_kinds
 
 
@@ -139,33 +141,34 @@ def test_table_offers_challenge_and_take_only_while_owed() -> None:
     state = apply(state, Action.from_code(0, "c.G")).state  # type: ignore[union-attr]
     after = table_screen("en", info, engine_view(state, None), [], two_sided=two_sided(info))
     assert {cb.arg for cb in buttons(after.keyboard) if cb.kind is Kind.ACT} == {"a", "ch"}
-    assert "+4" in after.text
+    assert "+4" in telegram_html(after.text)
 
 
 def test_names_are_escaped_and_isolated() -> None:
     state, _ = new_game("classic", ["<b>x</b>", "עברית"], seed=1)
     info = game_info(state)
     table = table_screen("en", info, engine_view(state, None), [], two_sided=two_sided(info))
-    assert "<b>x</b>" not in table.text and "&lt;b&gt;x&lt;/b&gt;" in table.text
-    assert "\u2068עברית\u2069" in table.text
+    sent = telegram_html(table.text)
+    assert "<b>x</b>" not in sent and "&lt;b&gt;x&lt;/b&gt;" in sent
+    assert "\u2068עברית\u2069" in sent
 
 
 def test_the_lobby_shows_the_chats_settings_in_force() -> None:
     state, _ = new_game("classic", ["Ana", "Bo"], seed=1)
     plain = game_info(state, "lobby")
-    assert "House rules" not in lobby_screen("en", plain).text
+    assert "House rules" not in telegram_html(lobby_screen("en", plain).text)
     info = plain.model_copy(
         update={
             "rules": {"jump_in": True, "seven_o": True, "target_score": 200},
             "uno_window_seconds": 4,
         }
     )
-    lines = lobby_screen("en", info).text.splitlines()
+    lines = telegram_html(lobby_screen("en", info).text).splitlines()
     assert lines[2:4] == [
         "House rules: Seven-O, Jump-In",
         "Turn: 60 seconds · Target: 200 points · UNO window: 4 seconds",
     ]
-    persian = lobby_screen("fa", info).text
+    persian = telegram_html(lobby_screen("fa", info).text)
     assert "House rules" not in persian and "؛ " in persian and "۲۰۰" in persian
 
 
@@ -173,7 +176,7 @@ def test_lobby_lists_players_and_buttons() -> None:
     state, _ = new_game("classic", ["Ana", "Bo"], seed=1)
     info = game_info(state, "lobby")
     lobby = lobby_screen("en", info)
-    assert "Ana" in lobby.text and "Bo" in lobby.text
+    assert "Ana" in telegram_html(lobby.text) and "Bo" in telegram_html(lobby.text)
     assert {cb.arg for cb in buttons(lobby.keyboard)} == {
         "join",
         "leave",
@@ -197,7 +200,7 @@ def test_the_lobby_names_each_ai_seats_level() -> None:
         for s, level in zip(info.seats, levels, strict=True)
     ]
     lobby = lobby_screen("en", info.model_copy(update={"seats": seats, "version": 7}))
-    lines = [plain_text(line) for line in lobby.text.splitlines()]
+    lines = [plain_text(line) for line in telegram_html(lobby.text).splitlines()]
     assert [line for line in lines if line.startswith(("• ", "🤖 "))] == [
         "• Ana",
         "🤖 AI 1 · strong AI",
@@ -230,8 +233,8 @@ def _round_ended(setup: Any, code: str) -> tuple[GameInfo, dict[str, Any]]:
     return info, event
 
 
-def _scored(text: str) -> list[str]:
-    return [plain_text(line).strip() for line in text.splitlines()[1:]]
+def _scored(text: Rich) -> list[str]:
+    return [plain_text(line).strip() for line in telegram_html(text).splitlines()[1:]]
 
 
 def test_the_round_winner_scores_the_other_hands() -> None:
@@ -247,7 +250,7 @@ def test_the_round_winner_scores_the_other_hands() -> None:
     info, event = _round_ended(Setup(hands=hands, discard="R3", current=0, draw_pile=pile), "p.R1")
     assert event["points"] == [0, 55, 9]  # each seat's own hand, as the engine tells it
     assert _scored(round_end("en", info, event)) == ["P0: 64  (+64)", "P1: 0", "P2: 0"]
-    assert "(+۶۴)" in round_end("fa", info, event)
+    assert "(+۶۴)" in round_end("fa", info, event).plain
 
     # Alternate scoring: every player adds their own hand.
     alternate = Setup(
@@ -313,7 +316,7 @@ def test_a_knock_out_and_the_round_say_what_each_seat_scores() -> None:
     assert isinstance(result, Applied)
     info = game_info(result.state)
     knocked = next(e.to_json() for e in result.events if e.type == "knocked_out")
-    assert plain_text(event_line("en", info, knocked) or "") == (
+    assert plain_text(telegram_html(event_line("en", info, knocked) or EMPTY)) == (
         "☠ P1 holds 25 cards or more: knocked out by the mercy rule; P0 scores 250"
     )
     state = result.state
@@ -345,7 +348,8 @@ def test_a_knock_out_and_the_round_say_what_each_seat_scores() -> None:
     ]
 
 
-def _isolated_once(text: str, names: list[str]) -> None:
+def _isolated_once(shown: Rich | str, names: list[str]) -> None:
+    text = telegram_html(shown)
     assert "\u2068\u2068" not in text and "\u2069\u2069" not in text, text
     for name in names:
         if name in text:
@@ -389,10 +393,10 @@ def test_every_name_is_isolated_once() -> None:
         table = table_screen(
             language, info, engine_view(state, None), lines, two_sided=two_sided(info)
         )
-        _isolated_once(table.text, names)
+        _isolated_once(telegram_html(table.text), names)
         hand = private_hand(language, info, engine_view(state, 1), "Friday UNO")
-        _isolated_once(hand.text, names)
-        _isolated_once(lobby_screen(language, game_info(state, "lobby")).text, names)
+        _isolated_once(telegram_html(hand.text), names)
+        _isolated_once(telegram_html(lobby_screen(language, game_info(state, "lobby")).text), names)
         _isolated_once(blocked(language, info.seats[1]), names)
         event = {"round": 1, "winner": 1, "points": [5, 0, 3], "scores": [0, 8, 0]}
         _isolated_once(round_end(language, info, event), names)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from services.bot.telegram_html import telegram_html
 from services.config import Settings
 from services.engine.client import GameInfo
 from services.engine.rules import (
@@ -58,7 +59,7 @@ def act(state: GameState, seat: int, code: str) -> tuple[GameState, list[dict[st
 
 def event_lines(language: str, info: GameInfo, events: list[dict[str, Any]]) -> list[str]:
     """The lines as plain text (names without their isolates)."""
-    return [plain_text(line) for line in isolated_lines(language, info, events)]
+    return [plain_text(telegram_html(line)) for line in isolated_lines(language, info, events)]
 
 
 def shown(state: GameState, info: GameInfo | None = None, language: str = "en") -> Any:
@@ -90,9 +91,11 @@ def test_uno_and_catch_show_while_the_window_is_open_and_say_how_long() -> None:
     info = game_info(state).model_copy(update={"uno_window_seconds": 5})
     table = shown(state, info)
     assert {"u", "x.0"} <= pressed(table.keyboard)
-    assert "catch them before the next player acts (5 s at most)" in plain_text(table.text)
+    assert "catch them before the next player acts (5 s at most)" in plain_text(
+        telegram_html(table.text)
+    )
     default = shown(state)
-    assert f"({DEFAULT_UNO_WINDOW_SECONDS} s at most)" in default.text
+    assert f"({DEFAULT_UNO_WINDOW_SECONDS} s at most)" in telegram_html(default.text)
     state, _ = act(state, 1, "d")
     assert "x.0" not in pressed(shown(state).keyboard)
 
@@ -105,11 +108,11 @@ def test_a_call_and_a_catchable_hand_are_marked_apart() -> None:
     called = dealt(["R1 R2", "B5 B6 B7"], discard="R9", current=0)
     called, _ = act(called, 0, "u")
     called, _ = act(called, 0, "p.R1")
-    seats = plain_text(shown(called).text.splitlines()[3])
+    seats = plain_text(telegram_html(shown(called).text).splitlines()[3])
     assert "Ana 1 🔔" in seats and "⚠️" not in seats
     silent = dealt(["R1 R2", "B5 B6 B7"], discard="R9", current=0)
     silent, _ = act(silent, 0, "p.R1")
-    seats = plain_text(shown(silent).text.splitlines()[3])
+    seats = plain_text(telegram_html(shown(silent).text).splitlines()[3])
     assert "Ana 1 ⚠️" in seats and "🔔" not in seats
 
 
@@ -122,7 +125,7 @@ def test_rules_say_catch_stays_until_the_next_player_acts(language: str, variant
         "fa": "تا وقتی بازیکن بعدی کاری نکرده",
         "gu": "આગલો ખેલાડી કંઈ કરે ત્યાં સુધી",
     }[language]
-    assert said in plain_text("\n".join(rules_messages(language, variant)))
+    assert said in plain_text("\n".join(m.plain for m in rules_messages(language, variant)))
 
 
 # -- the last moves' lines ---------------------------------------------------------------
@@ -172,14 +175,14 @@ def test_a_draw_four_in_classic_offers_take_or_challenge_only() -> None:
     state = dealt(["W+4 R1 R3", "Y+2 B6 B7"], discard="R9", current=0)
     state, _ = act(state, 0, "p.W+4")
     state, _ = act(state, 0, "c.G")
-    owing = shown(state).text.splitlines()[0]  # the owing line comes first
+    owing = telegram_html(shown(state).text).splitlines()[0]  # the owing line comes first
     assert "take +4 or challenge it" in owing and "answer" not in owing and "stack" not in owing
 
 
 def test_a_no_mercy_draw_offers_the_stack() -> None:
     state = dealt(["R+2 R1 R3", "Y+2 B6 B7"], discard="R9", current=0, variant="no_mercy")
     state, _ = act(state, 0, "p.R+2")
-    owing = shown(state).text.splitlines()[0]  # the owing line comes first
+    owing = telegram_html(shown(state).text).splitlines()[0]  # the owing line comes first
     assert "take +2 or stack on it" in owing
 
 
@@ -187,7 +190,7 @@ def test_a_colour_to_choose_says_where() -> None:
     state = dealt(["W R1 R3", "Y+2 B6 B7"], discard="R9", current=0)
     state, _ = act(state, 0, "p.W")
     table = shown(state)
-    owing = table.text.splitlines()[0]  # the owing line comes first
+    owing = telegram_html(table.text).splitlines()[0]  # the owing line comes first
     assert "to choose a colour with the buttons below" in owing
     # The buttons below: the side's four colours, on the table itself.
     assert [cb.arg for cb in callbacks(table.keyboard) if cb.arg.startswith("c.")] == [
@@ -277,17 +280,17 @@ def test_the_direction_mark_turns_with_the_play() -> None:
     """RULES.md §2 "Actions": a reverse turns the direction of play, and the table's mark
     with it (↻ clockwise, ↺ anticlockwise)."""
     state = dealt(["RR R1 R2", "B5 B6 B7", "G1 G2 G3"], discard="R9", current=0)
-    head = next(line for line in shown(state).text.splitlines() if "round" in line)
+    head = next(line for line in telegram_html(shown(state).text).splitlines() if "round" in line)
     assert "↻ clockwise" in head and "↺" not in head
     state, _ = act(state, 0, "p.RR")
-    head = next(line for line in shown(state).text.splitlines() if "round" in line)
+    head = next(line for line in telegram_html(shown(state).text).splitlines() if "round" in line)
     assert "↺ anticlockwise" in head and "↻" not in head
 
 
 def _why(state: GameState, seat: int) -> str:
     """The line of the seat's private hand saying what they owe."""
     hand = private_hand("en", game_info(state), engine_view(state, seat), "Friday UNO")
-    return plain_text(hand.text.splitlines()[2])
+    return plain_text(telegram_html(hand.text).splitlines()[2])
 
 
 def test_a_draw_four_asks_for_the_answers_the_rules_in_force_allow() -> None:
@@ -319,20 +322,24 @@ def test_a_card_that_cannot_be_played_posts_why_not_a_bare_card() -> None:
     info = game_info(state)
     page = inline_page("en", info, engine_view(state, 0), 0, group_locale="en")
     inert = [r for r in page.results if Callback.decode(r.id).kind is Kind.INERT]
-    assert [plain_text(r.text) for r in inert] == [
+    assert [plain_text(telegram_html(r.text)) for r in inert] == [
         "🟦 9 can't be played now: it doesn't match the pile"
     ]
     assert inert[0].description == "can't be played now: it doesn't match the pile"
     # Out of turn: every card is inert, and says whose turn it is.
     waiting = inline_page("en", info, engine_view(state, 1), 0, group_locale="en")
-    assert {plain_text(r.text).split(": ")[1] for r in waiting.results} == {"it is Ana's turn"}
+    assert {plain_text(telegram_html(r.text)).split(": ")[1] for r in waiting.results} == {
+        "it is Ana's turn"
+    }
     # Answering a draw card: the draw comes first.
     state, _ = act(state, 0, "p.W+4")
     state, _ = act(state, 0, "c.G")
     answering = inline_page("en", game_info(state), engine_view(state, 1), 0, group_locale="en")
     inert = [r for r in answering.results if Callback.decode(r.id).kind is Kind.INERT]
     assert inert and all(
-        plain_text(r.text).endswith("can't be played now: the +4 has to be answered first")
+        plain_text(telegram_html(r.text)).endswith(
+            "can't be played now: the +4 has to be answered first"
+        )
         for r in inert
     )
 
@@ -344,8 +351,10 @@ def test_what_an_inline_choice_posts_speaks_the_groups_language() -> None:
     state = dealt(["R5 B9", "G7 G8 Y2"], discard="R3", current=0)
     page = inline_page("fa", game_info(state), engine_view(state, 0), 0, group_locale="en")
     by_arg = {Callback.decode(r.id).arg.split(".")[0]: r for r in page.results}
-    assert by_arg["d"].text == "📥 Draw" and by_arg["d"].title == "📥 " + gettext("fa", "Draw")
-    assert plain_text(by_arg["B9"].text).startswith("🟦 9 can't be played now")
+    assert by_arg["d"].text.plain == "📥 Draw" and by_arg["d"].title == "📥 " + gettext(
+        "fa", "Draw"
+    )
+    assert plain_text(telegram_html(by_arg["B9"].text)).startswith("🟦 9 can't be played now")
     assert by_arg["B9"].description == gettext(
         "fa", "can't be played now: {why}", why=gettext("fa", "it doesn't match the pile")
     )

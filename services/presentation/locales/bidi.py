@@ -10,7 +10,9 @@ nested translated message) is a ``Phrase`` and goes in as is.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, overload
+
+from services.presentation.rich import Rich
 
 FIRST_STRONG_ISOLATE: Final = "\u2068"
 POP_DIRECTIONAL_ISOLATE: Final = "\u2069"
@@ -70,17 +72,34 @@ def is_rtl(language: str) -> bool:
     return language in RTL_LANGUAGES
 
 
-def with_direction(language: str, text: str) -> str:
+@overload
+def with_direction(language: str, text: str) -> str: ...
+@overload
+def with_direction(language: str, text: Rich) -> Rich: ...
+def with_direction(language: str, text: str | Rich) -> str | Rich:
     """``text`` with each line started by a right-to-left mark in a right-to-left language.
 
     A line whose first strong letter is Latin (or that has none: only names in isolates,
     emoji and numbers, like a list of players and their card counts) would otherwise be laid
     out left to right in the middle of a Persian message. Apply it once, to a whole message,
-    just before it is sent.
+    just before it is sent. In rich text the mark stands before whatever the line starts
+    with (a mention's name keeps its link to itself).
     """
     if not is_rtl(language):
         return text
+    if isinstance(text, Rich):
+        return text.insert_plain(_unmarked_line_starts(text.plain), RIGHT_TO_LEFT_MARK)
     return "\n".join(
         line if not line or line.startswith(RIGHT_TO_LEFT_MARK) else RIGHT_TO_LEFT_MARK + line
         for line in text.split("\n")
     )
+
+
+def _unmarked_line_starts(text: str) -> list[int]:
+    """Where each line of ``text`` that is neither empty nor marked already starts."""
+    starts, at = [], 0
+    for line in text.split("\n"):
+        if line and not line.startswith(RIGHT_TO_LEFT_MARK):
+            starts.append(at)
+        at += len(line) + 1
+    return starts

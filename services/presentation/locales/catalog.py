@@ -30,6 +30,7 @@ from typing import Final
 
 from services.presentation.locales.bidi import Phrase, isolate
 from services.presentation.locales.numerals import format_number
+from services.presentation.rich import Rich, fill
 
 LOCALES_DIR: Final = Path(__file__).resolve().parent
 DOMAIN: Final = "bot"
@@ -84,6 +85,15 @@ def format_arguments(language: str, template: str, arguments: Mapping[str, Argum
     return Phrase(template.format_map({k: _argument(language, v) for k, v in arguments.items()}))
 
 
+def format_rich(language: str, template: str, arguments: Mapping[str, Argument]) -> Rich:
+    """``format_arguments`` giving rich text: a rich argument (a name that mentions its
+    person) keeps its looks and goes in as it is, like a ``Phrase``."""
+    return fill(
+        template,
+        {k: v if isinstance(v, Rich) else _argument(language, v) for k, v in arguments.items()},
+    )
+
+
 def _argument(language: str, value: object) -> str:
     if isinstance(value, Phrase):
         return str(value)
@@ -102,6 +112,19 @@ def ngettext(language: str, singular: str, plural: str, n: int, /, **arguments: 
     rule is in the catalog's header); ``{n}`` is ``n`` in the language's digits."""
     template = translations(language).ngettext(singular, plural, n)
     return format_arguments(language, template, {"n": n, **arguments})
+
+
+def rich_gettext(language: str, message: str, /, **arguments: Argument) -> Rich:
+    """``gettext`` whose arguments may be rich text, as rich text."""
+    return format_rich(language, translations(language).gettext(message), arguments)
+
+
+def rich_ngettext(
+    language: str, singular: str, plural: str, n: int, /, **arguments: Argument
+) -> Rich:
+    """``ngettext`` whose arguments may be rich text, as rich text."""
+    template = translations(language).ngettext(singular, plural, n)
+    return format_rich(language, template, {"n": n, **arguments})
 
 
 def pgettext(language: str, context: str, message: str, /, **arguments: Argument) -> Phrase:

@@ -1,20 +1,23 @@
-"""The ``/rules <variant>`` texts: one file per language and variant, sent as Telegram HTML.
+"""The ``/rules <variant>`` texts: one file per language and variant, as rich text.
 
 ``rules/<language>/<variant>.md`` is plain text that translators edit directly, with three
 marks only: a line ``# Title`` or ``## Section`` is a bold heading, a line ``- item`` a
-bullet. The English texts restate RULES.md; the Persian and Gujarati texts follow the rule
-sheets themselves and use their card names (glossary.py).
+bullet; the rest is text as it is written (each front escapes it for its markup). The
+English texts restate RULES.md; the Persian and Gujarati texts follow the rule sheets
+themselves and use their card names (glossary.py).
 
-A text longer than one Telegram message (4,096 characters) is cut between paragraphs.
+A text longer than one Telegram message (4,096 characters of its text, as Telegram counts
+them after its markup) is cut between paragraphs.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from functools import cache
 from pathlib import Path
 from typing import Final
+
+from services.presentation.rich import Rich, as_rich, bold, join
 
 RULES_DIR: Final = Path(__file__).resolve().parent / "rules"
 #: Telegram's limit on one message's text.
@@ -52,28 +55,30 @@ def telegram_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def render_line(line: str) -> str:
-    """One line of a rules file as Telegram HTML."""
+def render_line(line: str) -> Rich:
+    """One line of a rules file as rich text."""
     for mark in ("## ", "# "):
         if line.startswith(mark):
-            return f"<b>{html.escape(line[len(mark) :].strip())}</b>"
+            return bold(line[len(mark) :].strip())
     if line.startswith("- "):
-        return "• " + html.escape(line[2:].strip())
-    return html.escape(line.rstrip())
+        return as_rich("• " + line[2:].strip())
+    return as_rich(line.rstrip())
 
 
-def split_messages(paragraphs: list[str], limit: int = MESSAGE_LIMIT) -> list[str]:
-    """Paragraphs joined by blank lines into as few messages of at most ``limit`` as they
-    fit in; a paragraph too long on its own is cut between its lines."""
-    messages: list[str] = []
-    current = ""
+def split_messages(paragraphs: list[Rich], limit: int = MESSAGE_LIMIT) -> list[Rich]:
+    """Paragraphs joined by blank lines into as few messages of at most ``limit`` (of their
+    text) as they fit in; a paragraph too long on its own is cut between its lines."""
+    messages: list[Rich] = []
+    current = Rich()
     for paragraph in paragraphs:
-        pieces = [paragraph] if telegram_length(paragraph) <= limit else paragraph.split("\n")
+        fits = telegram_length(paragraph.plain) <= limit
+        pieces = [paragraph] if fits else paragraph.split("\n")
         for piece in pieces:
-            if telegram_length(piece) > limit:
-                raise ValueError(f"a line of {telegram_length(piece)} characters: {piece[:40]}…")
-            candidate = f"{current}\n\n{piece}" if current else piece
-            if telegram_length(candidate) <= limit:
+            if telegram_length(piece.plain) > limit:
+                length = telegram_length(piece.plain)
+                raise ValueError(f"a line of {length} characters: {piece.plain[:40]}…")
+            candidate = current + "\n\n" + piece if current else piece
+            if telegram_length(candidate.plain) <= limit:
                 current = candidate
             else:
                 messages.append(current)
@@ -84,11 +89,11 @@ def split_messages(paragraphs: list[str], limit: int = MESSAGE_LIMIT) -> list[st
 
 
 @cache
-def rules_messages(language: str, variant: str) -> tuple[str, ...]:
-    """The rules of ``variant`` in ``language`` as Telegram HTML messages, in order."""
+def rules_messages(language: str, variant: str) -> tuple[Rich, ...]:
+    """The rules of ``variant`` in ``language`` as messages of rich text, in order."""
     text = rules_path(language, variant).read_text(encoding="utf-8")
     paragraphs = [
-        "\n".join(render_line(line) for line in block.strip().split("\n"))
+        join("\n", (render_line(line) for line in block.strip().split("\n")))
         for block in text.split("\n\n")
         if block.strip()
     ]

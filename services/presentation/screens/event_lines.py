@@ -1,5 +1,7 @@
 """What happened, in words: a public event of the engine's log as a short line, and the
-event types each part of the chat shows (the one place they are listed)."""
+event types each part of the chat shows (the one place they are listed). Every line names
+people, so every message here is rich text (``i18n.rich_gettext``: the names keep their
+looks)."""
 
 from __future__ import annotations
 
@@ -7,8 +9,10 @@ from typing import Any
 
 from services.engine.client import GameInfo
 from services.presentation.cards import COLOR_SQUARES, face_label
-from services.presentation.i18n import gettext, ngettext
-from services.presentation.screens.names import seat_name, seat_names
+from services.presentation.i18n import rich_gettext as gettext
+from services.presentation.i18n import rich_ngettext as ngettext
+from services.presentation.rich import Rich
+from services.presentation.screens.people import seat_name, seat_names
 
 #: How many of the last moves the table tells, each whole: a move is one write of the
 #: game, with every line it has (a +2 and the draw it forced are two). Counted in lines, a
@@ -68,12 +72,12 @@ NOTICE_EVENTS = ("round_ended", "game_over", "game_ended", "frozen_penalty")
 QUIET_EVENTS = frozenset({"uno_window_closed"})
 
 
-def event_line(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str | None:
+def event_line(locale: str | None, game: GameInfo, event: dict[str, Any]) -> Rich | None:
     """A public event as a short line for the table's "last moves"; None for the ones the
     table shows by itself (whose turn, a window opening ...)."""
     names = seat_names(game)
 
-    def n(key: str = "player") -> str:
+    def n(key: str = "player") -> Rich | str:
         return seat_name(names, event.get(key))
 
     kind = event.get("type")
@@ -165,16 +169,16 @@ def event_line(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str
     return None
 
 
-def event_lines(locale: str | None, game: GameInfo, events: list[dict[str, Any]]) -> list[str]:
+def event_lines(locale: str | None, game: GameInfo, events: list[dict[str, Any]]) -> list[Rich]:
     """The lines of those ``events`` that have one, in order. Two read with the event
     before them: a stack and its card are one line, and a skip is told only when the first
     card turned up did it (a skip card played says it by itself)."""
     names = seat_names(game)
-    lines: list[str] = []
+    lines: list[Rich] = []
     previous: dict[str, Any] = {}
     for event in events:
         kind, before = event.get("type"), previous.get("type")
-        line: str | None
+        line: Rich | None
         if (
             kind == "played"
             and before == "stacked"

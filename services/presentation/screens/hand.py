@@ -3,15 +3,16 @@ inline-mode hand), the line saying what they owe, and the hand in their private 
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass
 
 from services.engine.client import EngineView, GameInfo
 from services.presentation.callbacks import Callback, Kind
 from services.presentation.cards import COLOR_SQUARES, by_colour, color_name, face_label
-from services.presentation.i18n import gettext, ngettext
+from services.presentation.i18n import gettext, ngettext, rich_gettext
+from services.presentation.rich import EMPTY, Rich, as_rich, join
 from services.presentation.screens.keyboard import Button, Keyboard, Screen, button, rows
-from services.presentation.screens.names import person, plain_text, seat_names, variant_name
+from services.presentation.screens.names import variant_name
+from services.presentation.screens.people import person, seat_names
 from services.presentation.screens.table import short_name, top_line
 
 
@@ -67,24 +68,20 @@ def action_label(locale: str | None, game: GameInfo, view: EngineView, code: str
     if head == "u":
         return "🔔 " + gettext(locale, "UNO!")
     if head == "x" and arg.isdigit() and int(arg) < len(names):
-        return "🫵 " + gettext(
-            locale, "Catch {name}!", name=short_name(plain_text(names[int(arg)]))
-        )
+        return "🫵 " + gettext(locale, "Catch {name}!", name=short_name(bare(names[int(arg)])))
     if head == "s" and arg.isdigit() and int(arg) < len(names):
-        return "🔄 " + gettext(
-            locale, "Swap with {name}", name=short_name(plain_text(names[int(arg)]))
-        )
+        return "🔄 " + gettext(locale, "Swap with {name}", name=short_name(bare(names[int(arg)])))
     return code
 
 
-def why_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
+def why_line(locale: str | None, game: GameInfo, view: EngineView) -> Rich:
     """One line saying what decision the viewer owes, if any."""
     pending = view.pending
     if pending is None or view.viewer is None:
-        return ""
+        return EMPTY
     if pending.player != view.viewer:
         current = game.seats[pending.player]
-        return gettext(locale, "waiting for {name}", name=person(current))
+        return rich_gettext(locale, "waiting for {name}", name=person(current))
     source = game.seats[pending.source].name if pending.source is not None else ""
     # A stack is offered only where the rules in force allow one (the variant's own, or the
     # house rule Progressive Draw) and the hand holds a card for it: the engine's legal
@@ -98,28 +95,34 @@ def why_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
             gettext(
                 locale,
                 "{name} makes you take +{n}: challenge, stack or take",
-                name=html.escape(source),
+                name=source,
                 n=pending.amount,
             )
             if pending.challengeable and stacks
             else gettext(
                 locale,
                 "{name} makes you take +{n}: challenge or take",
-                name=html.escape(source),
+                name=source,
                 n=pending.amount,
             )
             if pending.challengeable
             else gettext(
                 locale,
                 "{name} makes you take +{n}: stack or take",
-                name=html.escape(source),
+                name=source,
                 n=pending.amount,
             )
         ),
         "choose_swap": gettext(locale, "your 7: choose whom to swap hands with"),
         "choose_roulette_color": gettext(locale, "colour roulette: name a colour"),
     }
-    return texts.get(pending.kind, pending.kind)
+    return as_rich(texts.get(pending.kind, pending.kind))
+
+
+def bare(text: Rich) -> str:
+    """Text as a button, a title or an alert shows it: its letters, without the isolates
+    round its names (such a line is laid out on its own, and shows no styles)."""
+    return text.plain.replace("\u2068", "").replace("\u2069", "")
 
 
 def owes(view: EngineView) -> bool:
@@ -133,13 +136,15 @@ def hand_header(locale: str | None, game: GameInfo, chat_title: str) -> str:
         locale,
         "UNO {variant} in “{chat}”",
         variant=variant_name(locale, game.variant),
-        chat=html.escape(chat_title),
+        chat=chat_title,
     )
 
 
-def private_hand_text(locale: str | None, game: GameInfo, view: EngineView, chat_title: str) -> str:
+def private_hand_text(
+    locale: str | None, game: GameInfo, view: EngineView, chat_title: str
+) -> Rich:
     """The hand's words, headed with its group."""
-    lines = [hand_header(locale, game, chat_title)]
+    lines: list[Rich | str] = [hand_header(locale, game, chat_title)]
     if owes(view):
         # The table's state only where a decision is owed: the others' hands change only
         # with their cards, which spares a private message per player per turn.
@@ -150,7 +155,7 @@ def private_hand_text(locale: str | None, game: GameInfo, view: EngineView, chat
     if reveal and reveal_of is not None:
         cards = " ".join(face_label(locale, str(c)) for c in reveal)
         lines.append(
-            gettext(
+            rich_gettext(
                 locale,
                 "{name}'s hand: {cards}",
                 name=person(game.seats[int(reveal_of)]),
@@ -158,7 +163,7 @@ def private_hand_text(locale: str | None, game: GameInfo, view: EngineView, chat
             )
         )
     lines.append(ngettext(locale, "you hold {n} card", "you hold {n} cards", len(view.hand)))
-    return "\n".join(lines)
+    return join("\n", lines)
 
 
 def hand_keyboard(locale: str | None, game: GameInfo, view: EngineView) -> Keyboard | None:
@@ -190,5 +195,8 @@ def private_hand(locale: str | None, game: GameInfo, view: EngineView, chat_titl
 def game_over_hand(locale: str | None, game: GameInfo, chat_title: str) -> Screen:
     """What a private hand becomes once its game is over or ended: its group, and that."""
     return Screen(
-        hand_header(locale, game, chat_title) + "\n" + gettext(locale, "This game is over."), None
+        as_rich(
+            hand_header(locale, game, chat_title) + "\n" + gettext(locale, "This game is over.")
+        ),
+        None,
     )

@@ -9,12 +9,13 @@ from dataclasses import dataclass
 from services.engine.client import EngineView, GameInfo
 from services.presentation.callbacks import Callback, Kind
 from services.presentation.cards import face_label
-from services.presentation.i18n import gettext, language
+from services.presentation.i18n import gettext, language, rich_gettext
 from services.presentation.locales.bidi import with_direction
 from services.presentation.locales.glossary import UnknownCard, face_name
-from services.presentation.screens.hand import Choice, choices, why_line
+from services.presentation.rich import Rich, as_rich
+from services.presentation.screens.hand import Choice, bare, choices, why_line
 from services.presentation.screens.keyboard import Keyboard, Screen
-from services.presentation.screens.names import person, plain_text
+from services.presentation.screens.people import person
 from services.presentation.screens.table import my_cards_keyboard
 
 #: Results per page of the inline answer.
@@ -24,12 +25,12 @@ INLINE_PAGE = 50
 @dataclass(frozen=True, slots=True)
 class InlineResult:
     """One result: its id (the move's callback data), its title and description, the text it
-    posts in the group (HTML) and that message's keyboard."""
+    posts in the group and that message's keyboard."""
 
     id: str
     title: str
     description: str
-    text: str
+    text: Rich
     keyboard: Keyboard
 
 
@@ -59,15 +60,15 @@ def inline_page(
                 id=Callback(kind, game.game_id, view.version, arg or "").encode(),
                 title=titled(locale, choice, game.variant, view.side),
                 description=(
-                    plain_text(
-                        gettext(
+                    bare(
+                        rich_gettext(
                             locale,
                             "can't be played now: {why}",
                             why=unplayable(locale, game, view),
                         )
                     )
                     if choice.code is None
-                    else plain_text(why_line(locale, game, view))
+                    else bare(why_line(locale, game, view))
                 ),
                 text=posted_text(group_locale, posted[n], game, view),
                 # A keyboard makes the posted card an inline message the bot can edit
@@ -80,12 +81,12 @@ def inline_page(
     return InlinePage(results, str(offset + INLINE_PAGE) if more else "")
 
 
-def posted_text(locale: str, choice: Choice, game: GameInfo, view: EngineView) -> str:
+def posted_text(locale: str, choice: Choice, game: GameInfo, view: EngineView) -> Rich:
     """What an inline choice posts in the group as the player's message: the card as it is
     played, the action's name, or for a card that cannot be played, that and why (Telegram
     posts whatever result is chosen, so it says plainly that nothing was played)."""
     if choice.code is None:
-        said = gettext(
+        said = rich_gettext(
             locale,
             "{card} can't be played now: {why}",
             card=face_label(locale, choice.card or ""),
@@ -93,27 +94,29 @@ def posted_text(locale: str, choice: Choice, game: GameInfo, view: EngineView) -
         )
         return with_direction(language(locale), said)
     if choice.card is not None:
-        return face_label(locale, choice.card)
-    return choice.label
+        return as_rich(face_label(locale, choice.card))
+    return as_rich(choice.label)
 
 
-def unplayable(locale: str, game: GameInfo, view: EngineView) -> str:
+def unplayable(locale: str, game: GameInfo, view: EngineView) -> Rich:
     """Why a card of the viewer's hand cannot be played now (the engine lists no play of
     it), from the decision the game waits for."""
     pending = view.pending
     if pending is None:
-        return gettext(locale, "the round is over")
+        return rich_gettext(locale, "the round is over")
     if pending.player != view.viewer:
         if 0 <= pending.player < len(game.seats):
-            return gettext(locale, "it is {name}'s turn", name=person(game.seats[pending.player]))
-        return gettext(locale, "a choice has to be made first")
+            return rich_gettext(
+                locale, "it is {name}'s turn", name=person(game.seats[pending.player])
+            )
+        return rich_gettext(locale, "a choice has to be made first")
     if pending.kind == "turn":
-        return gettext(locale, "it doesn't match the pile")
+        return rich_gettext(locale, "it doesn't match the pile")
     if pending.kind == "play_drawn":
-        return gettext(locale, "only the card just drawn can be played")
+        return rich_gettext(locale, "only the card just drawn can be played")
     if pending.kind == "respond_to_draw":
-        return gettext(locale, "the +{n} has to be answered first", n=pending.amount)
-    return gettext(locale, "a choice has to be made first")
+        return rich_gettext(locale, "the +{n} has to be answered first", n=pending.amount)
+    return rich_gettext(locale, "a choice has to be made first")
 
 
 def inline_text(locale: str, cb: Callback) -> str:
@@ -130,7 +133,9 @@ def inline_text(locale: str, cb: Callback) -> str:
 def did_not_count(locale: str, cb: Callback, why: str) -> Screen:
     """A posted inline choice the engine refused, edited to say so and why."""
     text = gettext(locale, "Did not count: {why}", why=why)
-    return Screen(f"{inline_text(locale, cb)}\n{text}", my_cards_keyboard(locale, cb.game_id))
+    return Screen(
+        as_rich(f"{inline_text(locale, cb)}\n{text}"), my_cards_keyboard(locale, cb.game_id)
+    )
 
 
 def titled(locale: str, choice: Choice, variant: str, side: str | None) -> str:

@@ -1,5 +1,6 @@
-"""A screen as plain data: its text and its buttons, rows of ``Button``, with no Telegram
-type in them (``services.bot.keyboards`` makes Telegram's keyboard of one)."""
+"""A screen as plain data: its text (rich text, no markup) and its buttons, rows of
+``Button``, with no Telegram type in them (``services.bot.keyboards`` makes Telegram's
+keyboard of one, ``services.bot.telegram_html`` its HTML)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from services.presentation.callbacks import Callback
+from services.presentation.rich import Rich
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +33,7 @@ Keyboard = tuple[tuple[Button, ...], ...]
 class Screen:
     """A message's whole content: its text and its keyboard (None: no buttons)."""
 
-    text: str
+    text: Rich
     keyboard: Keyboard | None = None
 
 

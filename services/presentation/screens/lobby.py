@@ -6,10 +6,12 @@ from collections.abc import Sequence
 
 from services.engine.client import GameInfo, SeatInfo
 from services.presentation.callbacks import Callback, Kind
-from services.presentation.i18n import gettext, language, ngettext
+from services.presentation.i18n import gettext, language, ngettext, rich_gettext
 from services.presentation.locales.glossary import HOUSE_RULES, house_rule_name
+from services.presentation.rich import Rich, join
 from services.presentation.screens.keyboard import Button, Keyboard, Screen, button, rows
-from services.presentation.screens.names import listed, person, variant_name
+from services.presentation.screens.names import listed, variant_name
+from services.presentation.screens.people import person
 
 #: The arguments of the lobby's buttons: anything else is data the bot did not write,
 #: answered as out of date (a modified client can send any data).
@@ -34,22 +36,22 @@ def variant_keyboard(
     return tuple(rows(buttons, 3))
 
 
-def lobby_text(locale: str | None, game: GameInfo) -> str:
-    lines = [
+def lobby_text(locale: str | None, game: GameInfo) -> Rich:
+    lines: list[Rich | str] = [
         "🎴 "
         + gettext(
             locale,
             "UNO {variant} · waiting for players",
             variant=variant_name(locale, game.variant),
         ),
-        gettext(locale, "Host: {name}", name=person(host_seat(game))),
+        rich_gettext(locale, "Host: {name}", name=person(host_seat(game))),
         *settings_lines(locale, game),
         "",
     ]
     for seat in game.seats:
         if seat.ai:
             # Which AI is which: the level each seat plays at, as the Add AI buttons name it.
-            lines.append(f"🤖 {person(seat)} · {ai_level_name(locale, seat.ai)}")
+            lines.append("🤖 " + person(seat) + f" · {ai_level_name(locale, seat.ai)}")
         else:
             lines.append("• " + person(seat))
     lines.append("")
@@ -58,7 +60,7 @@ def lobby_text(locale: str | None, game: GameInfo) -> str:
         + " · "
         + gettext(locale, "the host starts the game")
     )
-    return "\n".join(lines)
+    return join("\n", lines)
 
 
 def ai_level_name(locale: str | None, level: str) -> str:

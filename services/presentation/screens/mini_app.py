@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.presentation.i18n import gettext
+from services.presentation.i18n import gettext, rich_gettext
+from services.presentation.rich import Rich
 from services.presentation.screens.keyboard import Button, Screen
 
 
@@ -62,6 +63,6 @@ def games_list_words(locale: str | None) -> dict[str, str]:
     }
 
 
-def already_caught(locale: str | None, name: str) -> str:
+def already_caught(locale: str | None, name: Rich | str) -> Rich:
     """A Catch! that came a moment after someone else's catch of the same player."""
-    return gettext(locale, "{name} was already caught.", name=name)
+    return rich_gettext(locale, "{name} was already caught.", name=name)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from services.engine.client import GameInfo, round_gains
-from services.presentation.i18n import gettext, number
-from services.presentation.screens.names import listed, seat_name, seat_names
+from services.presentation.i18n import gettext, number, rich_gettext
+from services.presentation.rich import Rich, join
+from services.presentation.screens.names import listed
+from services.presentation.screens.people import seat_name, seat_names
 
 
 def shown_gains(game: GameInfo, event: dict[str, Any]) -> list[int | None]:
@@ -40,11 +42,11 @@ def gain_text(locale: str | None, gained: int | None, knockouts: int | None) -> 
     return f"  ({listed(locale, parts)})" if parts else ""
 
 
-def round_end(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
+def round_end(locale: str | None, game: GameInfo, event: dict[str, Any]) -> Rich:
     names = seat_names(game)
     lines = [
         "🏁 "
-        + gettext(
+        + rich_gettext(
             locale,
             "Round {n} goes to {name}",
             n=event.get("round"),
@@ -62,22 +64,25 @@ def round_end(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
         scored = None
         if isinstance(knockouts, list):
             scored = int(knockouts[seat]) if seat < len(knockouts) else 0
-        lines.append(f"   {name}: {number(locale, total)}" + gain_text(locale, gained, scored))
-    return "\n".join(lines)
+        lines.append(
+            "   " + name + f": {number(locale, total)}" + gain_text(locale, gained, scored)
+        )
+    return join("\n", lines)
 
 
-def game_over(locale: str | None, game: GameInfo, event: dict[str, Any]) -> str:
+def game_over(locale: str | None, game: GameInfo, event: dict[str, Any]) -> Rich:
     names = seat_names(game)
     scores = event.get("scores") or []
     lines = [
-        "🏆 " + gettext(locale, "{name} wins the game!", name=seat_name(names, event.get("winner")))
+        "🏆 "
+        + rich_gettext(locale, "{name} wins the game!", name=seat_name(names, event.get("winner")))
     ]
-    return "\n".join(lines + score_lines(locale, game, scores))
+    return join("\n", lines + score_lines(locale, game, scores))
 
 
-def score_lines(locale: str | None, game: GameInfo, scores: list[int]) -> list[str]:
+def score_lines(locale: str | None, game: GameInfo, scores: list[int]) -> list[Rich]:
     """Each seat's name and score, a line each."""
     return [
-        f"   {name}: {number(locale, scores[seat] if seat < len(scores) else 0)}"
+        "   " + name + f": {number(locale, scores[seat] if seat < len(scores) else 0)}"
         for seat, name in enumerate(seat_names(game))
     ]

@@ -3,7 +3,6 @@ Catch, Take, Challenge, and the ways to one's hand)."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 from services.engine.client import EngineView, GameInfo
@@ -15,9 +14,11 @@ from services.presentation.cards import (
     color_name,
     face_label,
 )
-from services.presentation.i18n import gettext, number
+from services.presentation.i18n import gettext, number, rich_gettext
+from services.presentation.rich import EMPTY, Rich, as_rich, join
 from services.presentation.screens.keyboard import Button, Keyboard, Screen, button, rows
-from services.presentation.screens.names import person, variant_name
+from services.presentation.screens.names import variant_name
+from services.presentation.screens.people import person
 
 #: The UNO window when the chat set none: the service's default (``Settings.uno_window_seconds``
 #: in services/config.py, which the screens cannot reach; a test holds the two equal).
@@ -30,12 +31,12 @@ def top_line(locale: str | None, view: EngineView) -> str:
     return gettext(locale, "on the pile: {card}   colour: {color}", card=top, color=colour)
 
 
-def seat_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
+def seat_line(locale: str | None, game: GameInfo, view: EngineView) -> Rich:
     parts = []
     for seat_view in view.seats:
         info = game.seats[seat_view.seat] if seat_view.seat < len(game.seats) else None
-        name = person(info) if info else html.escape(seat_view.name)
-        text = f"{'🤖 ' if info and info.ai else ''}{name} {number(locale, seat_view.cards)}"
+        name = person(info) if info else as_rich(seat_view.name)
+        text = ("🤖 " if info and info.ai else "") + name + f" {number(locale, seat_view.cards)}"
         # Two marks apart: a call made, and a one-card hand that can still be caught.
         if seat_view.declared_uno:
             text += " 🔔"
@@ -50,13 +51,13 @@ def seat_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
         if game.status != "lobby" and seat_view.score:
             text += f" ({number(locale, seat_view.score)})"
         parts.append(text)
-    return "   " + " · ".join(parts)
+    return "   " + join(" · ", parts)
 
 
-def owing_text(locale: str | None, game: GameInfo, view: EngineView) -> str:
+def owing_text(locale: str | None, game: GameInfo, view: EngineView) -> Rich:
     pending = view.pending
     if pending is None:
-        return ""
+        return EMPTY
     who = person(game.seats[pending.player], mention=True)
     kinds = {
         "turn": gettext(locale, "to play"),
@@ -67,7 +68,7 @@ def owing_text(locale: str | None, game: GameInfo, view: EngineView) -> str:
         "choose_roulette_color": gettext(locale, "to name a colour for the roulette"),
     }
     seconds = gettext(locale, "{seconds}s", seconds=game.turn_seconds)
-    return f"▶ {who} · {kinds.get(pending.kind, pending.kind)} · ⏱ {seconds}"
+    return "▶ " + who + f" · {kinds.get(pending.kind, pending.kind)} · ⏱ {seconds}"
 
 
 def answers_text(locale: str | None, amount: int, game: GameInfo, view: EngineView) -> str:
@@ -97,12 +98,12 @@ def uno_window_seconds(game: GameInfo) -> int:
     return game.uno_window_seconds or DEFAULT_UNO_WINDOW_SECONDS
 
 
-def catch_line(locale: str | None, game: GameInfo, view: EngineView) -> str:
+def catch_line(locale: str | None, game: GameInfo, view: EngineView) -> Rich:
     """While a one-card hand can be caught: who, and for how long (RULES.md §2 "The catch
     window": until the next player acts, for the UNO-window time at most)."""
     if view.uno_window is None or view.uno_window >= len(game.seats):
-        return ""
-    return "⚠️ " + gettext(
+        return EMPTY
+    return "⚠️ " + rich_gettext(
         locale,
         "{name} did not call UNO: catch them before the next player acts ({n} s at most)",
         name=person(game.seats[view.uno_window]),
@@ -114,10 +115,10 @@ def table_text(
     locale: str | None,
     game: GameInfo,
     view: EngineView,
-    recent: Sequence[str],
+    recent: Sequence[Rich],
     *,
     two_sided: bool,
-) -> str:
+) -> Rich:
     """The table's words: ``recent`` are the last moves' lines (``event_lines`` of the
     last ``event_lines.RECENT_MOVES`` moves, which the bot's memory keeps), all told;
     ``two_sided``: the variant's cards have a light and a dark side (its facts)."""
@@ -140,7 +141,7 @@ def table_text(
     # Whose decision it is comes first: the line a glance (and a notification's preview)
     # reads.
     owing = owing_text(locale, game, view)
-    lines = [owing] if owing else []
+    lines: list[Rich | str] = [owing] if owing else []
     lines += [" · ".join(head), top_line(locale, view), seat_line(locale, game, view)]
     catch = catch_line(locale, game, view)
     if catch:
@@ -153,15 +154,15 @@ def table_text(
         pile += " · " + gettext(locale, "its back: {card}", card=face_label(locale, str(back)))
     lines.append(pile)
     if recent:
-        lines.append("— " + " · ".join(recent))
-    return "\n".join(lines)
+        lines.append("— " + join(" · ", recent))
+    return join("\n", lines)
 
 
 def table(
     locale: str | None,
     game: GameInfo,
     view: EngineView,
-    recent: Sequence[str],
+    recent: Sequence[Rich],
     *,
     two_sided: bool,
 ) -> Screen:

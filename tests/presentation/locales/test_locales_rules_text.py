@@ -19,6 +19,7 @@ from services.presentation.locales.rules_text import (
     split_messages,
     telegram_length,
 )
+from services.presentation.rich import Style, as_rich, bold
 
 #: The cards each variant's text must name.
 VARIANT_CARDS = {
@@ -40,8 +41,8 @@ def numbers(text: str) -> set[int]:
 def test_rules_fit_telegram_messages(language: str, variant: str) -> None:
     messages = rules_messages(language, variant)
     assert messages
-    assert all(0 < telegram_length(m) <= MESSAGE_LIMIT for m in messages)
-    assert messages[0].startswith("<b>")
+    assert all(0 < telegram_length(m.plain) <= MESSAGE_LIMIT for m in messages)
+    assert messages[0].spans[0].style is Style.BOLD
 
 
 @pytest.mark.parametrize(("language", "variant"), CASES)
@@ -70,16 +71,20 @@ def test_each_translation_has_the_english_sections() -> None:
 
 
 def test_markup() -> None:
-    assert render_line("# A & B") == "<b>A &amp; B</b>"
-    assert render_line("## <Skip>") == "<b>&lt;Skip&gt;</b>"
-    assert render_line("- draw 2") == "• draw 2"
+    assert render_line("# A & B") == bold("A & B")
+    assert render_line("## <Skip> ") == bold("<Skip>")
+    assert render_line("- draw 2") == as_rich("• draw 2")
+    assert render_line("a <b>  ") == as_rich("a <b>")
 
 
 def test_long_texts_are_cut_between_paragraphs_then_lines() -> None:
-    paragraph = "\n".join(["x" * 30] * 3)  # 92 characters
-    assert split_messages([paragraph, paragraph], limit=200) == [f"{paragraph}\n\n{paragraph}"]
+    paragraph = as_rich("\n".join(["x" * 30] * 3))  # 92 characters
+    assert split_messages([paragraph, paragraph], limit=200) == [paragraph + "\n\n" + paragraph]
     assert split_messages([paragraph, paragraph], limit=150) == [paragraph, paragraph]
-    assert split_messages([paragraph], limit=70) == ["x" * 30 + "\n\n" + "x" * 30, "x" * 30]
+    cut = split_messages([paragraph], limit=70)
+    assert cut == [as_rich("x" * 30 + "\n\n" + "x" * 30), as_rich("x" * 30)]
+    # The limit counts the text, not the markup a front adds to it.
+    assert split_messages([bold("x" * 60)], limit=60) == [bold("x" * 60)]
     with pytest.raises(ValueError, match="a line of 30"):
         split_messages([paragraph], limit=20)
 

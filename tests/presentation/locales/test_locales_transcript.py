@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from bidi import get_display
 
+from services.bot.telegram_html import telegram_html
 from services.engine.client import GameInfo
 from services.engine.rules import Applied, Options, apply, get_variant, legal_actions, new_game
 from services.engine.rules.state import GameState
@@ -33,6 +34,7 @@ from services.presentation.locales.bidi import (
     with_direction,
 )
 from services.presentation.locales.catalog import LANGUAGES
+from services.presentation.rich import Rich
 from services.presentation.screens.event_lines import RECENT_MOVES, event_line
 from services.presentation.screens.hand import private_hand
 from services.presentation.screens.lobby import lobby as lobby_screen
@@ -71,12 +73,12 @@ def chat_transcript(language: str) -> str:
     state, _ = new_game("classic", PLAYERS, Options(target_score=50), seed=SEED)
     out: list[str] = []
 
-    def message(title: str, text: str) -> None:
+    def message(title: str, text: Rich) -> None:
         out.append(f"== {title}")
-        out.append(with_direction(language, text))
+        out.append(telegram_html(with_direction(language, text)))
 
     message("lobby", lobby_screen(language, _info(state, "lobby")).text)
-    moves: list[list[str]] = []  # each write's lines: the table tells the last few whole
+    moves: list[list[Rich]] = []  # each write's lines: the table tells the last few whole
     step = 0
     while state.pending is not None:
         if step % SHOW_EVERY == 0:
@@ -104,7 +106,7 @@ def chat_transcript(language: str) -> str:
             line = event_line(language, info, event)
             if line:
                 moves[-1].append(line)
-                out.append(f"{step}. {with_direction(language, line)}")
+                out.append(f"{step}. {telegram_html(with_direction(language, line))}")
             if event["type"] == "round_ended":
                 message("round", round_end(language, info, event))
             if event["type"] == "game_over":
