@@ -14,7 +14,6 @@ from telegram.ext import ContextTypes
 
 from services.bot import boards
 from services.bot.context import (
-    call_engine,
     display_name,
     is_chat_admin,
     is_group,
@@ -23,10 +22,11 @@ from services.bot.context import (
 )
 from services.bot.language_commands import reply_language
 from services.bot.records import Records
+from services.engine.client import DEFAULT_VARIANT, variant_facts, variant_names
 from services.presentation.callbacks import Callback
 from services.presentation.i18n import gettext
 from services.presentation.screens.names import variant_name
-from services.records.queries import DEFAULT_VARIANT, InvalidSetting
+from services.records.queries import InvalidSetting
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     locale = await reply_language(update, context)
     try:
-        variants = await call_engine(services(context).engine.variant_spellings)
+        variants = {v: variant_facts(v).spellings for v in variant_names()}
         variant, order, everywhere = boards.parse_top(list(context.args or []), variants)
     except boards.BadBoardRequest as e:
         known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
@@ -147,7 +147,7 @@ async def service_defaults(context: ContextTypes.DEFAULT_TYPE) -> boards.Service
     return boards.ServiceDefaults(
         uno.settings.turn_seconds,
         uno.settings.uno_window_seconds,
-        await call_engine(uno.engine.variant_names),
+        variant_names(),
     )
 
 
@@ -195,9 +195,7 @@ async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb
             saved = current
             answer = None
         else:
-            wanted = boards.chosen_settings(
-                locale, current, cb.arg, await call_engine(services(context).engine.variant_names)
-            )
+            wanted = boards.chosen_settings(locale, current, cb.arg, variant_names())
             saved = await records.save_chat_settings(chat_id, topic, wanted)
             answer = gettext(locale, "Saved.")
     except (boards.BadSetting, InvalidSetting) as e:
