@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from functools import partial
 
 from telegram import ChatMember, ChatMemberUpdated, Update, User
-from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
 from services.bot.boards import named_variant, rules_for
@@ -90,7 +89,9 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     locale = await reply_language(update, context)
     if not is_group(update.effective_chat):
-        await message.reply_text(gettext(locale, "Add me to a group and type /new there."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "Add me to a group and type /new there.")
+        )
         return
     uno = services(context)
     chat_id, topic = message.chat_id, topic_of(message)
@@ -105,7 +106,7 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             said = gettext(locale, "You are already in this game: the host deals it with ▶️ Start.")
         else:
             said = gettext(locale, "A game is already on here: /join it.")
-        await message.reply_text(said)
+        await services(context).outbox.reply(message, said)
         return
     defaults = await chat_defaults(context, chat_id, topic)
     await uno.outbox.send(
@@ -287,10 +288,12 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         game = await call_engine(lambda: uno.engine.chat_game(message.chat_id, topic_of(message)))
     except EngineDown:
-        await message.reply_text(not_answering(locale))
+        await services(context).outbox.reply(message, not_answering(locale))
         return
     if game is None:
-        await message.reply_text(gettext(locale, "No game here. Start one with /new."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "No game here. Start one with /new.")
+        )
         return
     if what == "back":
         try:
@@ -301,14 +304,14 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             answer = out_of_the_game(locale, e) or gettext(locale, "You are not away in this game.")
         except EngineDown:
             answer = not_answering(locale)
-        await message.reply_text(answer)
+        await services(context).outbox.reply(message, answer)
         return
     action = {"join": "join", "leave": "leave", "start": "start", "end": "end"}[what]
     answer = await lobby_command(
         context, game.game_id, action, user.id, display_name(user), locale=locale
     )
     if answer:
-        await message.reply_text(answer)
+        await services(context).outbox.reply(message, answer)
 
 
 async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -319,24 +322,30 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     locale = await reply_language(update, context)
     target = message.reply_to_message.from_user if message.reply_to_message else None
     if target is None:
-        await message.reply_text(gettext(locale, "Reply to a message of the player to kick."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "Reply to a message of the player to kick.")
+        )
         return
     uno = services(context)
     game = await call_engine(lambda: uno.engine.chat_game(message.chat_id, topic_of(message)))
     if game is None:
-        await message.reply_text(gettext(locale, "No game here. Start one with /new."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "No game here. Start one with /new.")
+        )
         return
     if game.host != user.id and not await is_chat_admin(context, message.chat_id, user.id):
-        await message.reply_text(only_host_or_admin(locale))
+        await services(context).outbox.reply(message, only_host_or_admin(locale))
         return
     admin = game.host != user.id  # vouched for just above
     try:
         # Out for good, at every door: the engine refuses their /back, /join and moves.
         await call_engine(lambda: uno.engine.kick(game.game_id, user.id, target.id, admin=admin))
         await uno.memory.drop_hand_message(game.game_id, target.id)
-        await message.reply_text(gettext(locale, "Removed from the game."))
+        await services(context).outbox.reply(message, gettext(locale, "Removed from the game."))
     except EngineError:
-        await message.reply_text(gettext(locale, "That player is not in the game."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "That player is not in the game.")
+        )
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -354,13 +363,14 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         named = named_variant(" ".join(context.args), variants)
         if named is None:
             known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
-            await message.reply_text(
+            await services(context).outbox.reply(
+                message,
                 gettext(
                     locale,
                     "I don't know {word}. Try /rules alone or a variant: {known}.",
                     word=shortened(" ".join(context.args)),
                     known=known,
-                )
+                ),
             )
             return
         variant = named
@@ -370,7 +380,7 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         variant = DEFAULT_VARIANT
     for n, text in enumerate(rules_messages(speak, variant)):
         shown = f"📖 {text}" if n == 0 else text
-        await message.reply_text(with_direction(speak, shown), parse_mode=ParseMode.HTML)
+        await services(context).outbox.reply(message, with_direction(speak, shown), html=True)
 
 
 async def running_variant(context: ContextTypes.DEFAULT_TYPE, chat_id: int, topic: int) -> str:
@@ -388,7 +398,8 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if message is None:
         return
     locale = await reply_language(update, context)
-    await message.reply_text(
+    await services(context).outbox.reply(
+        message,
         gettext(
             locale,
             "🎴 UNO in your group.\n"
@@ -402,7 +413,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             "Play from “My cards” (inline mode) or from your hand in a private chat with me.\n"
             "Minions' Dumb Fu needs group privacy mode off so I notice a frozen player "
             "talking.",
-        )
+        ),
     )
 
 
