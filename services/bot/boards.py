@@ -270,7 +270,7 @@ class ServiceDefaults:
 
     turn_seconds: int
     uno_window_seconds: int
-    #: The variants the engine plays (``EngineClient.variant_names``).
+    #: The variants the engine plays (``services.engine.client.variant_names``).
     variants: tuple[str, ...]
 
 
