@@ -121,6 +121,7 @@ class HouseRule(StrEnum):
 @dataclass(frozen=True)
 class Variant(Generic[TableT]):
     name: str
+    # The engine's own English name for it (its refusals); a front shows ``words.title``.
     title: str
     deck: tuple[Card, ...]
     rules: Mapping[Kind, CardRule[TableT]]
