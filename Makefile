@@ -115,7 +115,8 @@ PROJECT_VERSION = $(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml | h
 catalogs-extract: $(DEV_STAMP)
 	$(BIN)/pybabel extract --mapping-file=babel.cfg --sort-by-file \
 		--project=uno-bot --version=$(PROJECT_VERSION) --copyright-holder="the uno-bot authors" \
-		--output-file=$(CATALOG_TEMPLATE) services/presentation services/bot services/webapp
+		--output-file=$(CATALOG_TEMPLATE) services/presentation services/bot services/webapp \
+		services/engine/rules/variants
 
 catalogs-update: catalogs-extract
 	$(BIN)/pybabel update --domain=bot --input-file=$(CATALOG_TEMPLATE) \

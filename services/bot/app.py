@@ -53,6 +53,7 @@ from services.config import Settings
 from services.engine.client import EngineClient, log_keys
 from services.presentation.callbacks import Kind
 from services.presentation.i18n import available_locales, gettext
+from services.presentation.screens.commands import group_commands, private_commands
 from services.presentation.screens.mini_app import MiniApp
 
 log = logging.getLogger(__name__)
@@ -303,30 +304,8 @@ async def register_menu_button(app: Application, mini_app: MiniApp) -> None:  # 
 
 
 async def register_menus(app: Application, locale: str | None) -> None:  # type: ignore[type-arg]
-    group = [
-        BotCommand("new", gettext(locale, "start a game")),
-        BotCommand("join", gettext(locale, "join the game")),
-        BotCommand("leave", gettext(locale, "leave the game")),
-        BotCommand("start", gettext(locale, "deal (the host)")),
-        BotCommand("end", gettext(locale, "end the game")),
-        BotCommand("kick", gettext(locale, "remove a player (reply to them)")),
-        BotCommand("back", gettext(locale, "I'm back")),
-        BotCommand("rules", gettext(locale, "the rules in short")),
-        BotCommand("help", gettext(locale, "how to play")),
-        BotCommand("language", gettext(locale, "the group's language (admins)")),
-        BotCommand("stats", gettext(locale, "my games, wins and rating (or reply to someone)")),
-        BotCommand("top", gettext(locale, "the best players: /top global, /top wins, /top flip")),
-        BotCommand("forgetme", gettext(locale, "delete my records")),
-        BotCommand("settings", gettext(locale, "settings for new games (admins)")),
-    ]
-    private = [
-        BotCommand("start", gettext(locale, "show my hands")),
-        BotCommand("help", gettext(locale, "how to play")),
-        BotCommand("language", gettext(locale, "my language")),
-        BotCommand("stats", gettext(locale, "my games, wins and rating")),
-        BotCommand("top", gettext(locale, "the best players: /top wins, /top flip")),
-        BotCommand("forgetme", gettext(locale, "delete my records")),
-    ]
+    group = [BotCommand(c, description) for c, description in group_commands(locale)]
+    private = [BotCommand(c, description) for c, description in private_commands(locale)]
     await app.bot.set_my_commands(group, scope=BotCommandScopeAllGroupChats(), language_code=locale)
     await app.bot.set_my_commands(
         private, scope=BotCommandScopeAllPrivateChats(), language_code=locale

@@ -12,13 +12,19 @@ from enum import StrEnum
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from services.engine.client import Options, default_target_score, offered_house_rules
+from services.engine.client import (
+    TITLE_CONTEXT,
+    Options,
+    default_target_score,
+    offered_house_rules,
+    variant_facts,
+)
 from services.presentation.callbacks import BadCallback, Callback, Kind
-from services.presentation.i18n import gettext, language, ngettext, number
+from services.presentation.i18n import gettext, language, ngettext, number, pgettext
 from services.presentation.locales.bidi import isolate
 from services.presentation.locales.catalog import LANGUAGES
 from services.presentation.locales.glossary import HOUSE_RULES as HOUSE_RULE_NAMES
-from services.presentation.locales.glossary import VARIANT_TITLES, house_rule_name
+from services.presentation.locales.glossary import house_rule_name
 from services.presentation.screens.names import listed, variant_name
 from services.records.queries import (
     BoardEntry,
@@ -64,10 +70,10 @@ def variant_spellings(variants: Mapping[str, Sequence[str]]) -> dict[str, str]:
     names: dict[str, str] = {}
     for variant in variants:
         spoken = [variant, variant_name(None, variant)]
+        title = variant_facts(variant).title_msgid
         for lang in LANGUAGES:
             spoken.append(variant_name(lang, variant))
-            if variant in VARIANT_TITLES:
-                spoken.append(VARIANT_TITLES[variant].in_language(lang))
+            spoken.append(pgettext(lang, TITLE_CONTEXT, title))
         for name in spoken:
             names[_folded(name)] = variant
     for variant, spellings in variants.items():
@@ -264,7 +270,7 @@ class ServiceDefaults:
 
     turn_seconds: int
     uno_window_seconds: int
-    #: The variants the engine plays (``EngineClient.variant_names``).
+    #: The variants the engine plays (``services.engine.client.variant_names``).
     variants: tuple[str, ...]
 
 

@@ -90,20 +90,21 @@ async def choose_language(
     if not is_group(chat):
         if wanted is None:
             current = language(locale_of(user))
-            await message.reply_text(
+            await services(context).outbox.reply(
+                message,
                 gettext(
                     current,
                     "Your language: {language}. Change it with /language en, /language fa "
                     "or /language gu; /language auto follows your Telegram app.",
                     language=LANGUAGE_NAMES[current],
                 ),
-                reply_markup=language_buttons(),
+                markup=language_buttons(),
             )
             return
         await prefs.set_choice(user.id, None if wanted == AUTO else wanted)
         now = language(locale_of(user))
-        await message.reply_text(
-            gettext(now, "I'll speak {language} with you.", language=LANGUAGE_NAMES[now])
+        await services(context).outbox.reply(
+            message, gettext(now, "I'll speak {language} with you.", language=LANGUAGE_NAMES[now])
         )
         return
     uno, topic = services(context), topic_of(message)
@@ -112,19 +113,20 @@ async def choose_language(
         topic_language = (await uno.records.chat_settings(chat.id, topic)).language
     current = topic_language or await prefs.chat(chat.id) or language(locale_of(user))
     if wanted is None or wanted == AUTO:
-        await message.reply_text(
+        await services(context).outbox.reply(
+            message,
             gettext(
                 current,
                 "This chat's language: {language}. A chat admin changes it with /language en, "
                 "/language fa or /language gu.",
                 language=LANGUAGE_NAMES[current],
             ),
-            reply_markup=language_buttons(),
+            markup=language_buttons(),
         )
         return
     if not await is_chat_admin(context, chat.id, user.id):
-        await message.reply_text(
-            gettext(current, "Only a chat admin can change the chat's language.")
+        await services(context).outbox.reply(
+            message, gettext(current, "Only a chat admin can change the chat's language.")
         )
         return
     # [decision] In a forum topic an admin's /language is that topic's own, kept in the
@@ -146,4 +148,4 @@ async def choose_language(
     game_id = await uno.memory.chat_game(chat.id, topic)
     if game_id:
         await uno.memory.update_game(game_id, lang=wanted)
-    await message.reply_text(said)
+    await services(context).outbox.reply(message, said)

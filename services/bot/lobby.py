@@ -6,11 +6,10 @@ leaves the group")."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import partial
 
 from telegram import ChatMember, ChatMemberUpdated, Update, User
-from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
 from services.bot.boards import named_variant, rules_for
@@ -28,14 +27,17 @@ from services.bot.keyboards import markup
 from services.bot.language_commands import reply_language
 from services.bot.ratelimit import REPLY_WORTH
 from services.bot.standings import shortened
-from services.bot.telegram_html import telegram_html
 from services.engine.client import (
+    DEFAULT_VARIANT,
     AiLevel,
     Conflict,
     EngineError,
     Forbidden,
     GameInfo,
+    UnknownVariant,
     VariantFacts,
+    variant_facts,
+    variant_names,
 )
 from services.language_preferences import LanguagePreferences
 from services.presentation.callbacks import Callback
@@ -64,23 +66,7 @@ log = logging.getLogger(__name__)
 # The lobby's Add AI buttons and the level each seats ("ai.strong" and anything else: strong).
 _AI_LEVELS: dict[str, AiLevel] = {"ai.random": "random", "ai.hard": "hard"}
 
-#: Each variant in short, for the lobby's 📖 Rules alert; the target score is the engine's
-#: (``FIRST_TO``).
-RULES_SUMMARY = {
-    "classic": N_(
-        "Match the colour, number or symbol; +2, skip, reverse, wilds; call UNO at two cards."
-    ),
-    "flip": N_(
-        "Classic with a light and a dark side; ⤵ flips every card. Dark side: +5, skip "
-        "everyone, wild draw colour."
-    ),
-    "no_mercy": N_("Stack draw cards, 7 swaps hands, 0 passes them on, 25 cards knocks you out."),
-    "minecraft": N_("Classic plus the Creeper (wild +3)."),
-    "minions": N_(
-        "Classic plus Dumb Fu: it freezes the next player, and moving out of turn then "
-        "costs them 4 cards."
-    ),
-}
+#: After a variant's summary (``VariantFacts.summary_msgid``) in the lobby's 📖 Rules alert.
 FIRST_TO = N_("First to {n}.")
 #: A host's lobby word done (``lobby_command``'s answer).
 DONE = N_("Done.")
@@ -103,7 +89,9 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     locale = await reply_language(update, context)
     if not is_group(update.effective_chat):
-        await message.reply_text(gettext(locale, "Add me to a group and type /new there."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "Add me to a group and type /new there.")
+        )
         return
     uno = services(context)
     chat_id, topic = message.chat_id, topic_of(message)
@@ -118,17 +106,13 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             said = gettext(locale, "You are already in this game: the host deals it with ▶️ Start.")
         else:
             said = gettext(locale, "A game is already on here: /join it.")
-        await message.reply_text(said)
+        await services(context).outbox.reply(message, said)
         return
     defaults = await chat_defaults(context, chat_id, topic)
     await uno.outbox.send(
         chat_id,
         gettext(locale, "🎴 Which UNO shall we play?"),
-        markup(
-            variant_keyboard(
-                locale, await call_engine(uno.engine.variant_names), "", defaults.variant
-            )
-        ),
+        markup(variant_keyboard(locale, variant_names(), "", defaults.variant)),
         topic_id=topic,
         worth=REPLY_WORTH,  # a reply to /new, as any other (README "Flood limits")
     )
@@ -140,11 +124,7 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
     message = query.message
     locale = locale_of(user)
     uno = services(context)
-    if (
-        message is None
-        or not is_group(message.chat)
-        or cb.arg not in await call_engine(uno.engine.variant_names)
-    ):
+    if message is None or not is_group(message.chat) or cb.arg not in variant_names():
         await query.answer(out_of_date(locale))
         return
     chat_id, topic = message.chat.id, topic_of(message)  # type: ignore[arg-type]
@@ -190,8 +170,8 @@ async def lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: C
         engine = services(context).engine
         try:
             info = await call_engine(lambda: engine.game(cb.game_id))
-            facts = await call_engine(lambda: engine.variant(info.variant))
-        except (EngineError, EngineDown):
+            facts = variant_facts(info.variant)
+        except (EngineError, EngineDown, UnknownVariant):
             await query.answer(gettext(locale, "This game is over."))
             return
         await query.answer(rules_summary(locale, facts), show_alert=True)
@@ -290,7 +270,7 @@ async def lobby_command(
 
 def rules_summary(locale: str, facts: VariantFacts) -> str:
     """The variant in short, and the score that wins it."""
-    summary = gettext(locale, RULES_SUMMARY.get(facts.name, RULES_SUMMARY["classic"]))
+    summary = gettext(locale, facts.summary_msgid)
     target = localize_digits(language(locale), str(facts.target_score))
     return f"{summary} {gettext(locale, FIRST_TO, n=target)}"
 
@@ -308,10 +288,12 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     try:
         game = await call_engine(lambda: uno.engine.chat_game(message.chat_id, topic_of(message)))
     except EngineDown:
-        await message.reply_text(not_answering(locale))
+        await services(context).outbox.reply(message, not_answering(locale))
         return
     if game is None:
-        await message.reply_text(gettext(locale, "No game here. Start one with /new."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "No game here. Start one with /new.")
+        )
         return
     if what == "back":
         try:
@@ -322,14 +304,14 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             answer = out_of_the_game(locale, e) or gettext(locale, "You are not away in this game.")
         except EngineDown:
             answer = not_answering(locale)
-        await message.reply_text(answer)
+        await services(context).outbox.reply(message, answer)
         return
     action = {"join": "join", "leave": "leave", "start": "start", "end": "end"}[what]
     answer = await lobby_command(
         context, game.game_id, action, user.id, display_name(user), locale=locale
     )
     if answer:
-        await message.reply_text(answer)
+        await services(context).outbox.reply(message, answer)
 
 
 async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -340,30 +322,36 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     locale = await reply_language(update, context)
     target = message.reply_to_message.from_user if message.reply_to_message else None
     if target is None:
-        await message.reply_text(gettext(locale, "Reply to a message of the player to kick."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "Reply to a message of the player to kick.")
+        )
         return
     uno = services(context)
     game = await call_engine(lambda: uno.engine.chat_game(message.chat_id, topic_of(message)))
     if game is None:
-        await message.reply_text(gettext(locale, "No game here. Start one with /new."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "No game here. Start one with /new.")
+        )
         return
     if game.host != user.id and not await is_chat_admin(context, message.chat_id, user.id):
-        await message.reply_text(only_host_or_admin(locale))
+        await services(context).outbox.reply(message, only_host_or_admin(locale))
         return
     admin = game.host != user.id  # vouched for just above
     try:
         # Out for good, at every door: the engine refuses their /back, /join and moves.
         await call_engine(lambda: uno.engine.kick(game.game_id, user.id, target.id, admin=admin))
         await uno.memory.drop_hand_message(game.game_id, target.id)
-        await message.reply_text(gettext(locale, "Removed from the game."))
+        await services(context).outbox.reply(message, gettext(locale, "Removed from the game."))
     except EngineError:
-        await message.reply_text(gettext(locale, "That player is not in the game."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "That player is not in the game.")
+        )
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """/rules [variant]: the variant named (any of its names, in any language the bot
-    speaks), else the chat's running game's, else Classic; a name it can't tell lists the
-    names it knows."""
+    speaks), else the chat's running game's, else the default variant; a name it can't
+    tell lists the names it knows."""
     message = update.effective_message
     if message is None:
         return
@@ -371,52 +359,38 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     speak = language(locale)
     variants: dict[str, Sequence[str]] = dict.fromkeys(written_variants(speak), ())
     if context.args:
-        variants |= await spellings_of(context, variants)
+        variants |= {v: variant_facts(v).spellings for v in variants}
         named = named_variant(" ".join(context.args), variants)
         if named is None:
             known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
-            await message.reply_text(
+            await services(context).outbox.reply(
+                message,
                 gettext(
                     locale,
                     "I don't know {word}. Try /rules alone or a variant: {known}.",
                     word=shortened(" ".join(context.args)),
                     known=known,
-                )
+                ),
             )
             return
         variant = named
     else:
         variant = await running_variant(context, message.chat_id, topic_of(message))
     if not is_written(speak, variant):
-        variant = "classic"
+        variant = DEFAULT_VARIANT
     for n, text in enumerate(rules_messages(speak, variant)):
         shown = "📖 " + text if n == 0 else text
-        await message.reply_text(
-            telegram_html(with_direction(speak, shown)), parse_mode=ParseMode.HTML
-        )
-
-
-async def spellings_of(
-    context: ContextTypes.DEFAULT_TYPE, variants: Mapping[str, Sequence[str]]
-) -> dict[str, Sequence[str]]:
-    """What people type for ``variants`` besides their names, as the engine has it; none
-    when the engine does not answer (the rules are the bot's own texts, so /rules still
-    answers a variant's name)."""
-    try:
-        spellings = await call_engine(services(context).engine.variant_spellings)
-    except (EngineDown, EngineError):
-        return {}
-    return {v: spellings[v] for v in variants if v in spellings}
+        await services(context).outbox.reply(message, with_direction(speak, shown), html=True)
 
 
 async def running_variant(context: ContextTypes.DEFAULT_TYPE, chat_id: int, topic: int) -> str:
-    """The variant of the chat's live game; Classic without one (or when the engine does
+    """The variant of the chat's live game; the default variant without one (or when the engine does
     not answer: the rules are the bot's own texts, so /rules still answers)."""
     try:
         game = await call_engine(lambda: services(context).engine.chat_game(chat_id, topic))
     except (EngineDown, EngineError):
-        return "classic"
-    return game.variant if game is not None else "classic"
+        return DEFAULT_VARIANT
+    return game.variant if game is not None else DEFAULT_VARIANT
 
 
 async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -424,7 +398,8 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if message is None:
         return
     locale = await reply_language(update, context)
-    await message.reply_text(
+    await services(context).outbox.reply(
+        message,
         gettext(
             locale,
             "🎴 UNO in your group.\n"
@@ -438,7 +413,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
             "Play from “My cards” (inline mode) or from your hand in a private chat with me.\n"
             "Minions' Dumb Fu needs group privacy mode off so I notice a frozen player "
             "talking.",
-        )
+        ),
     )
 
 

@@ -15,11 +15,27 @@ import logging
 from enum import StrEnum
 from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message
+from telegram import (
+    Bot,
+    CallbackQuery,
+    Chat,
+    InlineKeyboardMarkup,
+    LinkPreviewOptions,
+    Message,
+    ReplyParameters,
+)
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 
-from services.bot.ratelimit import RESERVED, TAKEN, WAIT, NotAfforded, RedisRateLimiter, worth
+from services.bot.ratelimit import (
+    REPLY_WORTH,
+    RESERVED,
+    TAKEN,
+    WAIT,
+    NotAfforded,
+    RedisRateLimiter,
+    worth,
+)
 from services.bot.telegram_html import telegram_html
 from services.presentation.rich import Rich
 
@@ -160,6 +176,46 @@ class Outbox:
         except Forbidden:
             log.info("chat %s does not take the bot's messages", chat_id)
             return None
+
+    async def reply(
+        self,
+        to: Message,
+        text: Rich | str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        html: bool = False,
+    ) -> Message:
+        """Answer a person's message (a command) in its chat and forum topic, as Telegram's
+        reply does (PTB's ``Message.reply_text``): quoting it in a group, not in a private
+        chat. Plain text unless ``html``. Worth ``REPLY_WORTH`` of the chat's budget, as
+        every answer to a person (``flood.guard``): further off, it is not sent
+        (NotAfforded, which the error handler drops)."""
+        quoted = ReplyParameters(to.message_id) if to.chat.type != Chat.PRIVATE else None
+        if isinstance(text, Rich):
+            text, html = telegram_html(text), True
+        return await self.bot.send_message(
+            to.chat_id,
+            text,
+            parse_mode=ParseMode.HTML if html else None,
+            reply_markup=markup,
+            reply_parameters=quoted,
+            message_thread_id=to.message_thread_id if to.is_topic_message else None,
+            **self._budget(False, REPLY_WORTH),
+        )
+
+    async def edit_pressed(
+        self, query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> None:
+        """Change the message whose button ``query`` pressed to plain ``text``, worth what a
+        reply is; Telegram's refusals (an unchanged message) are the caller's to judge."""
+        where: dict[str, Any] = (
+            {"inline_message_id": query.inline_message_id}
+            if query.inline_message_id is not None or query.message is None
+            else {"chat_id": query.message.chat.id, "message_id": query.message.message_id}
+        )
+        await self.bot.edit_message_text(
+            text, reply_markup=markup, **where, **self._budget(False, REPLY_WORTH)
+        )
 
     async def delete(self, chat_id: int, message_id: int) -> None:
         """Delete a message; one already gone (or too old to delete) is left as it is."""

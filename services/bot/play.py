@@ -209,8 +209,8 @@ async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             continue
         shown = await open_private_hand(context, game_id, user) or shown
     if not shown:
-        await message.reply_text(
-            gettext(locale, "Hi! Add me to a group and type /new there to play UNO.")
+        await services(context).outbox.reply(
+            message, gettext(locale, "Hi! Add me to a group and type /new there to play UNO.")
         )
 
 

@@ -26,7 +26,14 @@ from services.bot.logreader import LogEntry
 from services.bot.memory import Claim, GameMemory, Memory, Nudge
 from services.bot.outbox import Outbox, Outcome
 from services.bot.ratelimit import TAKEN
-from services.engine.client import EngineClient, Forbidden, GameInfo, NotFound, PlayerView
+from services.engine.client import (
+    EngineClient,
+    Forbidden,
+    GameInfo,
+    NotFound,
+    PlayerView,
+    variant_facts,
+)
 from services.language_preferences import LanguagePreferences
 from services.presentation.locales.bidi import with_direction
 from services.presentation.screens.event_lines import (
@@ -391,7 +398,7 @@ class Publisher:
             if game.status == "ended":
                 shown = Screen(game_ended(mem.locale, {}), None)
         else:
-            facts = await self.engine.variant(game.variant)
+            facts = variant_facts(game.variant)
             lines = event_lines(mem.locale, game, recent)
             shown = table(mem.locale, game, view, lines, two_sided=facts.two_sided)
             shown = with_mini_app(shown, mem.locale, self.mini_app, game.game_id, in_group=True)

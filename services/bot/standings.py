@@ -14,7 +14,6 @@ from telegram.ext import ContextTypes
 
 from services.bot import boards
 from services.bot.context import (
-    call_engine,
     display_name,
     is_chat_admin,
     is_group,
@@ -23,10 +22,11 @@ from services.bot.context import (
 )
 from services.bot.language_commands import reply_language
 from services.bot.records import Records
+from services.engine.client import DEFAULT_VARIANT, variant_facts, variant_names
 from services.presentation.callbacks import Callback
 from services.presentation.i18n import gettext
 from services.presentation.screens.names import variant_name
-from services.records.queries import DEFAULT_VARIANT, InvalidSetting
+from services.records.queries import InvalidSetting
 
 log = logging.getLogger(__name__)
 
@@ -59,10 +59,12 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         found = await records_of(context).user_stats(subject.id, chat_id)
     except SQLAlchemyError:
         log.exception("/stats: the records did not answer")
-        await message.reply_text(gettext(locale, "The records are not available right now."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "The records are not available right now.")
+        )
         return
     name = (found.name if found is not None and found.name else None) or display_name(subject)
-    await message.reply_html(boards.stats_text(locale, name, found))
+    await services(context).outbox.reply(message, boards.stats_text(locale, name, found), html=True)
 
 
 async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -72,17 +74,18 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     locale = await reply_language(update, context)
     try:
-        variants = await call_engine(services(context).engine.variant_spellings)
+        variants = {v: variant_facts(v).spellings for v in variant_names()}
         variant, order, everywhere = boards.parse_top(list(context.args or []), variants)
     except boards.BadBoardRequest as e:
         known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
-        await message.reply_text(
+        await services(context).outbox.reply(
+            message,
             gettext(
                 locale,
                 "I don't know {word}. Try /top, /top global, /top wins or a variant: {known}.",
                 word=shortened(e.word),
                 known=known,
-            )
+            ),
         )
         return
     everywhere = everywhere or not is_group(chat)
@@ -97,9 +100,13 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         entries = await records_of(context).leaderboard(variant, order, chat_id)
     except SQLAlchemyError:
         log.exception("/top: the records did not answer")
-        await message.reply_text(gettext(locale, "The records are not available right now."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "The records are not available right now.")
+        )
         return
-    await message.reply_html(boards.board_text(locale, variant, order, everywhere, entries))
+    await services(context).outbox.reply(
+        message, boards.board_text(locale, variant, order, everywhere, entries), html=True
+    )
 
 
 async def forgetme(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -109,7 +116,7 @@ async def forgetme(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     locale = await reply_language(update, context)
     text, markup = boards.forget_question(locale, user.id)
-    await message.reply_text(text, reply_markup=markup)
+    await services(context).outbox.reply(message, text, markup)
 
 
 async def confirm_forget(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
@@ -132,7 +139,8 @@ async def confirm_forget(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
         return
     await query.answer()
     if query.message is not None:
-        await query.edit_message_text(
+        await services(context).outbox.edit_pressed(
+            query,
             gettext(
                 locale,
                 "Done: {name}'s ratings and standings are deleted, and past games no longer "
@@ -147,7 +155,7 @@ async def service_defaults(context: ContextTypes.DEFAULT_TYPE) -> boards.Service
     return boards.ServiceDefaults(
         uno.settings.turn_seconds,
         uno.settings.uno_window_seconds,
-        await call_engine(uno.engine.variant_names),
+        variant_names(),
     )
 
 
@@ -159,16 +167,20 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     locale = await reply_language(update, context)
     if not is_group(chat):
-        await message.reply_text(gettext(locale, "Add me to a group and type /new there."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "Add me to a group and type /new there.")
+        )
         return
     try:
         current = await records_of(context).chat_settings(message.chat_id, topic_of(message))
     except SQLAlchemyError:
         log.exception("/settings: the records did not answer")
-        await message.reply_text(gettext(locale, "The records are not available right now."))
+        await services(context).outbox.reply(
+            message, gettext(locale, "The records are not available right now.")
+        )
         return
     text, markup = boards.settings_message(locale, current, await service_defaults(context))
-    await message.reply_text(text, reply_markup=markup)
+    await services(context).outbox.reply(message, text, markup)
 
 
 async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
@@ -195,9 +207,7 @@ async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb
             saved = current
             answer = None
         else:
-            wanted = boards.chosen_settings(
-                locale, current, cb.arg, await call_engine(services(context).engine.variant_names)
-            )
+            wanted = boards.chosen_settings(locale, current, cb.arg, variant_names())
             saved = await records.save_chat_settings(chat_id, topic, wanted)
             answer = gettext(locale, "Saved.")
     except (boards.BadSetting, InvalidSetting) as e:
@@ -214,7 +224,7 @@ async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb
     shown = message if isinstance(message, Message) else None
     if shown is None or text != shown.text or markup != shown.reply_markup:
         try:
-            await query.edit_message_text(text, reply_markup=markup)
+            await services(context).outbox.edit_pressed(query, text, markup)
         except BadRequest as e:
             if "not modified" not in str(e).lower():
                 raise

@@ -31,15 +31,16 @@ from pydantic import BaseModel
 
 from services.config import Settings
 from services.engine.rules import (
-    HouseRule,
+    DEFAULT_VARIANT,
+    TITLE_CONTEXT,
+    VARIANTS,
     Options,
-    get_variant,
+    UnknownVariant,
     numbered_events_for,
     round_gains,
 )
 from services.engine.wire.event_log import decode_entry, log_key, log_keys, shard_of
 from services.engine.wire.schemas import (
-    FALSE_CATCH_PENALTY,
     RESERVED_ACTION_ID_PREFIXES,
     ActionRequest,
     ActionResult,
@@ -72,14 +73,15 @@ from services.engine.wire.schemas import (
     TestSetup,
     UserGames,
     VariantFacts,
-    Variants,
 )
 
 # A client needs no other import of the engine: the client, its errors, the bodies it
 # sends and returns (services/engine/wire/schemas.py), and a reader's helpers for the
 # event log (README.md "Events").
 __all__ = [
+    "DEFAULT_VARIANT",
     "RESERVED_ACTION_ID_PREFIXES",
+    "TITLE_CONTEXT",
     "ActionRequest",
     "ActionResult",
     "AddAi",
@@ -120,6 +122,7 @@ __all__ = [
     "TestSetup",
     "Unauthorized",
     "Unavailable",
+    "UnknownVariant",
     "VariantFacts",
     "default_target_score",
     "log_key",
@@ -128,7 +131,30 @@ __all__ = [
     "round_gains",
     "shard_of",
     "stream_entry_events",
+    "variant_facts",
+    "variant_names",
 ]
+
+
+#: Every variant the engine plays and its facts, by name, in the rule sheet's order. The
+#: fronts read them from the rules library itself (pure data, the same in the engine and in
+#: every front), never over HTTP: a front holds no variant fact of its own.
+_VARIANT_FACTS: Mapping[str, VariantFacts] = {
+    name: VariantFacts.of(variant) for name, variant in VARIANTS.items()
+}
+
+
+def variant_facts(variant: str) -> VariantFacts:
+    """The facts of ``variant``. Raises ``UnknownVariant`` (a ``KeyError``)."""
+    try:
+        return _VARIANT_FACTS[variant]
+    except KeyError:
+        raise UnknownVariant(variant) from None
+
+
+def variant_names() -> tuple[str, ...]:
+    """Every variant the engine plays, in the rule sheet's order."""
+    return tuple(_VARIANT_FACTS)
 
 
 def offered_house_rules(variant: str) -> tuple[str, ...]:
@@ -136,13 +162,12 @@ def offered_house_rules(variant: str) -> tuple[str, ...]:
     the rule sheet's order: what the rules library offers it (RULES.md §2 "House rules in
     detail", alternate scoring included), and the false-catch penalty. A game asking for
     another is refused when it is dealt. Raises ``UnknownVariant`` (a ``KeyError``)."""
-    offered = get_variant(variant).house_rules
-    return (*(r.value for r in HouseRule if r in offered), FALSE_CATCH_PENALTY)
+    return tuple(variant_facts(variant).house_rules)
 
 
 def default_target_score(variant: str) -> int:
     """The score that wins a game of ``variant`` when the chat sets no target of its own."""
-    return get_variant(variant).target_score
+    return variant_facts(variant).target_score
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -282,7 +307,6 @@ class EngineClient:
                 max_keepalive_connections=min(max_idle_connections, max_connections),
             ),
         )
-        self._variants: dict[str, VariantFacts] | None = None
 
     @classmethod
     def from_settings(cls, settings: Settings, **kwargs: Any) -> EngineClient:
@@ -337,31 +361,6 @@ class EngineClient:
             return False
         return response.status_code == 200
 
-    # -- the variants -----------------------------------------------------------------------
-
-    async def variants(self) -> dict[str, VariantFacts]:
-        """Every variant the engine plays, by name, in the rule sheet's order: asked once,
-        then kept (the rules do not change while the engine runs; a new engine comes with a
-        new bot process too)."""
-        if self._variants is None:
-            found = await self._call(Variants, "GET", "/v1/variants")
-            self._variants = {v.name: v for v in found.variants}
-        return self._variants
-
-    async def variant_names(self) -> tuple[str, ...]:
-        return tuple(await self.variants())
-
-    async def variant_spellings(self) -> dict[str, list[str]]:
-        """Each variant's name -> what people type for it besides its names."""
-        return {name: facts.spellings for name, facts in (await self.variants()).items()}
-
-    async def variant(self, name: str) -> VariantFacts:
-        """The facts of ``name``. Raises ``NotFound`` for a variant the engine does not play."""
-        try:
-            return (await self.variants())[name]
-        except KeyError:
-            raise NotFound(404, "no_variant", f"no variant {name!r}", {}) from None
-
     # -- lobby ----------------------------------------------------------------------------
 
     async def create_game(
@@ -371,7 +370,7 @@ class EngineClient:
         name: str,
         *,
         topic_id: int = 0,
-        variant: str = "classic",
+        variant: str = DEFAULT_VARIANT,
         turn_seconds: int | None = None,
         rules: Options | None = None,
         uno_window_seconds: int | None = None,

@@ -28,7 +28,7 @@ from sqlalchemy import Engine, delete, select, update
 from sqlalchemy.orm import Session
 
 from services.engine.game_export import expand
-from services.engine.rules import VARIANTS, Options, options_to_json
+from services.engine.rules import DEFAULT_VARIANT, VARIANTS, Options, options_to_json
 from services.engine.wire.schemas import TURN_SECONDS_RANGE, UNO_WINDOW_SECONDS_RANGE
 from services.records.database import insert_for as _insert
 from services.records.database import rowcount, transaction
@@ -46,7 +46,6 @@ from services.records.models import (
 )
 from services.records.ratings import NEW_PLAYER
 
-DEFAULT_VARIANT = "classic"
 #: Most rows a board returns.
 MAX_BOARD = 50
 #: The AI levels a chat may have decide for a player whose time ran out (the engine's

@@ -17,7 +17,7 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-from services.engine.client import EngineView, GameInfo
+from services.engine.client import EngineView, GameInfo, variant_facts
 from services.language_preferences import LanguagePreferences
 from services.presentation.cards import color_name, face_label
 from services.presentation.i18n import gettext, language
@@ -109,7 +109,7 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
     }
     if view is None:
         return words
-    two_sided = any(seat.back_faces is not None for seat in view.seats)
+    two_sided = variant_facts(game.variant).two_sided
     lines = table_text(locale, game, view, (), two_sided=two_sided).plain.split("\n")
     owing = owing_text(locale, game, view)
     words["head"] = lines[1 if owing else 0]

@@ -20,7 +20,7 @@ from services.records.queries import (
     VariantRecord,
 )
 
-#: The engine's variants with their spellings, as ``EngineClient.variant_spellings`` has them.
+#: The engine's variants with their spellings, as ``variant_facts`` has them.
 SPELLINGS = {name: list(v.spellings) for name, v in VARIANTS.items()}
 
 

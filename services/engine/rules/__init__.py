@@ -21,8 +21,8 @@ from .round import round_gains
 from .serialize import from_json, options_to_json, to_json
 from .setup import Setup, SetupError, check_options, from_setup, new_game
 from .state import GameState, Options, Pending, PendingKind
-from .variant import HouseRule
-from .variants import VARIANTS, UnknownVariant, get_variant
+from .variant import TITLE_CONTEXT, HouseRule, Variant, VariantWords
+from .variants import DEFAULT_VARIANT, VARIANTS, UnknownVariant, get_variant
 from .view import (
     PendingView,
     SeatView,
@@ -34,6 +34,8 @@ from .view import (
 )
 
 __all__ = [
+    "DEFAULT_VARIANT",
+    "TITLE_CONTEXT",
     "VARIANTS",
     "Action",
     "ActionType",
@@ -58,6 +60,8 @@ __all__ = [
     "SetupError",
     "Side",
     "UnknownVariant",
+    "Variant",
+    "VariantWords",
     "View",
     "addressee",
     "apply",

@@ -48,6 +48,37 @@ class FirstCard(StrEnum):
     FLIP = "flip"  # UNO Flip's F: turn everything over, then judge the new top card
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` as a message id of the fronts' catalogs: their extraction finds it
+    here, and a front translates it where it shows it."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:
+    """``N_`` for a message id meant in ``context`` (a variant's title: ``TITLE_CONTEXT``);
+    the context is written here for the extraction, and the front passes it again."""
+    return message
+
+
+#: The gettext context of every variant's title (``VariantWords.title``).
+TITLE_CONTEXT = "variant"
+
+
+@dataclass(frozen=True)
+class VariantWords:
+    """What a front shows of a variant, as message ids of the fronts' catalogs (the rules
+    hold no translation: a front passes each to its ``gettext``, the title in the context
+    ``TITLE_CONTEXT``).  Each is marked (``N_``, ``NP_``) where the variant is declared, so
+    the catalogs' extraction finds it there."""
+
+    name: str  # "No Mercy": the table's head, the /new keyboard, the lists of variants
+    title: str  # "UNO No Mercy": its full name, which people also type (/rules, /top)
+    summary: str  # the variant in a sentence: the lobby's 📖 Rules alert
+    # The name of each side its cards have (``GameState.side``), where they have two: Flip's
+    # "light side" and "dark side".  Empty for one-sided cards.
+    side_names: Mapping[str, str] = field(default_factory=dict)
+
+
 # No ``slots`` on the two generic dataclasses below: a frozen, slotted generic dataclass
 # fails when built through its subscripted name (``CardRule[Table](...)``).
 @dataclass(frozen=True)
@@ -90,9 +121,11 @@ class HouseRule(StrEnum):
 @dataclass(frozen=True)
 class Variant(Generic[TableT]):
     name: str
+    # The engine's own English name for it (its refusals); a front shows ``words.title``.
     title: str
     deck: tuple[Card, ...]
     rules: Mapping[Kind, CardRule[TableT]]
+    words: VariantWords
     hand_size: int = 7
     target_score: int = 500
     min_players: int = 2
@@ -139,6 +172,11 @@ class Variant(Generic[TableT]):
                 # counts nothing: both reward the wrong player when the lowest total wins.
                 return f"{self.title}'s knock-out scoring can't be counted the other way round"
         return None
+
+    @property
+    def stacks_draws(self) -> bool:
+        """Whether its own rules stack draw cards (No Mercy), whatever the house rules say."""
+        return self.stacking is not Stacking.NONE
 
     @property
     def house_rules(self) -> frozenset[HouseRule]:

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
-from services.engine.rules import Options
+from services.engine.rules import HouseRule, Options, Variant
 
 #: The AI players a seat may hold (services/worker/ai).
 AiLevel = Literal["strong", "random", "first-legal", "hard"]
@@ -455,11 +455,13 @@ FALSE_CATCH_PENALTY = "false_catch_penalty"
 
 
 class VariantFacts(BaseModel):
-    """What the rules library says of one variant (RULES.md §3-§6), for the bot's screens:
-    its name (the id games are created with), its title, the score that wins a game of it,
-    its seats, whether its cards have a light and a dark side, and the house rules a chat
-    may switch on for it (``Options`` field names, in the rule sheet's order), and what
-    people type for it besides its name and titles (``spellings``)."""
+    """What the rules library says of one variant (RULES.md §3-§6), for the fronts: its
+    name (the id games are created with), its title, the score that wins a game of it, its
+    seats, whether its cards have a light and a dark side, the house rules a chat may switch
+    on for it (``Options`` field names, in the rule sheet's order), what people type for it
+    besides its name and titles (``spellings``), whether its own rules stack draw cards,
+    and the message ids a front shows it by (``VariantWords``: its name, its title, meant in
+    the context ``TITLE_CONTEXT``, its summary, and the name of each side)."""
 
     name: str
     title: str
@@ -469,6 +471,32 @@ class VariantFacts(BaseModel):
     two_sided: bool
     house_rules: list[str]
     spellings: list[str] = []
+    stacks_draws: bool = False
+    name_msgid: str = ""
+    title_msgid: str = ""
+    summary_msgid: str = ""
+    side_msgids: dict[str, str] = {}
+
+    @classmethod
+    def of(cls, variant: Variant[Any]) -> VariantFacts:
+        return cls(
+            name=variant.name,
+            title=variant.title,
+            target_score=variant.target_score,
+            min_players=variant.min_players,
+            max_players=variant.max_players,
+            two_sided=variant.double_sided,
+            house_rules=[
+                *(r.value for r in HouseRule if r in variant.house_rules),
+                FALSE_CATCH_PENALTY,
+            ],
+            spellings=list(variant.spellings),
+            stacks_draws=variant.stacks_draws,
+            name_msgid=variant.words.name,
+            title_msgid=variant.words.title,
+            summary_msgid=variant.words.summary,
+            side_msgids=dict(variant.words.side_names),
+        )
 
 
 class Variants(BaseModel):

@@ -32,8 +32,14 @@ from services.presentation.locales.catalog import (
 )
 
 _SERVICES: Final = LOCALES_DIR.parent.parent
-#: Where the words shown to people are written: the presentation and the two fronts.
-SOURCE_DIRS: Final = (_SERVICES / "presentation", _SERVICES / "bot", _SERVICES / "webapp")
+#: Where the words shown to people are written: the presentation, the two fronts, and the
+#: variants' own (their names, titles, summaries and side names: ``VariantWords``).
+SOURCE_DIRS: Final = (
+    _SERVICES / "presentation",
+    _SERVICES / "bot",
+    _SERVICES / "webapp",
+    _SERVICES / "engine" / "rules" / "variants",
+)
 MAPPING_FILE: Final = _SERVICES.parent / "babel.cfg"
 TEMPLATE_PATH: Final = LOCALES_DIR / "bot.pot"
 

@@ -83,14 +83,6 @@ VARIANT_CARD_NAMES: Final[dict[str, dict[str, Term]]] = {
     },
 }
 
-VARIANT_TITLES: Final = {
-    "classic": Term("variant", "Classic UNO"),
-    "flip": Term("variant", "UNO Flip"),
-    "no_mercy": Term("variant", "UNO No Mercy"),
-    "minecraft": Term("variant", "UNO Minecraft"),
-    "minions": Term("variant", "UNO Minions"),
-}
-
 #: The chat options of RULES.md §2 "House rules", "Alternate scoring" and the false-catch
 #: penalty ("UNO"), by the engine's option name.
 HOUSE_RULES: Final = {

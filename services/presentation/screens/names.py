@@ -6,22 +6,18 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from services.engine.client import GameInfo, SeatInfo
+from services.engine.client import GameInfo, SeatInfo, UnknownVariant, variant_facts
 from services.presentation.i18n import gettext, language
 from services.presentation.locales.bidi import Phrase, isolate
 
 
 def variant_name(locale: str | None, variant: str) -> str:
-    """A variant's name in ``locale``'s words (the variants themselves are the engine's:
-    ``EngineClient.variants``)."""
-    names = {
-        "classic": gettext(locale, "Classic"),
-        "flip": gettext(locale, "Flip"),
-        "no_mercy": gettext(locale, "No Mercy"),
-        "minecraft": gettext(locale, "Minecraft"),
-        "minions": gettext(locale, "Minions"),
-    }
-    return names.get(variant, variant)
+    """A variant's name in ``locale``'s words (its message id is the rules': ``variant_facts``);
+    a variant the engine does not play, as it is written."""
+    try:
+        return gettext(locale, variant_facts(variant).name_msgid)
+    except UnknownVariant:
+        return variant
 
 
 def person(seat: SeatInfo, *, mention: bool = False) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from services.engine.client import EngineView, GameInfo
+from services.engine.client import EngineView, GameInfo, variant_facts
 from services.presentation.callbacks import Callback, Kind
 from services.presentation.cards import (
     COLOR_SQUARES,
@@ -85,13 +85,10 @@ def answers_text(locale: str | None, amount: int, game: GameInfo, view: EngineVi
     return gettext(locale, "to take +{n}", n=amount)
 
 
-#: Variants whose own rules stack draw cards (RULES.md §5 No Mercy; elsewhere the house
-#: rule Progressive Draw).
-STACKING_VARIANTS = frozenset({"no_mercy"})
-
-
 def stacking(game: GameInfo, view: EngineView) -> bool:
-    return view.variant in STACKING_VARIANTS or bool(game.rules.get("progressive_draw"))
+    """Whether draw cards stack: by the variant's own rules (RULES.md §5 No Mercy), else by
+    the house rule Progressive Draw."""
+    return variant_facts(view.variant).stacks_draws or bool(game.rules.get("progressive_draw"))
 
 
 def uno_window_seconds(game: GameInfo) -> int:
@@ -109,6 +106,10 @@ def catch_line(locale: str | None, game: GameInfo, view: EngineView) -> Rich:
         name=person(game.seats[view.uno_window]),
         n=uno_window_seconds(game),
     )
+
+
+#: The mark before the name of the side in play (its name is the variant's: ``side_msgids``).
+SIDE_MARKS = {"light": "☀ ", "dark": "🌑 "}
 
 
 def table_text(
@@ -132,11 +133,8 @@ def table_text(
         gettext(locale, "round {n}", n=view.round),
     ]
     if two_sided:
-        head.append(
-            "☀ " + gettext(locale, "light side")
-            if view.side == "light"
-            else "🌑 " + gettext(locale, "dark side")
-        )
+        side = variant_facts(game.variant).side_msgids[view.side]
+        head.append(SIDE_MARKS.get(view.side, "") + gettext(locale, side))
     head.append(direction)
     # Whose decision it is comes first: the line a glance (and a notification's preview)
     # reads.

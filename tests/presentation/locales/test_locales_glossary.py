@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from services.engine.rules.cards import Color, Kind
-from services.engine.rules.variant import HouseRule
+from services.engine.rules.variant import TITLE_CONTEXT, HouseRule
 from services.engine.rules.variants import VARIANTS
 from services.presentation.locales.glossary import (
     CARD_NAMES,
@@ -15,7 +15,6 @@ from services.presentation.locales.glossary import (
     HOUSE_RULES,
     UNO_CALL,
     VARIANT_CARD_NAMES,
-    VARIANT_TITLES,
     Term,
     UnknownCard,
     colour_name,
@@ -80,7 +79,8 @@ def glossary_terms() -> list[Term]:
         *COLOURS.values(),
         *CARD_NAMES.values(),
         *nested,
-        *VARIANT_TITLES.values(),
+        # each variant's title, which the rules hold and the glossary translates
+        *(Term(TITLE_CONTEXT, v.words.title) for v in VARIANTS.values()),
         *HOUSE_RULES.values(),
         UNO_CALL,
     ]
@@ -105,7 +105,8 @@ def test_every_card_kind_of_the_engine_has_a_name() -> None:
 
 
 def test_every_variant_and_house_rule_has_a_title() -> None:
-    assert set(VARIANTS) == set(VARIANT_TITLES)
+    words = [v.words for v in VARIANTS.values()]
+    assert [w for w in words if not (w.name and w.title and w.summary)] == []
     # Every house rule of the rules library, and the false-catch penalty every variant offers.
     assert {r.value for r in HouseRule} | {"false_catch_penalty"} == set(HOUSE_RULES)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.bot.lobby import RULES_SUMMARY
+from services.engine.client import variant_facts, variant_names
 from services.presentation.i18n import gettext
 from services.presentation.locales.catalog import LANGUAGES
 from services.presentation.locales.rules_text import telegram_length
@@ -14,8 +14,9 @@ ALERT_LIMIT = 200
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("variant", sorted(RULES_SUMMARY))
+@pytest.mark.parametrize("variant", variant_names())
 def test_rules_alerts_fit(language: str, variant: str) -> None:
-    text = gettext(language, RULES_SUMMARY[variant])
+    summary = variant_facts(variant).summary_msgid
+    text = gettext(language, summary)
     assert 0 < telegram_length(text) <= ALERT_LIMIT
-    assert language == "en" or text != RULES_SUMMARY[variant]
+    assert language == "en" or text != summary

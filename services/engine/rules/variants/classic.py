@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..cards import LIGHT_COLORS, NUMBER_KINDS, Card, Face, Kind
 from ..effects import draw_card, next_player, reverse, seven, skip, zero
 from ..table import Table
-from ..variant import CardRule, FirstCard, Variant
+from ..variant import N_, NP_, CardRule, FirstCard, Variant, VariantWords
 
 
 def numbered_deck(
@@ -61,6 +61,13 @@ SEVEN_O_RULES = {Kind.N7: CardRule(seven), Kind.N0: CardRule(zero)}
 CLASSIC = Variant(
     name="classic",
     title="Classic UNO",
+    words=VariantWords(
+        name=N_("Classic"),
+        title=NP_("variant", "Classic UNO"),
+        summary=N_(
+            "Match the colour, number or symbol; +2, skip, reverse, wilds; call UNO at two cards."
+        ),
+    ),
     deck=CLASSIC_DECK,
     rules=classic_rules(),
     seven_o_rules=SEVEN_O_RULES,

@@ -12,7 +12,7 @@ from ..cards import DARK_COLORS, LIGHT_COLORS, NUMBER_KINDS, Card, Face, Kind
 from ..effects import draw_card, next_player, reverse, skip, skip_everyone
 from ..state import AfterColor, Pending, PendingKind
 from ..table import Table
-from ..variant import CardRule, FirstCard, Variant
+from ..variant import N_, NP_, CardRule, FirstCard, Variant, VariantWords
 
 # -- the deck ----------------------------------------------------------------------------
 
@@ -157,6 +157,15 @@ def flip_rules() -> dict[Kind, CardRule[Table]]:
 FLIP = Variant(
     name="flip",
     title="UNO Flip",
+    words=VariantWords(
+        name=N_("Flip"),
+        title=NP_("variant", "UNO Flip"),
+        summary=N_(
+            "Classic with a light and a dark side; ⤵ flips every card. Dark side: +5, skip "
+            "everyone, wild draw colour."
+        ),
+        side_names={"light": N_("light side"), "dark": N_("dark side")},
+    ),
     deck=FLIP_DECK,
     rules=flip_rules(),
     double_sided=True,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..cards import Kind
 from ..effects import draw_card
 from ..table import Table
-from ..variant import CardRule, FirstCard, Variant
+from ..variant import N_, NP_, CardRule, FirstCard, Variant, VariantWords
 from .classic import CLASSIC_DECK, SEVEN_O_RULES, classic_rules, wilds
 
 MINECRAFT_DECK = CLASSIC_DECK + tuple(wilds(Kind.WILD_DRAW3, 4))
@@ -31,6 +31,11 @@ def minecraft_rules() -> dict[Kind, CardRule[Table]]:
 MINECRAFT = Variant(
     name="minecraft",
     title="UNO Minecraft",
+    words=VariantWords(
+        name=N_("Minecraft"),
+        title=NP_("variant", "UNO Minecraft"),
+        summary=N_("Classic plus the Creeper (wild +3)."),
+    ),
     deck=MINECRAFT_DECK,
     rules=minecraft_rules(),
     seven_o_rules=SEVEN_O_RULES,

@@ -25,7 +25,7 @@ from ..cards import Card, Kind
 from ..events import EventType
 from ..state import GameState
 from ..table import Table
-from ..variant import CardRule, FirstCard, Variant
+from ..variant import N_, NP_, CardRule, FirstCard, Variant, VariantWords
 from .classic import CLASSIC_DECK, SEVEN_O_RULES, classic_rules, wilds
 
 MINIONS_DECK = CLASSIC_DECK + tuple(wilds(Kind.WILD_DUMB_FU, 4))
@@ -83,6 +83,14 @@ def breaks_freeze(state: GameState, action: Action) -> bool:
 MINIONS = Variant(
     name="minions",
     title="UNO Minions",
+    words=VariantWords(
+        name=N_("Minions"),
+        title=NP_("variant", "UNO Minions"),
+        summary=N_(
+            "Classic plus Dumb Fu: it freezes the next player, and moving out of turn then "
+            "costs them 4 cards."
+        ),
+    ),
     deck=MINIONS_DECK,
     rules=minions_rules(),
     seven_o_rules=SEVEN_O_RULES,

@@ -24,7 +24,7 @@ from ..effects import (
 from ..events import EventType
 from ..state import Pending, PendingKind
 from ..table import Table
-from ..variant import CardRule, DrawPolicy, FirstCard, Stacking, Variant
+from ..variant import N_, NP_, CardRule, DrawPolicy, FirstCard, Stacking, Variant, VariantWords
 from .classic import numbered_deck, wilds
 
 MERCY_LIMIT = 25  # RULES.md §4 "Mercy"
@@ -191,6 +191,11 @@ def no_mercy_rules() -> dict[Kind, CardRule[Table]]:
 NO_MERCY = Variant(
     name="no_mercy",
     title="UNO Show 'em No Mercy",
+    words=VariantWords(
+        name=N_("No Mercy"),
+        title=NP_("variant", "UNO No Mercy"),
+        summary=N_("Stack draw cards, 7 swaps hands, 0 passes them on, 25 cards knocks you out."),
+    ),
     deck=NO_MERCY_DECK,
     rules=no_mercy_rules(),
     target_score=1000,
