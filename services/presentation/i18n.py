@@ -6,7 +6,7 @@ bot speaks (``language``; English when it speaks none of the user's). Messages a
 ``{name}``-field templates; each value is formatted for the language: text is wrapped in
 Unicode isolates so right-to-left messages stay in order, numbers get the language's digits
 (Persian ۰–۹), and a ``Phrase`` goes in as it is: a translated message passed into
-another, or a name ``screens.names.person`` already isolated (isolating it again would nest two
+another, or a name ``screens.people.person`` already isolated (isolating it again would nest two
 isolates around it: each name is isolated once, where it is made).
 
 The ``rich_`` forms give rich text (``services.presentation.rich``) and take it as a field's

@@ -9,8 +9,8 @@ from typing import Any
 from harness.players import callbacks
 from services.presentation.callbacks import Callback, Kind
 from services.presentation.i18n import gettext
-from services.presentation.screens.names import plain_text
 from tests.helpers.bot_scenes import Scene, deal
+from tests.helpers.chat_text import plain_text
 
 
 def test_inline_hand_plays_a_card_once(stack: Any, make_group: Any) -> None:

@@ -31,10 +31,10 @@ from services.presentation.screens.event_lines import (
 from services.presentation.screens.hand import choices, private_hand
 from services.presentation.screens.keyboard import Keyboard, callbacks
 from services.presentation.screens.lobby import lobby as lobby_screen
-from services.presentation.screens.names import plain_text
 from services.presentation.screens.notices import blocked, frozen_penalty
 from services.presentation.screens.scores import game_over, round_end
 from services.presentation.screens.table import table as table_screen
+from tests.helpers.chat_text import plain_text
 from tests.helpers.engine_views import engine_view, game_info
 
 

@@ -35,9 +35,9 @@ from services.presentation.screens.inline_results import inline_page
 from services.presentation.screens.keyboard import Keyboard, callbacks, columns, fits, label_room
 from services.presentation.screens.lobby import lobby as lobby_screen
 from services.presentation.screens.lobby import variant_keyboard
-from services.presentation.screens.names import plain_text
 from services.presentation.screens.table import DEFAULT_UNO_WINDOW_SECONDS
 from services.presentation.screens.table import table as table_screen
+from tests.helpers.chat_text import plain_text
 from tests.helpers.engine_views import engine_view, game_info
 
 NAMES = ["Ana", "Bob", "Cyd"]

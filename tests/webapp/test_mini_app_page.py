@@ -20,8 +20,8 @@ import pytest
 from harness.services import ENGINE_TOKEN
 from services.engine.client import EngineClient, GameInfo
 from services.move_ids import action_id
-from services.presentation.screens.names import plain_text
 from services.presentation.screens.refusals import kicked_out, left_the_group
+from tests.helpers.chat_text import plain_text
 from tests.helpers.webapp import WebAppStack, deal_classic
 
 pytestmark = pytest.mark.slow

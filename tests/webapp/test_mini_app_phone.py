@@ -22,7 +22,7 @@ from services.engine.client import EngineClient, GameInfo, SeatSpec
 from services.language_preferences import CHOICE_KEY
 from services.presentation.i18n import gettext
 from services.presentation.locales.glossary import face_name
-from services.presentation.screens.names import plain_text
+from tests.helpers.chat_text import plain_text
 from tests.helpers.webapp import WebAppStack
 
 pytestmark = pytest.mark.slow

@@ -26,7 +26,7 @@ from services.language_preferences import CHOICE_KEY
 from services.presentation.cards import color_name
 from services.presentation.i18n import gettext
 from services.presentation.locales.glossary import face_name
-from services.presentation.screens.names import plain_text
+from tests.helpers.chat_text import plain_text
 from tests.helpers.webapp import WebAppStack
 
 pytestmark = pytest.mark.slow

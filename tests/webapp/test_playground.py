@@ -18,7 +18,7 @@ from harness.play import BOT_USERNAME, FIRST_PERSON, set_up_world
 from harness.services import ENGINE_TOKEN, WebAppProcess, start_bot, start_worker
 from playground.server import LocalTelegram, start_in_thread
 from services.engine.client import EngineClient, GameInfo, SeatSpec
-from services.presentation.screens.names import plain_text
+from tests.helpers.chat_text import plain_text
 from tests.helpers.webapp import APP_NAME, WebAppStack, start_webapp
 
 pytestmark = pytest.mark.slow

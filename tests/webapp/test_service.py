@@ -17,7 +17,7 @@ from services.engine.client import EngineClient
 from services.language_preferences import CHOICE_KEY
 from services.move_ids import action_id
 from services.presentation.i18n import gettext
-from services.presentation.screens.names import plain_text
+from tests.helpers.chat_text import plain_text
 from tests.helpers.webapp import APP_NAME, Deal, start_webapp
 from tests.helpers.webapp_stream import stream_ticket, table_stream
 

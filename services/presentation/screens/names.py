@@ -1,14 +1,13 @@
-"""Names as a screen shows them: a seat's, a variant's, a list of them, and HTML back to
-plain text."""
+"""Names as a screen shows them: a variant's, and a list of names (a seat's own name is
+``screens.people``'s, as rich text)."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
-from services.engine.client import GameInfo, SeatInfo, UnknownVariant, variant_facts
+from services.engine.client import UnknownVariant, variant_facts
 from services.presentation.i18n import gettext, language
-from services.presentation.locales.bidi import Phrase, isolate
+from services.presentation.locales.bidi import Phrase
 
 
 def variant_name(locale: str | None, variant: str) -> str:
@@ -20,30 +19,6 @@ def variant_name(locale: str | None, variant: str) -> str:
         return variant
 
 
-def person(seat: SeatInfo, *, mention: bool = False) -> str:
-    """A seat's name as HTML; isolated so right-to-left names keep the line in order (a
-    ``Phrase``: a message it fills in does not isolate it again)."""
-    name = isolate(html.escape(seat.name))
-    if mention and seat.user_id is not None:
-        return Phrase(f'<a href="tg://user?id={seat.user_id}">{name}</a>')
-    return Phrase(name)
-
-
-def seat_names(game: GameInfo) -> list[str]:
-    return [person(s) for s in game.seats]
-
-
-def seat_name(names: Sequence[str], seat: object) -> str:
-    """The name of ``seat`` (an event's field) among ``names``; "?" for none of them."""
-    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
-
-
 def listed(locale: str | None, names: Sequence[str]) -> Phrase:
     """Names already in ``locale``'s language, as a list (Persian with "؛": its names hold "،")."""
     return Phrase(("؛ " if language(locale) == "fa" else ", ").join(names))
-
-
-def plain_text(text: str) -> str:
-    """HTML ``text`` as plain text, its isolates taken out (an alert or a button shows no
-    markup, and its words need none)."""
-    return html.unescape(text.replace("\u2068", "").replace("\u2069", ""))
