@@ -278,6 +278,8 @@ class WebApp:
             # milliseconds: the page counts down by its own clock corrected by the offset.
             "deadline": None if shown.at.turn_due is None else round(shown.at.turn_due * 1000),
             "now": round(time.time() * 1000),
+            # What the chat's table shows of the round's commitment (its seed stays hidden).
+            "commitment_fingerprint": shown.commitment_fingerprint,
         }
         if shown.removed is not None:  # kicked: they watch as a spectator, and are told why
             table["removed"] = {

@@ -30,7 +30,12 @@ from services.presentation.screens.names import variant_name
 from services.presentation.screens.notices import notice
 from services.presentation.screens.refusals import kicked_out, left_the_group
 from services.presentation.screens.scores import round_end
-from services.presentation.screens.table import catch_line, owing_text, table_text
+from services.presentation.screens.table import (
+    catch_line,
+    fingerprint_line,
+    owing_text,
+    table_text,
+)
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -124,6 +129,7 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
     words["owing"] = text(owing)
     words["catch"] = text(catch_line(locale, game, view))
     words["pile"] = text(lines[-1])
+    words["fingerprint"] = text(fingerprint_line(locale, view))
     words["cards"] = _card_names(locale, game.variant, _faces(view))
     words["colour"] = color_name(locale, view.color) if view.color else ""
     words["actions"] = {
