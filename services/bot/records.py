@@ -42,6 +42,9 @@ class Records:
     async def last_variant(self, chat_id: int) -> str | None:
         return await asyncio.to_thread(queries.last_variant, self.engine, chat_id)
 
+    async def last_finished_game(self, chat_id: int, topic_id: int) -> str | None:
+        return await asyncio.to_thread(queries.last_finished_game, self.engine, chat_id, topic_id)
+
     async def forget_user(self, user_id: int) -> Forgotten:
         return await asyncio.to_thread(queries.forget_user, self.engine, user_id)
 

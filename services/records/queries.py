@@ -309,6 +309,27 @@ def forget_user(engine: Engine, user_id: int) -> Forgotten:
 # -- replays ------------------------------------------------------------------------------
 
 
+def last_finished_game(engine: Engine, chat_id: int, topic_id: int = 0) -> str | None:
+    """The id of the chat's (forum topic's) last game that was dealt and finished, won or
+    ended early, and archived (``/replay``: a game ended in its lobby, or made from a test
+    set-up, has nothing to replay); None before any."""
+    query = (
+        select(GAMES.c.id)
+        .where(
+            GAMES.c.chat_id == chat_id,
+            GAMES.c.topic_id == topic_id,
+            GAMES.c.status.in_(("over", "ended")),
+            GAMES.c.finished_at.is_not(None),
+            GAMES.c.id.in_(select(ARCHIVES.c.game_id)),
+        )
+        .order_by(GAMES.c.finished_at.desc())
+        .limit(1)
+    )
+    with Session(engine) as session:
+        found = session.execute(query).scalar_one_or_none()
+    return str(found) if found is not None else None
+
+
 def game_export(engine: Engine, game_id: str) -> dict[str, Any] | None:
     """The export of an archived game (docs/EXPORT.md), written out again from its archive
     with its seats' names (None for a forgotten one); None when the game is not archived

@@ -41,7 +41,7 @@ from typing import Annotated, Any
 import httpx
 import orjson
 from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from redis.asyncio import Redis
@@ -52,6 +52,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.config import Settings, get_settings
 from services.engine.client import (
+    Conflict,
     EngineClient,
     EngineError,
     Forbidden,
@@ -64,11 +65,13 @@ from services.http_limits import BodyLimit
 from services.move_ids import action_id, is_game_id
 from services.presentation.screens.mini_app import already_caught, games_list_words
 from services.presentation.screens.names import person, variant_name
+from services.presentation.screens.replay import replay_refusal
 from services.webapp.flood import FloodLimit
 from services.webapp.init_data import InvalidInitData, WebAppUser, validate
 from services.webapp.log_follower import LogFollower, Watch
 from services.webapp.membership import ChatMembers, MembershipUnknown
 from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSED
+from services.webapp.replays import replay_payload, verdict
 from services.webapp.stream_leases import Lease, StreamLeases, TooManyStreams
 from services.webapp.tables import Tables
 from services.webapp.tickets import BadTicket, StreamTickets
@@ -396,6 +399,42 @@ class WebApp:
             ],
         }
 
+    async def finished_game(self, game_id: str, init_data: str) -> tuple[dict[str, Any], str]:
+        """A finished game's export and the person's language, for its replay: the person
+        the initData proves, in the game's chat now. A game still in its lobby or played is
+        refused 409 ``game_in_progress`` (its hidden cards and the seed of the round in play
+        stay hidden: the engine gives no export of it), an unknown, expired or malformed id
+        404, a chat not theirs 403; each refusal says why in their words and nothing more."""
+        user = self.authenticate(init_data)
+        await self.flood_check("open", user.id)
+        locale = await viewer_language(self.redis, user.id, user.language_code)
+        try:
+            await self.viewer(game_id, user)
+            try:
+                export = await self.engine.export(game_id)
+            except Conflict as refused:
+                raise Refused(409, refused.error, "there is no replay of this game now") from None
+            except NotFound:
+                raise Refused(404, "no_game", "no such game") from None
+        except Refused as refused:
+            refused.extra["words"] = replay_refusal(locale, refused.code)
+            raise
+        return export, locale
+
+    async def replay(self, game_id: str, init_data: str) -> bytes:
+        """The replay of a finished game (``replays.replay_payload``): every position and
+        every hand."""
+        export, locale = await self.finished_game(game_id, init_data)
+        game = await self.engine.game(game_id)
+        # A few milliseconds a move: in a thread, so the live tables are served meanwhile.
+        payload = await asyncio.to_thread(replay_payload, export, game, locale)
+        return orjson.dumps(payload)
+
+    async def replay_verdict(self, game_id: str, init_data: str) -> dict[str, Any]:
+        """The check of the game's export, round by round (``replays.verdict``)."""
+        export, locale = await self.finished_game(game_id, init_data)
+        return await asyncio.to_thread(verdict, export, locale)
+
     async def move(self, game_id: str, init_data: str, move: Move) -> dict[str, Any]:
         user = self.authenticate(init_data)
         await self.flood_check("move", user.id)
@@ -555,6 +594,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return FileResponse(STATIC / "replay.html", headers={"Cache-Control": "no-cache"})
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/healthz")
@@ -609,6 +652,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request: Request, authorization: Annotated[str | None, Header()] = None
     ) -> JSONResponse:
         body = await service(request).my_games(_init_data_of(authorization))
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+    @app.get("/v1/games/{game_id}/replay")
+    async def get_replay(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        body = await service(request).replay(game_id, _init_data_of(authorization))
+        return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
+
+    @app.get("/v1/games/{game_id}/replay/verdict")
+    async def get_replay_verdict(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> JSONResponse:
+        body = await service(request).replay_verdict(game_id, _init_data_of(authorization))
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     @app.post("/v1/games/{game_id}/moves")

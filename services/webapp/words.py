@@ -75,6 +75,12 @@ def _card_names(locale: str, variant: str, codes: set[str]) -> dict[str, dict[st
     return {code: _card_words(locale, code, variant) for code in codes}
 
 
+def card_names(locale: str, variant: str, codes: set[str]) -> dict[str, dict[str, str]]:
+    """Each of ``codes``' words (``_card_names``), for a page that shows more faces than a
+    live view (a replay shows every hand)."""
+    return _card_names(locale, variant, codes)
+
+
 @lru_cache(maxsize=8192)
 def _card_words(locale: str, code: str, variant: str) -> dict[str, str]:
     try:

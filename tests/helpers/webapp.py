@@ -12,6 +12,7 @@ from harness import services
 from harness.services import ENGINE_TOKEN, EngineProcess, WebAppProcess
 from playground.web_apps import sign
 from services.engine.client import EngineClient, GameInfo, SeatSpec
+from services.engine.rules import Options
 
 #: The short name the Mini App is registered under (as with @BotFather's /newapp).
 APP_NAME = "table"
@@ -103,3 +104,51 @@ def start_webapp(stack: WebAppStack, name: str, **extra: str) -> WebAppProcess:
     )
     stack.telegram.control.register_web_app(stack.token, APP_NAME, f"{proc.url}/")
     return proc
+
+
+def _preferred(legal: list[str]) -> str:
+    """A move that brings a round to its end: a card played when one can be (a wild's
+    colour chosen at once), else a draw, else whatever is owed."""
+    for prefix in ("p.", "c.", "k", "d", "a"):
+        for code in legal:
+            if code.startswith(prefix) and code != "pass":
+                return code
+    return legal[0]
+
+
+async def finished_game(stack: WebAppStack, *, moves: int | None = None) -> GameInfo:
+    """A Classic game of Ann and Bob dealt by the service from a fresh seed (so it has a
+    history to replay), to one round: played out to its end, or ended by its host after
+    ``moves`` moves. The group's earlier game, if any, ended first."""
+    ann, bob = stack.people["Ann"]["id"], stack.people["Bob"]["id"]
+    users = {0: ann, 1: bob}
+    async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+        existing = await engine.chat_game(stack.group["id"])
+        if existing is not None:
+            await engine.end(existing.game_id, existing.host, admin=True)
+        game = await engine.create_game(
+            stack.group["id"], ann, "Ann", turn_seconds=3600, rules=Options(target_score=1)
+        )
+        await engine.join(game.game_id, bob, "Bob")
+        game = await engine.start(game.game_id, ann)
+        made = 0
+        while game.status == "playing" and (moves is None or made < moves):
+            seen = await engine.spectator_view(game.game_id)
+            assert seen.view is not None and seen.view.pending is not None
+            owing = users[seen.view.pending.player]
+            mine = await engine.view(game.game_id, owing)
+            assert mine.view is not None
+            code = _preferred(mine.view.legal)
+            await engine.act(
+                game.game_id,
+                owing,
+                code,
+                version=mine.game.version,
+                action_id=f"t{made}",
+            )
+            made += 1
+            assert made < 3000, "the round does not end"
+            game = await engine.game(game.game_id)
+        if game.status == "playing":
+            game = await engine.end(game.game_id, ann)
+        return game

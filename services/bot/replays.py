@@ -1,0 +1,92 @@
+"""/replay: a finished game's replay in the Mini App (services/webapp, its replay page).
+
+``/replay`` in a group opens the chat's (forum topic's) last finished game, from the
+records; ``/replay <game id>`` a game the sender played, as the engine has it (it holds a
+finished game a day, the replay's own source). The answer names the game and carries the
+button that opens it: a direct link in a group, the page in a private chat. Whether the
+person may watch it is the Mini App's to judge (a member of the game's chat), as it is for
+the live table.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy.exc import SQLAlchemyError
+from telegram import Update
+from telegram.ext import ContextTypes
+
+from services.bot.context import EngineDown, call_engine, is_group, services, topic_of
+from services.bot.keyboards import markup
+from services.bot.language_commands import reply_language
+from services.bot.ratelimit import REPLY_WORTH
+from services.engine.client import EngineClient, GameInfo, NotFound
+from services.move_ids import is_game_id
+from services.presentation.i18n import gettext
+from services.presentation.screens.names import person, variant_name
+from services.presentation.screens.refusals import not_answering
+from services.presentation.screens.replay import replay_keyboard, replay_offer, replay_refusal
+
+log = logging.getLogger(__name__)
+
+
+async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    message, user, chat = update.effective_message, update.effective_user, update.effective_chat
+    if message is None or user is None or chat is None:
+        return
+    locale = await reply_language(update, context)
+    uno = services(context)
+    app = uno.publisher.mini_app
+    asked = (context.args or [""])[0]
+    in_group = is_group(chat)
+    try:
+        if asked:
+            game = await _played_by(uno.engine, asked, user.id)
+            refusal = "not_a_player" if game is None else ""
+        else:
+            game = await _last_of(context, chat.id, topic_of(message)) if in_group else None
+            refusal = "no_finished_game" if game is None else ""
+    except EngineDown:
+        await message.reply_text(not_answering(locale))
+        return
+    except SQLAlchemyError:
+        log.exception("/replay: the records did not answer")
+        await message.reply_text(gettext(locale, "The records are not available right now."))
+        return
+    keyboard = replay_keyboard(locale, app, game.game_id, in_group=in_group) if game else None
+    if game is None or keyboard is None:
+        await message.reply_text(replay_refusal(locale, refusal or "no_game"))
+        return
+    text = replay_offer(locale, variant_name(locale, game.variant), [person(s) for s in game.seats])
+    await uno.outbox.send(
+        chat.id, text, markup(keyboard), topic_id=topic_of(message), worth=REPLY_WORTH
+    )
+
+
+async def _played_by(engine: EngineClient, game_id: str, user_id: int) -> GameInfo | None:
+    """The finished game ``game_id`` if ``user_id`` sat in it; None for any other id."""
+    if not is_game_id(game_id):
+        return None
+    try:
+        game = await call_engine(lambda: engine.game(game_id))
+    except NotFound:
+        return None
+    if game.status not in ("over", "ended") or all(s.user_id != user_id for s in game.seats):
+        return None
+    return game
+
+
+async def _last_of(
+    context: ContextTypes.DEFAULT_TYPE, chat_id: int, topic_id: int
+) -> GameInfo | None:
+    """The chat's last finished game, while the engine still holds it."""
+    uno = services(context)
+    if uno.records is None:
+        return None
+    game_id = await uno.records.last_finished_game(chat_id, topic_id)
+    if game_id is None:
+        return None
+    try:
+        return await call_engine(lambda: uno.engine.game(game_id))
+    except NotFound:
+        return None
