@@ -57,6 +57,8 @@ def _position(
     table = _engine_view(position, None)
     hands = [list(_engine_view(position, seat).hand) for seat in range(len(state.players))]
     said = view_words(locale, game, table)
+    # The live table's line of whose decision it is, less its turn's time: no clock runs here.
+    said["owing"] = said["owing"].split(" · ⏱", 1)[0]
     cards.update(said.get("cards", {}))
     cards.update(
         card_names(locale, game.variant, {c for hand in hands for c in hand} - cards.keys())

@@ -11,7 +11,7 @@ from typing import Any
 from harness import services
 from harness.services import ENGINE_TOKEN, EngineProcess, WebAppProcess
 from playground.web_apps import sign
-from services.engine.client import EngineClient, GameInfo, SeatSpec
+from services.engine.client import EngineClient, GameInfo, IllegalAction, SeatSpec, StaleVersion
 from services.engine.rules import Options
 
 #: The short name the Mini App is registered under (as with @BotFather's /newapp).
@@ -117,20 +117,31 @@ def _preferred(legal: list[str]) -> str:
 
 
 async def finished_game(stack: WebAppStack, *, moves: int | None = None) -> GameInfo:
-    """A Classic game of Ann and Bob dealt by the service from a fresh seed (so it has a
-    history to replay), to one round: played out to its end, or ended by its host after
-    ``moves`` moves. The group's earlier game, if any, ended first."""
-    ann, bob = stack.people["Ann"]["id"], stack.people["Bob"]["id"]
-    users = {0: ann, 1: bob}
-    async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
-        existing = await engine.chat_game(stack.group["id"])
+    """A Classic game of Ann and Bob in the stack's group (``play_a_round``)."""
+    players = [(stack.people[n]["id"], n) for n in ("Ann", "Bob")]
+    return await play_a_round(stack.engine_url, stack.group["id"], players, moves=moves)
+
+
+async def play_a_round(
+    engine_url: str, chat_id: int, players: list[tuple[int, str]], *, moves: int | None = None
+) -> GameInfo:
+    """A Classic game of ``players`` (user id, name) in ``chat_id`` dealt by the service
+    from a fresh seed (so it has a history to replay), to one round (target score 1):
+    played out to its end as chat presses would play it, or ended by its host after
+    ``moves`` moves. The chat's earlier game, if any, is ended first. A move the game
+    moved past meanwhile (the service closing an UNO window) is chosen again."""
+    users = dict(enumerate(user for user, _ in players))
+    host, host_name = players[0]
+    async with EngineClient(engine_url, ENGINE_TOKEN) as engine:
+        existing = await engine.chat_game(chat_id)
         if existing is not None:
             await engine.end(existing.game_id, existing.host, admin=True)
         game = await engine.create_game(
-            stack.group["id"], ann, "Ann", turn_seconds=3600, rules=Options(target_score=1)
+            chat_id, host, host_name, turn_seconds=3600, rules=Options(target_score=1)
         )
-        await engine.join(game.game_id, bob, "Bob")
-        game = await engine.start(game.game_id, ann)
+        for user, name in players[1:]:
+            await engine.join(game.game_id, user, name)
+        game = await engine.start(game.game_id, host)
         made = 0
         while game.status == "playing" and (moves is None or made < moves):
             seen = await engine.spectator_view(game.game_id)
@@ -139,16 +150,15 @@ async def finished_game(stack: WebAppStack, *, moves: int | None = None) -> Game
             mine = await engine.view(game.game_id, owing)
             assert mine.view is not None
             code = _preferred(mine.view.legal)
-            await engine.act(
-                game.game_id,
-                owing,
-                code,
-                version=mine.game.version,
-                action_id=f"t{made}",
-            )
-            made += 1
+            try:
+                await engine.act(
+                    game.game_id, owing, code, version=mine.game.version, action_id=f"t{made}"
+                )
+                made += 1
+            except (StaleVersion, IllegalAction):
+                pass
             assert made < 3000, "the round does not end"
             game = await engine.game(game.game_id)
         if game.status == "playing":
-            game = await engine.end(game.game_id, ann)
+            game = await engine.end(game.game_id, host)
         return game

@@ -110,15 +110,13 @@
   function stop() {
     if (timer !== null) clearInterval(timer);
     timer = null;
-    $("play").textContent = "▶";
-    $("play").setAttribute("aria-label", replay.words.play);
+    $("play").textContent = `⏵ ${replay.words.play}`;
   }
 
   function play() {
     if (timer !== null) return stop();
     if (at === replay.positions.length - 1) go(0);
-    $("play").textContent = "⏸";
-    $("play").setAttribute("aria-label", replay.words.pause);
+    $("play").textContent = `⏸ ${replay.words.pause}`;
     timer = setInterval(() => {
       if (at >= replay.positions.length - 1) return stop();
       go(at + 1);
@@ -176,7 +174,7 @@
     label("back", words.back);
     label("forward", words.forward);
     label("next-round", words.next_round);
-    label("play", words.play);
+    $("play").textContent = `⏵ ${words.play}`;
     $("speed-label").textContent = `${words.speed} `;
     $("verify").textContent = words.verify;
     $("position").max = String(replay.positions.length - 1);
