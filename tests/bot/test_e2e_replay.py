@@ -84,6 +84,19 @@ def replay_button(stack: Stack, chat_id: int, after: int = 0) -> dict[str, Any]:
     return found
 
 
+def reply_to(stack: Stack, chat_id: int, said: dict[str, Any]) -> str:
+    """The text of the bot's reply to the message ``said``."""
+
+    def replied() -> str | None:
+        for message in stack.players(chat_id).bot_messages():
+            if (message.get("reply_to_message") or {}).get("message_id") == said["message_id"]:
+                return str(message["text"])
+        return None
+
+    found: str = stack.control.wait_until(replied, timeout=60, what="the bot's reply")
+    return found
+
+
 def test_a_round_played_opens_its_replay_from_the_chat_and_steps_through_it(
     replay_stack: tuple[Stack, WebAppProcess], browser: Any
 ) -> None:
@@ -152,3 +165,9 @@ def test_a_round_played_opens_its_replay_from_the_chat_and_steps_through_it(
     offered = replay_button(stack, int(chat["id"]), after=int(said["message_id"]))
     assert offered["url"] == link
     assert "Replay of the Classic game of" in offered["message"]["text"]
+    # /replay <id>: a game the sender played; another id is refused in words
+    said = control.send_message(people[1]["id"], chat["id"], f"/replay {game.game_id}")
+    offered = replay_button(stack, int(chat["id"]), after=int(said["message_id"]))
+    assert offered["url"] == link
+    said = control.send_message(people[1]["id"], chat["id"], "/replay Gnot-a-game")
+    assert reply_to(stack, int(chat["id"]), said) == "You did not play in that game."
