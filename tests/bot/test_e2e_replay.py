@@ -80,7 +80,8 @@ def replay_button(stack: Stack, chat_id: int, after: int = 0) -> dict[str, Any]:
                     return {"message": message, **button}
         return None
 
-    found: dict[str, Any] = stack.control.wait_until(posted, timeout=120, what="a Replay button")
+    found = stack.control.wait_until(posted, timeout=120, what="a Replay button")
+    assert found is not None
     return found
 
 
@@ -93,7 +94,8 @@ def reply_to(stack: Stack, chat_id: int, said: dict[str, Any]) -> str:
                 return str(message["text"])
         return None
 
-    found: str = stack.control.wait_until(replied, timeout=60, what="the bot's reply")
+    found = stack.control.wait_until(replied, timeout=60, what="the bot's reply")
+    assert found is not None
     return found
 
 
