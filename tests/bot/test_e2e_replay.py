@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from harness.players import buttons
-from harness.services import WebAppProcess, start_webapp
+from harness.rounds import play_a_round
+from harness.services import ENGINE_TOKEN, WebAppProcess, start_webapp
 from harness.stack import FAST_LIMITS, Stack, start_stack
-from services.engine.client import GameInfo
-from tests.helpers.webapp import play_a_round
+from services.engine.client import EngineClient, GameInfo
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 PHONE = {"width": 390, "height": 844}
@@ -107,7 +107,12 @@ def test_a_round_played_opens_its_replay_from_the_chat_and_steps_through_it(
     people = [control.create_user(name, username=None) for name in ("Ann", "Bob")]
     chat = control.create_group("UNO night", [p["id"] for p in people], bots=[stack.token])
     players = [(int(p["id"]), p["first_name"]) for p in people]
-    game: GameInfo = in_a_thread(play_a_round(stack.engine_url, int(chat["id"]), players))
+
+    async def play() -> GameInfo:
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            return await play_a_round(engine, int(chat["id"]), players)
+
+    game: GameInfo = in_a_thread(play())
     assert game.status == "over"
 
     # The game's final message offers its replay, a direct link to the replay app.

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from harness import services
+from harness.rounds import play_a_round
 from harness.services import ENGINE_TOKEN, EngineProcess, WebAppProcess
 from playground.web_apps import sign
-from services.engine.client import EngineClient, GameInfo, IllegalAction, SeatSpec, StaleVersion
-from services.engine.rules import Options
+from services.engine.client import EngineClient, GameInfo, SeatSpec
 
 #: The short name the Mini App is registered under (as with @BotFather's /newapp).
 APP_NAME = "table"
@@ -106,59 +106,9 @@ def start_webapp(stack: WebAppStack, name: str, **extra: str) -> WebAppProcess:
     return proc
 
 
-def _preferred(legal: list[str]) -> str:
-    """A move that brings a round to its end: a card played when one can be (a wild's
-    colour chosen at once), else a draw, else whatever is owed."""
-    for prefix in ("p.", "c.", "k", "d", "a"):
-        for code in legal:
-            if code.startswith(prefix) and code != "pass":
-                return code
-    return legal[0]
-
-
 async def finished_game(stack: WebAppStack, *, moves: int | None = None) -> GameInfo:
-    """A Classic game of Ann and Bob in the stack's group (``play_a_round``)."""
+    """A Classic game of Ann and Bob in the stack's group, dealt by the service and played
+    to one round's end, or ended after ``moves`` moves (``harness.rounds.play_a_round``)."""
     players = [(stack.people[n]["id"], n) for n in ("Ann", "Bob")]
-    return await play_a_round(stack.engine_url, stack.group["id"], players, moves=moves)
-
-
-async def play_a_round(
-    engine_url: str, chat_id: int, players: list[tuple[int, str]], *, moves: int | None = None
-) -> GameInfo:
-    """A Classic game of ``players`` (user id, name) in ``chat_id`` dealt by the service
-    from a fresh seed (so it has a history to replay), to one round (target score 1):
-    played out to its end as chat presses would play it, or ended by its host after
-    ``moves`` moves. The chat's earlier game, if any, is ended first. A move the game
-    moved past meanwhile (the service closing an UNO window) is chosen again."""
-    users = dict(enumerate(user for user, _ in players))
-    host, host_name = players[0]
-    async with EngineClient(engine_url, ENGINE_TOKEN) as engine:
-        existing = await engine.chat_game(chat_id)
-        if existing is not None:
-            await engine.end(existing.game_id, existing.host, admin=True)
-        game = await engine.create_game(
-            chat_id, host, host_name, turn_seconds=3600, rules=Options(target_score=1)
-        )
-        for user, name in players[1:]:
-            await engine.join(game.game_id, user, name)
-        game = await engine.start(game.game_id, host)
-        made = 0
-        while game.status == "playing" and (moves is None or made < moves):
-            seen = await engine.spectator_view(game.game_id)
-            assert seen.view is not None and seen.view.pending is not None
-            owing = users[seen.view.pending.player]
-            mine = await engine.view(game.game_id, owing)
-            assert mine.view is not None
-            code = _preferred(mine.view.legal)
-            try:
-                await engine.act(
-                    game.game_id, owing, code, version=mine.game.version, action_id=f"t{made}"
-                )
-                made += 1
-            except (StaleVersion, IllegalAction):
-                pass
-            assert made < 3000, "the round does not end"
-            game = await engine.game(game.game_id)
-        if game.status == "playing":
-            game = await engine.end(game.game_id, host)
-        return game
+    async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+        return await play_a_round(engine, stack.group["id"], players, moves=moves)
