@@ -5,6 +5,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -96,3 +97,19 @@ def test_old_archives_are_purged(records_db: Engine) -> None:
     with records_db.connect() as c:
         seats = c.execute(select(func.count()).select_from(ARCHIVED_SEATS)).scalar_one()
     assert seats == 3
+
+
+def test_the_chats_last_finished_game_is_the_last_archived(records_db: Engine) -> None:
+    """/replay's game: the chat's newest finished game with an archive, in its topic; a game
+    recorded without one (ended in its lobby, a test set-up) is passed over."""
+    chat = -7_000_000_000 - random.randrange(10**6)
+    export, facts = _finished()
+    first = dataclasses.replace(facts, chat_id=chat)
+    assert queries.last_finished_game(records_db, chat) is None
+    record_write(records_db, f"r1{chat}", 90, _game_over(export), first)
+    record_write(records_db, f"r2{chat}", 90, _game_over(export), first)
+    assert queries.last_finished_game(records_db, chat) == f"r2{chat}"
+    bare = dataclasses.replace(first, export=None)
+    record_write(records_db, f"r3{chat}", 90, _game_over(export), bare)
+    assert queries.last_finished_game(records_db, chat) == f"r2{chat}"
+    assert queries.last_finished_game(records_db, chat, topic_id=5) is None
