@@ -2,7 +2,7 @@
 
 ``/replay`` in a group opens the chat's (forum topic's) last finished game, from the
 records; ``/replay <game id>`` a game the sender played, as the engine has it (it holds a
-finished game a day, the replay's own source). The answer names the game and carries the
+finished game a day) or else as the records' archive does. The answer names the game and carries the
 button that opens it: a direct link in a group, the page in a private chat. Whether the
 person may watch it is the Mini App's to judge (a member of the game's chat), as it is for
 the live table.
@@ -10,7 +10,9 @@ the live table.
 
 from __future__ import annotations
 
+import html
 import logging
+from dataclasses import dataclass
 
 from sqlalchemy.exc import SQLAlchemyError
 from telegram import Update
@@ -20,14 +22,33 @@ from services.bot.context import EngineDown, call_engine, is_group, services, to
 from services.bot.keyboards import markup
 from services.bot.language_commands import reply_language
 from services.bot.ratelimit import REPLY_WORTH
-from services.engine.client import EngineClient, GameInfo, NotFound
+from services.engine.client import GameInfo, NotFound
 from services.move_ids import is_game_id
 from services.presentation.i18n import gettext
 from services.presentation.screens.names import person, variant_name
 from services.presentation.screens.refusals import not_answering
 from services.presentation.screens.replay import replay_keyboard, replay_offer, replay_refusal
+from services.records.queries import ArchivedGame
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Offered:
+    """A finished game the answer offers: its id, variant and players (HTML)."""
+
+    game_id: str
+    variant: str
+    players: list[str]
+
+    @staticmethod
+    def of(game: GameInfo) -> Offered:
+        return Offered(game.game_id, game.variant, [person(s) for s in game.seats])
+
+    @staticmethod
+    def archived(found: ArchivedGame) -> Offered:
+        names = [html.escape(n or f"#{i + 1}") for i, n in enumerate(found.names)]
+        return Offered(found.game_id, found.variant, names)
 
 
 async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -36,16 +57,15 @@ async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     locale = await reply_language(update, context)
     uno = services(context)
-    app = uno.publisher.mini_app
     asked = (context.args or [""])[0]
     in_group = is_group(chat)
     try:
         if asked:
-            game = await _played_by(uno.engine, asked, user.id)
-            refusal = "not_a_player" if game is None else ""
+            game = await _played_by(context, asked, user.id)
+            refusal = "not_a_player"
         else:
             game = await _last_of(context, chat.id, topic_of(message)) if in_group else None
-            refusal = "no_finished_game" if game is None else ""
+            refusal = "no_finished_game"
     except EngineDown:
         await message.reply_text(not_answering(locale))
         return
@@ -53,33 +73,42 @@ async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.exception("/replay: the records did not answer")
         await message.reply_text(gettext(locale, "The records are not available right now."))
         return
+    app = uno.publisher.mini_app
     keyboard = replay_keyboard(locale, app, game.game_id, in_group=in_group) if game else None
     if game is None or keyboard is None:
-        await message.reply_text(replay_refusal(locale, refusal or "no_game"))
+        await message.reply_text(replay_refusal(locale, refusal if game is None else "no_game"))
         return
-    text = replay_offer(locale, variant_name(locale, game.variant), [person(s) for s in game.seats])
+    text = replay_offer(locale, variant_name(locale, game.variant), game.players)
     await uno.outbox.send(
         chat.id, text, markup(keyboard), topic_id=topic_of(message), worth=REPLY_WORTH
     )
 
 
-async def _played_by(engine: EngineClient, game_id: str, user_id: int) -> GameInfo | None:
-    """The finished game ``game_id`` if ``user_id`` sat in it; None for any other id."""
+async def _played_by(
+    context: ContextTypes.DEFAULT_TYPE, game_id: str, user_id: int
+) -> Offered | None:
+    """The finished game ``game_id`` if ``user_id`` sat in it (as the engine has it, else as
+    the records' archive does); None for any other id."""
     if not is_game_id(game_id):
         return None
+    uno = services(context)
+    engine = uno.engine
     try:
         game = await call_engine(lambda: engine.game(game_id))
     except NotFound:
-        return None
+        found = await uno.records.archived_game(game_id) if uno.records is not None else None
+        if found is None or user_id not in found.user_ids:
+            return None
+        return Offered.archived(found)
     if game.status not in ("over", "ended") or all(s.user_id != user_id for s in game.seats):
         return None
-    return game
+    return Offered.of(game)
 
 
 async def _last_of(
     context: ContextTypes.DEFAULT_TYPE, chat_id: int, topic_id: int
-) -> GameInfo | None:
-    """The chat's last finished game, while the engine still holds it."""
+) -> Offered | None:
+    """The chat's last finished game, from the records."""
     uno = services(context)
     if uno.records is None:
         return None
@@ -87,6 +116,7 @@ async def _last_of(
     if game_id is None:
         return None
     try:
-        return await call_engine(lambda: uno.engine.game(game_id))
+        return Offered.of(await call_engine(lambda: uno.engine.game(game_id)))
     except NotFound:
-        return None
+        found = await uno.records.archived_game(game_id)
+        return Offered.archived(found) if found is not None else None

@@ -46,6 +46,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from sqlalchemy import Engine
 from starlette.background import BackgroundTask
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -56,8 +57,10 @@ from services.engine.client import (
     EngineClient,
     EngineError,
     Forbidden,
+    GameInfo,
     IllegalAction,
     NotFound,
+    SeatInfo,
     StaleVersion,
 )
 from services.heap import freeze_startup_heap
@@ -66,6 +69,8 @@ from services.move_ids import action_id, is_game_id
 from services.presentation.screens.mini_app import already_caught, games_list_words
 from services.presentation.screens.names import person, variant_name
 from services.presentation.screens.replay import replay_refusal
+from services.records import queries
+from services.records.database import make_engine
 from services.webapp.flood import FloodLimit
 from services.webapp.init_data import InvalidInitData, WebAppUser, validate
 from services.webapp.log_follower import LogFollower, Watch
@@ -166,6 +171,8 @@ class WebApp:
     tickets: StreamTickets
     leases: StreamLeases
     bot_token: str
+    #: The records, read for the replay of a game the engine no longer holds (None: not read).
+    records: Engine | None = None
     _chats: dict[str, int] = field(default_factory=dict)
 
     def authenticate(self, init_data: str) -> WebAppUser:
@@ -399,40 +406,65 @@ class WebApp:
             ],
         }
 
-    async def finished_game(self, game_id: str, init_data: str) -> tuple[dict[str, Any], str]:
-        """A finished game's export and the person's language, for its replay: the person
-        the initData proves, in the game's chat now. A game still in its lobby or played is
-        refused 409 ``game_in_progress`` (its hidden cards and the seed of the round in play
-        stay hidden: the engine gives no export of it), an unknown, expired or malformed id
-        404, a chat not theirs 403; each refusal says why in their words and nothing more."""
+    async def finished_game(
+        self, game_id: str, init_data: str
+    ) -> tuple[dict[str, Any], GameInfo, str]:
+        """A finished game's export, its facts and the person's language, for its replay:
+        the person the initData proves, in the game's chat now. A game still in its lobby or
+        played is refused 409 ``game_in_progress`` (its hidden cards and the seed of the
+        round in play stay hidden: the engine gives no export of it), an unknown, expired or
+        malformed id 404, a chat not theirs 403; each refusal says why in their words and
+        nothing more. A game the engine no longer holds comes from the records' archive,
+        where they are read (``webapp_replay_archive``)."""
         user = self.authenticate(init_data)
         await self.flood_check("open", user.id)
         locale = await viewer_language(self.redis, user.id, user.language_code)
         try:
-            await self.viewer(game_id, user)
             try:
+                await self.viewer(game_id, user)
                 export = await self.engine.export(game_id)
+                game = await self.engine.game(game_id)
             except Conflict as refused:
                 raise Refused(409, refused.error, "there is no replay of this game now") from None
             except NotFound:
                 raise Refused(404, "no_game", "no such game") from None
+            except Refused as refused:
+                if refused.code != "no_game":
+                    raise
+                export, game = await self.archived(game_id, user)
         except Refused as refused:
             refused.extra["words"] = replay_refusal(locale, refused.code)
             raise
-        return export, locale
+        return export, game, locale
+
+    async def archived(self, game_id: str, user: WebAppUser) -> tuple[dict[str, Any], GameInfo]:
+        """An archived game's export and facts, for a member of its chat; 404 when the
+        records are not read here or hold no such game."""
+        if self.records is None or not is_game_id(game_id):
+            raise Refused(404, "no_game", "no such game")
+        found = await asyncio.to_thread(queries.archived_game, self.records, game_id)
+        export = await asyncio.to_thread(queries.game_export, self.records, game_id)
+        if found is None or export is None:
+            raise Refused(404, "no_game", "no such game")
+        try:
+            member = await self.members.is_member(found.chat_id, user.id)
+        except MembershipUnknown:
+            raise Refused(503, "telegram_unavailable", "cannot ask Telegram now") from None
+        if not member:
+            raise Refused(403, "not_in_chat", "this game's chat is not yours")
+        return export, archived_info(found, export)
 
     async def replay(self, game_id: str, init_data: str) -> bytes:
         """The replay of a finished game (``replays.replay_payload``): every position and
         every hand."""
-        export, locale = await self.finished_game(game_id, init_data)
-        game = await self.engine.game(game_id)
+        export, game, locale = await self.finished_game(game_id, init_data)
         # A few milliseconds a move: in a thread, so the live tables are served meanwhile.
         payload = await asyncio.to_thread(replay_payload, export, game, locale)
         return orjson.dumps(payload)
 
     async def replay_verdict(self, game_id: str, init_data: str) -> dict[str, Any]:
         """The check of the game's export, round by round (``replays.verdict``)."""
-        export, locale = await self.finished_game(game_id, init_data)
+        export, _, locale = await self.finished_game(game_id, init_data)
         return await asyncio.to_thread(verdict, export, locale)
 
     async def move(self, game_id: str, init_data: str, move: Move) -> dict[str, Any]:
@@ -474,6 +506,33 @@ class WebApp:
             ) from None
         MOVES.labels("duplicate" if result.duplicate else "applied").inc()
         return {"version": result.version, "duplicate": result.duplicate}
+
+
+def archived_info(found: queries.ArchivedGame, export: dict[str, Any]) -> GameInfo:
+    """The facts of an archived game as the screens read them (the engine's ``GameInfo``)."""
+    names = [n or f"#{i + 1}" for i, n in enumerate(found.names)]
+    seats = [
+        SeatInfo(
+            seat=i,
+            name=names[i] if i < len(names) else f"#{i + 1}",
+            user_id=found.user_ids[i] if i < len(found.user_ids) else None,
+            ai=s.get("ai"),
+        )
+        for i, s in enumerate(export["seats"])
+    ]
+    return GameInfo(
+        game_id=found.game_id,
+        version=0,
+        status="ended" if found.status == "ended" else "over",
+        chat_id=found.chat_id,
+        topic_id=found.topic_id,
+        host=0,
+        variant=found.variant,
+        turn_seconds=0,
+        rules=export["options"],
+        seats=seats,
+        winner=export.get("winner"),
+    )
 
 
 def too_many_streams(full: TooManyStreams) -> Refused:
@@ -553,6 +612,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 tickets=StreamTickets(redis, settings.webapp_stream_ticket_seconds),
                 leases=leases,
                 bot_token=bot_token,
+                records=make_engine(settings.database_url)
+                if settings.webapp_replay_archive
+                else None,
             )
             tasks = [
                 asyncio.create_task(follower.run(), name="event-log-follower"),

@@ -14,8 +14,12 @@ from typing import Any
 import httpx
 import pytest
 
-from services.engine.client import GameInfo
-from tests.helpers.webapp import WebAppStack, deal_classic, finished_game
+from harness.services import ENGINE_TOKEN
+from services.engine.client import EngineClient, GameInfo
+from services.move_ids import is_game_id
+from services.records.prepare import prepare_database
+from services.records.writer import GameFacts, record_write
+from tests.helpers.webapp import WebAppStack, deal_classic, finished_game, start_webapp
 
 
 def get(stack: WebAppStack, path: str, init_data: str) -> httpx.Response:
@@ -135,3 +139,46 @@ def test_the_replay_page_is_served(webapp_stack: WebAppStack) -> None:
     page = httpx.get(f"{webapp_stack.url()}/replay", timeout=30)
     assert page.status_code == 200 and "/static/replay.js" in page.text
     assert "frame-ancestors" in page.headers["content-security-policy"]
+
+
+def test_a_game_the_engine_no_longer_holds_replays_from_the_records(
+    webapp_stack: WebAppStack, played: GameInfo
+) -> None:
+    """Every finished game is kept: once the engine has let it go, a replica that reads the
+    records (``UNO_WEBAPP_REPLAY_ARCHIVE``) replays it from its archive, to the members of
+    its chat alone."""
+    stack = webapp_stack
+    records_url = f"sqlite:///{stack.log_dir / 'replay-records.db'}"
+    records = prepare_database(records_url)
+
+    async def exported() -> dict[str, Any]:
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            return await engine.export(played.game_id)
+
+    export = asyncio.run(exported())
+    gone = "Zarchived_01"  # an id the engine never had: it has let the game go
+    assert is_game_id(gone)
+    facts = GameFacts.from_game_info(played, export)
+    ended = [{"type": "game_over", "winner": export["winner"], "scores": export["scores"]}]
+    record_write(records, gone, played.version, ended, facts)
+    replica = start_webapp(
+        stack,
+        "webapp-archive",
+        UNO_WEBAPP_REPLAY_ARCHIVE="1",
+        UNO_DATABASE_URL=records_url,
+    )
+    stack.replicas.append(replica)
+    try:
+        url = f"{replica.url}/v1/games/{gone}/replay"
+        ann = httpx.get(url, headers={"Authorization": f"tma {stack.signed('Ann')}"}, timeout=60)
+        assert ann.status_code == 200, ann.text
+        replay = ann.json()
+        assert replay["game"] == gone and [s["name"] for s in replay["seats"]] == ["Ann", "Bob"]
+        assert replay["positions"][-1]["words"]["game_over"].startswith("🏆")
+        out = httpx.get(url, headers={"Authorization": f"tma {stack.signed('Out')}"}, timeout=60)
+        only_a_refusal(out, 403, "not_in_chat")
+        # the replica that does not read the records: no such game
+        only_a_refusal(get(stack, f"/v1/games/{gone}/replay", stack.signed("Ann")), 404, "no_game")
+    finally:
+        stack.replicas.remove(replica)
+        replica.stop()
