@@ -30,6 +30,7 @@ watches as a spectator, one gone from the group is shown why and the stream ends
 from __future__ import annotations
 
 import asyncio
+import gzip
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -63,6 +64,7 @@ from services.engine.client import (
     SeatInfo,
     StaleVersion,
 )
+from services.engine.game_export import Divergence
 from services.heap import freeze_startup_heap
 from services.http_limits import BodyLimit
 from services.move_ids import action_id, is_game_id
@@ -89,6 +91,8 @@ STATIC = Path(__file__).parent / "static"
 KEEPALIVE_SECONDS = 15.0
 #: What a viewer opening the table first sees of the log: the last few writes' events.
 FIRST_LOOK_VERSIONS = 6
+#: Finished games' replays a replica keeps, per language, newest last.
+KEPT_REPLAYS = 32
 #: The largest request body read: a move is some 40 bytes, and nothing else has a body.
 MAX_BODY_BYTES = 16 * 1024
 #: [decision] Who may show the page in a frame: Telegram's web clients, Web K and Web A,
@@ -174,6 +178,7 @@ class WebApp:
     #: The records, read for the replay of a game the engine no longer holds (None: not read).
     records: Engine | None = None
     _chats: dict[str, int] = field(default_factory=dict)
+    _replays: dict[tuple[str, str], bytes] = field(default_factory=dict)
 
     def authenticate(self, init_data: str) -> WebAppUser:
         """The person a valid initData proves; 401 for any other."""
@@ -456,11 +461,27 @@ class WebApp:
 
     async def replay(self, game_id: str, init_data: str) -> bytes:
         """The replay of a finished game (``replays.replay_payload``): every position and
-        every hand."""
+        every hand, as gzip-compressed JSON. Kept for the last few games and languages asked
+        (``KEPT_REPLAYS``): the players of a game that just ended open it together, and a
+        finished game never changes."""
         export, game, locale = await self.finished_game(game_id, init_data)
-        # A few milliseconds a move: in a thread, so the live tables are served meanwhile.
-        payload = await asyncio.to_thread(replay_payload, export, game, locale)
-        return orjson.dumps(payload)
+        key = (game_id, locale)
+        kept = self._replays.pop(key, None)
+        if kept is None:
+            # A few milliseconds a move: in a thread, so the live tables are served meanwhile.
+            try:
+                kept = await asyncio.to_thread(_compressed_replay, export, game, locale)
+            except Divergence:
+                # The engine's own export does not replay: a record the rules no longer read.
+                log.exception("a finished game's export does not replay")
+                words = replay_refusal(locale, "not_replayable")
+                refusal = Refused(409, "not_replayable", "no replay of this game", words=words)
+                raise refusal from None
+
+        self._replays[key] = kept
+        while len(self._replays) > KEPT_REPLAYS:
+            self._replays.pop(next(iter(self._replays)))
+        return kept
 
     async def replay_verdict(self, game_id: str, init_data: str) -> dict[str, Any]:
         """The check of the game's export, round by round (``replays.verdict``)."""
@@ -506,6 +527,12 @@ class WebApp:
             ) from None
         MOVES.labels("duplicate" if result.duplicate else "applied").inc()
         return {"version": result.version, "duplicate": result.duplicate}
+
+
+def _compressed_replay(export: dict[str, Any], game: GameInfo, locale: str) -> bytes:
+    """The replay's JSON, gzip-compressed: some 150 KB for a 100-move game shrinks about
+    twentyfold, most of it the same words and card codes over and over."""
+    return gzip.compress(orjson.dumps(replay_payload(export, game, locale)), compresslevel=6)
 
 
 def archived_info(found: queries.ArchivedGame, export: dict[str, Any]) -> GameInfo:
@@ -721,7 +748,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> Response:
         body = await service(request).replay(game_id, _init_data_of(authorization))
-        return Response(body, media_type="application/json", headers={"Cache-Control": "no-store"})
+        headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+        else:
+            body = gzip.decompress(body)
+        return Response(body, media_type="application/json", headers=headers)
 
     @app.get("/v1/games/{game_id}/replay/verdict")
     async def get_replay_verdict(

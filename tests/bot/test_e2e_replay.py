@@ -21,6 +21,7 @@ from harness.rounds import play_a_round
 from harness.services import ENGINE_TOKEN, WebAppProcess, start_webapp
 from harness.stack import FAST_LIMITS, Stack, start_stack
 from services.engine.client import EngineClient, GameInfo
+from services.presentation.i18n import gettext
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 PHONE = {"width": 390, "height": 844}
@@ -104,7 +105,10 @@ def test_a_round_played_opens_its_replay_from_the_chat_and_steps_through_it(
 ) -> None:
     stack, webapp = replay_stack
     control = stack.control
-    people = [control.create_user(name, username=None) for name in ("Ann", "Bob")]
+    people = [
+        control.create_user("Ann", username=None),
+        control.create_user("Bob", username=None, language_code="fa"),  # reads Persian
+    ]
     chat = control.create_group("UNO night", [p["id"] for p in people], bots=[stack.token])
     players = [(int(p["id"]), p["first_name"]) for p in people]
 
@@ -120,7 +124,7 @@ def test_a_round_played_opens_its_replay_from_the_chat_and_steps_through_it(
     assert "🏆" in button["message"]["text"]
     link = f"https://t.me/{stack.username}/replay?startapp={game.game_id}"
     assert button["url"] == link
-    launch = control.open_web_app(people[1]["id"], "direct_link", link=link, chat_id=chat["id"])
+    launch = control.open_web_app(people[0]["id"], "direct_link", link=link, chat_id=chat["id"])
     assert launch["url"].startswith(f"{webapp.url}/replay")
 
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
@@ -164,6 +168,19 @@ def test_a_round_played_opens_its_replay_from_the_chat_and_steps_through_it(
         page.wait_for_selector("body[data-verdict='valid']")
         assert page.locator("#verdict-rounds li").first.inner_text().startswith("✓ round 1")
         keep_picture(page, "replay-checked")
+        # Bob reads it in Persian, right to left; the player's controls stay left to right
+        bob = control.open_web_app(people[1]["id"], "direct_link", link=link, chat_id=chat["id"])
+        persian = context.new_page()
+        persian.goto(bob["url"])
+        persian.wait_for_selector("body[data-state='ready'][data-position='0']")
+        assert persian.get_attribute("html", "dir") == "rtl"
+        assert persian.locator("#step").inner_text() == gettext("fa", "the deal")
+        persian.click("#forward")
+        persian.wait_for_selector("body[data-position='1']")
+        assert (
+            persian.locator("#controls").evaluate("(n) => getComputedStyle(n).direction") == "ltr"
+        )
+        keep_picture(persian, "replay-persian")
     finally:
         context.close()
 
@@ -173,8 +190,8 @@ def test_a_round_played_opens_its_replay_from_the_chat_and_steps_through_it(
     assert offered["url"] == link
     assert "Replay of the Classic game of" in offered["message"]["text"]
     # /replay <id>: a game the sender played; another id is refused in words
-    said = control.send_message(people[1]["id"], chat["id"], f"/replay {game.game_id}")
+    said = control.send_message(people[0]["id"], chat["id"], f"/replay {game.game_id}")
     offered = replay_button(stack, int(chat["id"]), after=int(said["message_id"]))
     assert offered["url"] == link
-    said = control.send_message(people[1]["id"], chat["id"], "/replay Gnot-a-game")
+    said = control.send_message(people[0]["id"], chat["id"], "/replay Gnot-a-game")
     assert reply_to(stack, int(chat["id"]), said) == "You did not play in that game."

@@ -45,7 +45,9 @@ def test_a_member_replays_every_position_with_every_hand(
     positions = replay["positions"]
     first, last = positions[0], positions[-1]
     assert first["index"] is None and first["words"]["step"] == "the deal"
-    assert [len(hand) for hand in first["hands"]] == [7, 7]
+    # every hand, as many cards as the table counts (7 dealt, 9 after a +2 turned up)
+    assert [len(hand) for hand in first["hands"]] == [s["cards"] for s in first["view"]["seats"]]
+    assert all(len(hand) >= 7 for hand in first["hands"])
     assert len(positions) == sum(r["moves"] for r in replay["rounds"]) + 1
     assert last["words"]["game_over"].startswith("🏆")
     assert any(len(hand) == 0 for hand in last["hands"])  # the winner's hand played out
@@ -133,6 +135,21 @@ def test_unknown_and_malformed_ids_and_forged_launches_are_refused(
     only_a_refusal(get(stack, f"/v1/games/{played.game_id}/replay", forged), 401, "bad_init_data")
     bare = httpx.get(f"{stack.url()}/v1/games/{played.game_id}/replay", timeout=30)
     only_a_refusal(bare, 401, "bad_init_data")
+
+
+def test_the_replay_is_sent_compressed_to_a_client_that_takes_it(
+    webapp_stack: WebAppStack, played: GameInfo
+) -> None:
+    stack, gid = webapp_stack, played.game_id
+    url = f"{stack.url()}/v1/games/{gid}/replay"
+    auth = f"tma {stack.launch('Ann', gid)}"
+    packed = httpx.get(url, headers={"Authorization": auth, "Accept-Encoding": "gzip"}, timeout=60)
+    plain = httpx.get(
+        url, headers={"Authorization": auth, "Accept-Encoding": "identity"}, timeout=60
+    )
+    assert packed.headers["content-encoding"] == "gzip"
+    assert "content-encoding" not in plain.headers
+    assert packed.json() == plain.json()
 
 
 def test_the_replay_page_is_served(webapp_stack: WebAppStack) -> None:

@@ -139,13 +139,13 @@
   function stop() {
     if (timer !== null) clearInterval(timer);
     timer = null;
-    $("play").textContent = `⏵ ${replay.words.play}`;
+    $("play").textContent = `▷ ${replay.words.play}`;
   }
 
   function play() {
     if (timer !== null) return stop();
     if (at === replay.positions.length - 1) go(0);
-    $("play").textContent = `⏸ ${replay.words.pause}`;
+    $("play").textContent = `‖ ${replay.words.pause}`;
     timer = setInterval(() => {
       if (at >= replay.positions.length - 1) return stop();
       go(at + 1);
@@ -203,7 +203,7 @@
     label("back", words.back);
     label("forward", words.forward);
     label("next-round", words.next_round);
-    $("play").textContent = `⏵ ${words.play}`;
+    $("play").textContent = `▷ ${words.play}`;
     $("speed-label").textContent = `${words.speed} `;
     $("verify").textContent = words.verify;
     $("position").max = String(replay.positions.length - 1);
