@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from services.engine.client import EngineView, GameInfo
-from services.engine.game_export import Divergence, Position, positions, replay
+from services.engine.game_export import BY_STAND_IN, Divergence, Position, positions, replay
 from services.engine.rules import events_for, view
 from services.presentation.screens.event_lines import event_lines
 from services.presentation.screens.replay import (
@@ -65,6 +65,9 @@ def _position(
     )
     public = [e.to_json() for e in events_for(position.events, None)]
     move = position.move
+    if move is not None and move.by == BY_STAND_IN:
+        # Told as the chat told it: the AI played this move for the seat's player.
+        public.insert(0, {"type": "stand_in", "seat": move.seat, "timed_out": False})
     shown: dict[str, Any] = {
         "round": position.round,
         "index": position.index,

@@ -13,6 +13,7 @@ import pytest
 
 from services.engine.game_export import Divergence, positions
 from services.engine.rules import Options
+from services.presentation.screens.names import plain_text
 from services.presentation.screens.table import FINGERPRINT_DIGITS
 from services.webapp.replays import replay_payload, verdict
 from tests.helpers.engine_views import game_info
@@ -96,3 +97,14 @@ def test_the_check_refuses_another_format_and_a_changed_seed(finished: PlayedGam
     seeded["rounds"][0]["seed"] = str(int(seeded["rounds"][0]["seed"]) ^ 1)
     checked = verdict(seeded, "fa")
     assert checked["valid"] is False and checked["rounds"][0]["ok"] is False
+
+
+def test_a_move_the_stand_in_made_is_told_as_the_chat_told_it(finished: PlayedGame) -> None:
+    """RULES.md §7: a move the AI made for a player out of time or away says so."""
+    export = copy.deepcopy(finished.export)
+    export["rounds"][0]["moves"][0]["by"] = "stand_in"
+    seat = export["rounds"][0]["moves"][0]["seat"]
+    payload = replay_payload(export, game_info(finished.state, status="over"), "en")
+    name = payload["seats"][seat]["name"]
+    assert plain_text(payload["positions"][1]["words"]["lines"][0]) == f"🤖 AI plays for {name}"
+    assert not payload["positions"][2]["words"]["lines"][0].startswith("🤖")
