@@ -66,6 +66,8 @@ BOT_USERNAME = "uno_playground_bot"
 PLAYGROUND_BOT_ID = 7_000_000_000
 #: The short name the bot's Mini App (services/webapp) is registered under.
 MINI_APP = "table"
+#: The replay page, an app of its own (a direct link opens an app's one URL).
+REPLAY_APP = "replay"
 #: The first person the page plays as, and the group they play in.
 FIRST_PERSON = "Alex"
 GROUP_TITLE = "UNO night"
@@ -272,9 +274,10 @@ def make_people(control: TelegramControl, token: str) -> None:
 
 
 def register_mini_app(control: TelegramControl, token: str, url: str) -> None:
-    """As @BotFather's /newapp: the bot's Mini App ``MINI_APP`` opens ``url``
-    (services/webapp/README.md)."""
+    """As @BotFather's /newapp: the bot's Mini App ``MINI_APP`` opens ``url``, and its
+    replay page ``REPLAY_APP`` opens ``url`` + ``replay`` (services/webapp/README.md)."""
     control.register_web_app(token, MINI_APP, url)
+    control.register_web_app(token, REPLAY_APP, url.rstrip("/") + "/replay")
 
 
 @dataclass
@@ -380,7 +383,8 @@ def run_stack(args: argparse.Namespace, state: StackState, out: IO[str]) -> int:
             waiting.append(bot_ready)
         else:
             webapp_env = {**bot_env, "UNO_WEBAPP_HTTP_HOST": "127.0.0.1",
-                          "UNO_WEBAPP_HTTP_PORT": str(webapp_port)}  # fmt: skip
+                          "UNO_WEBAPP_HTTP_PORT": str(webapp_port),
+                          "UNO_WEBAPP_REPLAY_ARCHIVE": "1"}  # fmt: skip
             webapp = stack.spawn("webapp", [sys.executable, "-m", "services.webapp"], webapp_env)
             playground = ["-m", "playground", "--host", "127.0.0.1", "--port", str(page_port)]
             telegram = stack.spawn("telegram", [sys.executable, *playground], env)

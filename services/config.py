@@ -242,6 +242,18 @@ class Settings(BaseSettings):
         description="The Mini App's short name with @BotFather: the group's direct link is "
         "https://t.me/<bot>/<short name>?startapp=<game id>.",
     )
+    webapp_replay_short_name: str = Field(
+        default="replay",
+        description="The short name with @BotFather of the replay page, an app of its own "
+        "whose URL is the Mini App's public URL followed by replay (https://<host>/replay): "
+        "the Replay button is https://t.me/<bot>/<short name>?startapp=<game id>.",
+    )
+    webapp_replay_archive: bool = Field(
+        default=False,
+        description="Whether the Mini App reads the records at database_url for the replay of "
+        "a game the engine no longer holds (it holds a finished game a day); off: such a "
+        "replay is 404.",
+    )
     webapp_init_data_seconds: int = Field(
         default=86_400,
         gt=0,

@@ -33,7 +33,7 @@ from telegram.ext import (
     filters,
 )
 
-from services.bot import flood, language_commands, lobby, play, pressed, standings
+from services.bot import flood, language_commands, lobby, play, pressed, replays, standings
 from services.bot.bot_api_http import AiohttpRequest
 from services.bot.context import (
     SERVICES_KEY,
@@ -84,7 +84,12 @@ def build_application(
         memory = Memory(redis)
         outbox = Outbox(app.bot)
         username = app.bot.username
-        mini_app = MiniApp.of(settings.webapp_public_url, username, settings.webapp_short_name)
+        mini_app = MiniApp.of(
+            settings.webapp_public_url,
+            username,
+            settings.webapp_short_name,
+            settings.webapp_replay_short_name,
+        )
         publisher = Publisher(
             engine,
             memory,
@@ -188,6 +193,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
     app.add_handler(CommandHandler("top", standings.top, block=later))
     app.add_handler(CommandHandler("forgetme", standings.forgetme, block=later))
     app.add_handler(CommandHandler("settings", standings.settings_command, block=later))
+    app.add_handler(CommandHandler("replay", replays.replay, block=later))
     # One handler per kind of press, each judged first (pressed.press_handler), and one for
     # data of no kind: every press is answered.
     for kind, on_press in (

@@ -19,6 +19,7 @@ import secrets
 from functools import partial
 from typing import Any
 
+from telegram import InlineKeyboardMarkup
 from telegram.error import TelegramError
 
 from services.bot import keyboards
@@ -50,6 +51,7 @@ from services.presentation.screens.keyboard import Screen
 from services.presentation.screens.lobby import lobby
 from services.presentation.screens.mini_app import MiniApp, with_mini_app
 from services.presentation.screens.notices import blocked, game_ended, notice, turn_nudge
+from services.presentation.screens.replay import replay_keyboard
 from services.presentation.screens.table import table
 
 log = logging.getLogger(__name__)
@@ -293,7 +295,18 @@ class Publisher:
                 await self.memory.update_game(mem.game_id, table="", tfp="", scrolled=0)
                 if table is not None:
                     await self.memory.supersede_table(mem.game_id, table)
-            await self.outbox.send(mem.chat_id, text, topic_id=mem.topic_id)
+            await self.outbox.send(
+                mem.chat_id, text, self.replay_markup(locale, game, event), topic_id=mem.topic_id
+            )
+
+    def replay_markup(
+        self, locale: str, game: GameInfo, event: dict[str, Any]
+    ) -> InlineKeyboardMarkup | None:
+        """The game's final message offers its replay: a game dealt and then won or ended
+        (one ended in its lobby has nothing to replay)."""
+        if event["type"] not in ("game_over", "game_ended") or game.status == "lobby":
+            return None
+        return keyboards.markup(replay_keyboard(locale, self.mini_app, game.game_id, in_group=True))
 
     async def tell_blocked(self, mem: GameMemory, game: GameInfo, user_id: int) -> None:
         """The player blocked the bot: their hand stays reachable through inline mode, and

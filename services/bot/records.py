@@ -14,7 +14,14 @@ from sqlalchemy import Engine
 
 from services.records import queries
 from services.records.prepare import prepare_database
-from services.records.queries import BoardEntry, BoardOrder, ChatSettings, Forgotten, UserStats
+from services.records.queries import (
+    ArchivedGame,
+    BoardEntry,
+    BoardOrder,
+    ChatSettings,
+    Forgotten,
+    UserStats,
+)
 
 
 class Records:
@@ -41,6 +48,12 @@ class Records:
 
     async def last_variant(self, chat_id: int) -> str | None:
         return await asyncio.to_thread(queries.last_variant, self.engine, chat_id)
+
+    async def last_finished_game(self, chat_id: int, topic_id: int) -> str | None:
+        return await asyncio.to_thread(queries.last_finished_game, self.engine, chat_id, topic_id)
+
+    async def archived_game(self, game_id: str) -> ArchivedGame | None:
+        return await asyncio.to_thread(queries.archived_game, self.engine, game_id)
 
     async def forget_user(self, user_id: int) -> Forgotten:
         return await asyncio.to_thread(queries.forget_user, self.engine, user_id)

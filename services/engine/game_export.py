@@ -13,12 +13,13 @@ Pure: imports only the rules library.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from services.engine.rules import (
     Action,
+    Applied,
     Event,
     EventType,
     GameState,
@@ -348,3 +349,40 @@ def _parse_move(raw: Any, number: int, i: int) -> Action:
         return Action.from_code(seat, raw["action"])
     except (ValueError, NotationError) as e:
         raise Divergence(f"the move {raw['action']!r} is malformed: {e}", number, i) from None
+
+
+# -- stepping through a game -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """One position of a replayed game: the state after ``move`` (None: the game's first
+    deal), the ``index`` of that move in its ``round`` (from 0), and the events it made
+    (a move that ends a round also deals the next: its state is the new deal)."""
+
+    round: int
+    index: int | None
+    move: Move | None
+    state: GameState
+    events: tuple[Event, ...]
+
+
+def positions(export: Mapping[str, Any]) -> Iterator[Position]:
+    """Every position of an export, in order, for showing it move by move. The export is
+    checked whole first (``replay``): one that parts from the rules raises ``Divergence``
+    before any position is given, so nothing of a tampered game is shown as played."""
+    replay(export)
+    rounds = export["rounds"]
+    seeds = [int(r["seed"]) for r in rounds]
+    names = [_seat_name(ExportSeat(s.get("name")), i) for i, s in enumerate(export["seats"])]
+    state, events = new_game(export["variant"], names, Options(**export["options"]), seed=seeds[0])
+    yield Position(1, None, None, state, tuple(events))
+    for number, entry in enumerate(rounds, start=1):
+        next_seed = seeds[number] if number < len(seeds) else None
+        for i, raw in enumerate(entry["moves"]):
+            move = Move(raw["seat"], raw["action"], raw.get("by", BY_PLAYER))
+            result = apply(state, move.action(), next_seed)
+            if not isinstance(result, Applied):  # replay() above applied the same moves
+                raise Divergence(f"{move.code}: {result.message}", number, i)
+            state, applied = result
+            yield Position(number, i, move, state, tuple(applied))

@@ -308,6 +308,69 @@ def forget_user(engine: Engine, user_id: int) -> Forgotten:
 # -- replays ------------------------------------------------------------------------------
 
 
+def last_finished_game(engine: Engine, chat_id: int, topic_id: int = 0) -> str | None:
+    """The id of the chat's (forum topic's) last game that was dealt and finished, won or
+    ended early, and archived (``/replay``: a game ended in its lobby, or made from a test
+    set-up, has nothing to replay); None before any."""
+    query = (
+        select(GAMES.c.id)
+        .where(
+            GAMES.c.chat_id == chat_id,
+            GAMES.c.topic_id == topic_id,
+            GAMES.c.status.in_(("over", "ended")),
+            GAMES.c.finished_at.is_not(None),
+            GAMES.c.id.in_(select(ARCHIVES.c.game_id)),
+        )
+        .order_by(GAMES.c.finished_at.desc())
+        .limit(1)
+    )
+    with Session(engine) as session:
+        found = session.execute(query).scalar_one_or_none()
+    return str(found) if found is not None else None
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivedGame:
+    """What the records know of an archived game besides its history: its chat (whose
+    members may watch its replay), how it ended, and who sat where (``user_ids`` None for
+    an AI or a forgotten person, ``names`` None for a forgotten one)."""
+
+    game_id: str
+    chat_id: int
+    topic_id: int
+    variant: str
+    status: str
+    user_ids: tuple[int | None, ...]
+    names: tuple[str | None, ...]
+
+
+def archived_game(engine: Engine, game_id: str) -> ArchivedGame | None:
+    """The archived game ``game_id`` (a replay of a game the engine no longer holds), or
+    None: never finished, not archived, or purged."""
+    with Session(engine) as session:
+        found = session.execute(
+            select(GAMES.c.chat_id, GAMES.c.topic_id, GAMES.c.variant, GAMES.c.status).where(
+                GAMES.c.id == game_id, GAMES.c.id.in_(select(ARCHIVES.c.game_id))
+            )
+        ).first()
+        if found is None or found.chat_id is None:
+            return None
+        seats = session.execute(
+            select(ARCHIVED_SEATS.c.seat, ARCHIVED_SEATS.c.user_id, ARCHIVED_SEATS.c.name)
+            .where(ARCHIVED_SEATS.c.game_id == game_id)
+            .order_by(ARCHIVED_SEATS.c.seat)
+        ).all()
+    return ArchivedGame(
+        game_id=game_id,
+        chat_id=int(found.chat_id),
+        topic_id=int(found.topic_id),
+        variant=str(found.variant),
+        status=str(found.status),
+        user_ids=tuple(s.user_id for s in seats),
+        names=tuple(s.name for s in seats),
+    )
+
+
 def game_export(engine: Engine, game_id: str) -> dict[str, Any] | None:
     """The export of an archived game (docs/EXPORT.md), written out again from its archive
     with its seats' names (None for a forgotten one); None when the game is not archived

@@ -30,6 +30,7 @@ watches as a spectator, one gone from the group is shown why and the stream ends
 from __future__ import annotations
 
 import asyncio
+import gzip
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -41,35 +42,44 @@ from typing import Annotated, Any
 import httpx
 import orjson
 from fastapi import FastAPI, Header, Query, Request
-from fastapi.responses import FileResponse, JSONResponse, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
+from sqlalchemy import Engine
 from starlette.background import BackgroundTask
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.config import Settings, get_settings
 from services.engine.client import (
+    Conflict,
     EngineClient,
     EngineError,
     Forbidden,
+    GameInfo,
     IllegalAction,
     NotFound,
+    SeatInfo,
     StaleVersion,
 )
+from services.engine.game_export import Divergence
 from services.heap import freeze_startup_heap
 from services.http_limits import BodyLimit
 from services.move_ids import action_id, is_game_id
 from services.presentation.screens.mini_app import already_caught, games_list_words
 from services.presentation.screens.names import variant_name
 from services.presentation.screens.people import person
+from services.presentation.screens.replay import replay_refusal
+from services.records import queries
+from services.records.database import make_engine
 from services.webapp.flood import FloodLimit
 from services.webapp.init_data import InvalidInitData, WebAppUser, validate
 from services.webapp.log_follower import LogFollower, Watch
 from services.webapp.membership import ChatMembers, MembershipUnknown
 from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSED
+from services.webapp.replays import replay_payload, verdict
 from services.webapp.stream_leases import Lease, StreamLeases, TooManyStreams
 from services.webapp.tables import Tables
 from services.webapp.tickets import BadTicket, StreamTickets
@@ -82,6 +92,8 @@ STATIC = Path(__file__).parent / "static"
 KEEPALIVE_SECONDS = 15.0
 #: What a viewer opening the table first sees of the log: the last few writes' events.
 FIRST_LOOK_VERSIONS = 6
+#: Finished games' replays a replica keeps, per language, newest last.
+KEPT_REPLAYS = 32
 #: The largest request body read: a move is some 40 bytes, and nothing else has a body.
 MAX_BODY_BYTES = 16 * 1024
 #: [decision] Who may show the page in a frame: Telegram's web clients, Web K and Web A,
@@ -164,7 +176,10 @@ class WebApp:
     tickets: StreamTickets
     leases: StreamLeases
     bot_token: str
+    #: The records, read for the replay of a game the engine no longer holds (None: not read).
+    records: Engine | None = None
     _chats: dict[str, int] = field(default_factory=dict)
+    _replays: dict[tuple[str, str], bytes] = field(default_factory=dict)
 
     def authenticate(self, init_data: str) -> WebAppUser:
         """The person a valid initData proves; 401 for any other."""
@@ -279,6 +294,8 @@ class WebApp:
             # milliseconds: the page counts down by its own clock corrected by the offset.
             "deadline": None if shown.at.turn_due is None else round(shown.at.turn_due * 1000),
             "now": round(time.time() * 1000),
+            # What the chat's table shows of the round's commitment (its seed stays hidden).
+            "commitment_fingerprint": shown.commitment_fingerprint,
         }
         if shown.removed is not None:  # kicked: they watch as a spectator, and are told why
             table["removed"] = {
@@ -395,6 +412,83 @@ class WebApp:
             ],
         }
 
+    async def finished_game(
+        self, game_id: str, init_data: str
+    ) -> tuple[dict[str, Any], GameInfo, str]:
+        """A finished game's export, its facts and the person's language, for its replay:
+        the person the initData proves, in the game's chat now. A game still in its lobby or
+        played is refused 409 ``game_in_progress`` (its hidden cards and the seed of the
+        round in play stay hidden: the engine gives no export of it), an unknown, expired or
+        malformed id 404, a chat not theirs 403; each refusal says why in their words and
+        nothing more. A game the engine no longer holds comes from the records' archive,
+        where they are read (``webapp_replay_archive``)."""
+        user = self.authenticate(init_data)
+        await self.flood_check("open", user.id)
+        locale = await viewer_language(self.redis, user.id, user.language_code)
+        try:
+            try:
+                await self.viewer(game_id, user)
+                export = await self.engine.export(game_id)
+                game = await self.engine.game(game_id)
+            except Conflict as refused:
+                raise Refused(409, refused.error, "there is no replay of this game now") from None
+            except NotFound:
+                raise Refused(404, "no_game", "no such game") from None
+            except Refused as refused:
+                if refused.code != "no_game":
+                    raise
+                export, game = await self.archived(game_id, user)
+        except Refused as refused:
+            refused.extra["words"] = replay_refusal(locale, refused.code)
+            raise
+        return export, game, locale
+
+    async def archived(self, game_id: str, user: WebAppUser) -> tuple[dict[str, Any], GameInfo]:
+        """An archived game's export and facts, for a member of its chat; 404 when the
+        records are not read here or hold no such game."""
+        if self.records is None or not is_game_id(game_id):
+            raise Refused(404, "no_game", "no such game")
+        found = await asyncio.to_thread(queries.archived_game, self.records, game_id)
+        export = await asyncio.to_thread(queries.game_export, self.records, game_id)
+        if found is None or export is None:
+            raise Refused(404, "no_game", "no such game")
+        try:
+            member = await self.members.is_member(found.chat_id, user.id)
+        except MembershipUnknown:
+            raise Refused(503, "telegram_unavailable", "cannot ask Telegram now") from None
+        if not member:
+            raise Refused(403, "not_in_chat", "this game's chat is not yours")
+        return export, archived_info(found, export)
+
+    async def replay(self, game_id: str, init_data: str) -> bytes:
+        """The replay of a finished game (``replays.replay_payload``): every position and
+        every hand, as gzip-compressed JSON. Kept for the last few games and languages asked
+        (``KEPT_REPLAYS``): the players of a game that just ended open it together, and a
+        finished game never changes."""
+        export, game, locale = await self.finished_game(game_id, init_data)
+        key = (game_id, locale)
+        kept = self._replays.pop(key, None)
+        if kept is None:
+            # A few milliseconds a move: in a thread, so the live tables are served meanwhile.
+            try:
+                kept = await asyncio.to_thread(_compressed_replay, export, game, locale)
+            except Divergence:
+                # The engine's own export does not replay: a record the rules no longer read.
+                log.exception("a finished game's export does not replay")
+                words = replay_refusal(locale, "not_replayable")
+                refusal = Refused(409, "not_replayable", "no replay of this game", words=words)
+                raise refusal from None
+
+        self._replays[key] = kept
+        while len(self._replays) > KEPT_REPLAYS:
+            self._replays.pop(next(iter(self._replays)))
+        return kept
+
+    async def replay_verdict(self, game_id: str, init_data: str) -> dict[str, Any]:
+        """The check of the game's export, round by round (``replays.verdict``)."""
+        export, _, locale = await self.finished_game(game_id, init_data)
+        return await asyncio.to_thread(verdict, export, locale)
+
     async def move(self, game_id: str, init_data: str, move: Move) -> dict[str, Any]:
         user = self.authenticate(init_data)
         await self.flood_check("move", user.id)
@@ -434,6 +528,39 @@ class WebApp:
             ) from None
         MOVES.labels("duplicate" if result.duplicate else "applied").inc()
         return {"version": result.version, "duplicate": result.duplicate}
+
+
+def _compressed_replay(export: dict[str, Any], game: GameInfo, locale: str) -> bytes:
+    """The replay's JSON, gzip-compressed: some 150 KB for a 100-move game shrinks about
+    twentyfold, most of it the same words and card codes over and over."""
+    return gzip.compress(orjson.dumps(replay_payload(export, game, locale)), compresslevel=6)
+
+
+def archived_info(found: queries.ArchivedGame, export: dict[str, Any]) -> GameInfo:
+    """The facts of an archived game as the screens read them (the engine's ``GameInfo``)."""
+    names = [n or f"#{i + 1}" for i, n in enumerate(found.names)]
+    seats = [
+        SeatInfo(
+            seat=i,
+            name=names[i] if i < len(names) else f"#{i + 1}",
+            user_id=found.user_ids[i] if i < len(found.user_ids) else None,
+            ai=s.get("ai"),
+        )
+        for i, s in enumerate(export["seats"])
+    ]
+    return GameInfo(
+        game_id=found.game_id,
+        version=0,
+        status="ended" if found.status == "ended" else "over",
+        chat_id=found.chat_id,
+        topic_id=found.topic_id,
+        host=0,
+        variant=found.variant,
+        turn_seconds=0,
+        rules=export["options"],
+        seats=seats,
+        winner=export.get("winner"),
+    )
 
 
 def too_many_streams(full: TooManyStreams) -> Refused:
@@ -513,6 +640,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 tickets=StreamTickets(redis, settings.webapp_stream_ticket_seconds),
                 leases=leases,
                 bot_token=bot_token,
+                records=make_engine(settings.database_url)
+                if settings.webapp_replay_archive
+                else None,
             )
             tasks = [
                 asyncio.create_task(follower.run(), name="event-log-follower"),
@@ -553,6 +683,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/replay", include_in_schema=False)
+    async def replay_page() -> FileResponse:
+        return FileResponse(STATIC / "replay.html", headers={"Cache-Control": "no-cache"})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -608,6 +742,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request: Request, authorization: Annotated[str | None, Header()] = None
     ) -> JSONResponse:
         body = await service(request).my_games(_init_data_of(authorization))
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+    @app.get("/v1/games/{game_id}/replay")
+    async def get_replay(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> Response:
+        body = await service(request).replay(game_id, _init_data_of(authorization))
+        headers = {"Cache-Control": "no-store", "Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            headers["Content-Encoding"] = "gzip"
+        else:
+            body = gzip.decompress(body)
+        return Response(body, media_type="application/json", headers=headers)
+
+    @app.get("/v1/games/{game_id}/replay/verdict")
+    async def get_replay_verdict(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> JSONResponse:
+        body = await service(request).replay_verdict(game_id, _init_data_of(authorization))
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     @app.post("/v1/games/{game_id}/moves")

@@ -25,6 +25,7 @@ from typing import Any
 import orjson
 
 from services.engine.client import EngineClient, EngineView, GameInfo
+from services.presentation.screens.table import FINGERPRINT_DIGITS
 from services.webapp.metrics import VIEW_REQUESTS
 from services.webapp.words import view_words
 
@@ -46,6 +47,16 @@ class SeatView:
 
     json: bytes
     _words: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _fingerprint: str | None = None
+
+    def fingerprint(self) -> str:
+        """The short fingerprint of the round's commitment to its shuffle, as the chat's
+        table shows it (RULES.md §2 "Checking a deal"); "" before a deal."""
+        if self._fingerprint is None:
+            view = orjson.loads(self.json)
+            commitment = view.get("deal_commitment", "") if isinstance(view, dict) else ""
+            self._fingerprint = str(commitment)[:FINGERPRINT_DIGITS]
+        return self._fingerprint
 
     def words(self, locale: str, game: GameInfo) -> dict[str, Any]:
         said = self._words.get(locale)
@@ -92,6 +103,10 @@ class Shown:
     @property
     def view(self) -> orjson.Fragment:
         return orjson.Fragment(self.at.seats[self.seat].json)
+
+    @property
+    def commitment_fingerprint(self) -> str:
+        return self.at.seats[self.seat].fingerprint()
 
     def words(self, locale: str) -> dict[str, Any]:
         """The words of the view alone (not of the moves): see ``words.view_words``."""

@@ -28,7 +28,12 @@ from services.presentation.screens.names import variant_name
 from services.presentation.screens.notices import notice
 from services.presentation.screens.refusals import kicked_out, left_the_group
 from services.presentation.screens.scores import round_end
-from services.presentation.screens.table import catch_line, owing_text, table_text
+from services.presentation.screens.table import (
+    catch_line,
+    fingerprint_line,
+    owing_text,
+    table_text,
+)
 
 #: Languages written right to left.
 RTL = frozenset({"fa"})
@@ -60,6 +65,12 @@ def _card_names(locale: str, variant: str, codes: set[str]) -> dict[str, dict[st
     """Each face's full name (the variant's own, e.g. Minions' Wild Banana) and its chat
     label (``🟥 5``)."""
     return {code: _card_words(locale, code, variant) for code in codes}
+
+
+def card_names(locale: str, variant: str, codes: set[str]) -> dict[str, dict[str, str]]:
+    """Each of ``codes``' words (``_card_names``), for a page that shows more faces than a
+    live view (a replay shows every hand)."""
+    return _card_names(locale, variant, codes)
 
 
 @lru_cache(maxsize=8192)
@@ -116,6 +127,7 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
     words["owing"] = owing.plain
     words["catch"] = catch_line(locale, game, view).plain
     words["pile"] = lines[-1]
+    words["fingerprint"] = fingerprint_line(locale, view).plain
     words["cards"] = _card_names(locale, game.variant, _faces(view))
     words["colour"] = color_name(locale, view.color) if view.color else ""
     words["actions"] = {

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import services
+from harness.rounds import play_a_round
 from harness.services import ENGINE_TOKEN, EngineProcess, WebAppProcess
 from playground.web_apps import sign
 from services.engine.client import EngineClient, GameInfo, SeatSpec
@@ -103,3 +104,11 @@ def start_webapp(stack: WebAppStack, name: str, **extra: str) -> WebAppProcess:
     )
     stack.telegram.control.register_web_app(stack.token, APP_NAME, f"{proc.url}/")
     return proc
+
+
+async def finished_game(stack: WebAppStack, *, moves: int | None = None) -> GameInfo:
+    """A Classic game of Ann and Bob in the stack's group, dealt by the service and played
+    to one round's end, or ended after ``moves`` moves (``harness.rounds.play_a_round``)."""
+    players = [(stack.people[n]["id"], n) for n in ("Ann", "Bob")]
+    async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+        return await play_a_round(engine, stack.group["id"], players, moves=moves)

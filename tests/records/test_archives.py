@@ -5,6 +5,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -96,3 +97,37 @@ def test_old_archives_are_purged(records_db: Engine) -> None:
     with records_db.connect() as c:
         seats = c.execute(select(func.count()).select_from(ARCHIVED_SEATS)).scalar_one()
     assert seats == 3
+
+
+def test_the_chats_last_finished_game_is_the_last_archived(records_db: Engine) -> None:
+    """/replay's game: the chat's newest finished game with an archive, in its topic; a game
+    recorded without one (ended in its lobby, a test set-up) is passed over."""
+    chat = -7_000_000_000 - random.randrange(10**6)
+    export, facts = _finished()
+    first = dataclasses.replace(facts, chat_id=chat)
+    assert queries.last_finished_game(records_db, chat) is None
+    record_write(records_db, f"r1{chat}", 90, _game_over(export), first)
+    record_write(records_db, f"r2{chat}", 90, _game_over(export), first)
+    assert queries.last_finished_game(records_db, chat) == f"r2{chat}"
+    bare = dataclasses.replace(first, export=None)
+    record_write(records_db, f"r3{chat}", 90, _game_over(export), bare)
+    assert queries.last_finished_game(records_db, chat) == f"r2{chat}"
+    assert queries.last_finished_game(records_db, chat, topic_id=5) is None
+
+
+def test_an_archived_game_names_its_chat_and_seats(records_db: Engine) -> None:
+    """A replay of a game the engine has let go: its chat (whose members may watch it) and
+    who sat where; a forgotten person's seat without them."""
+    chat = -8_000_000_000 - random.randrange(10**6)
+    export, facts = _finished()
+    record_write(
+        records_db, f"a1{chat}", 90, _game_over(export), dataclasses.replace(facts, chat_id=chat)
+    )
+    found = queries.archived_game(records_db, f"a1{chat}")
+    assert found is not None
+    assert (found.chat_id, found.variant, found.status) == (chat, "classic", "over")
+    assert found.user_ids == (ANA, BO, None) and found.names == ("Ana", "Bo", "AI 1")
+    queries.forget_user(records_db, BO)
+    forgotten = queries.archived_game(records_db, f"a1{chat}")
+    assert forgotten is not None and forgotten.user_ids[1] is None and forgotten.names[1] is None
+    assert queries.archived_game(records_db, "never") is None

@@ -324,3 +324,19 @@ def test_each_table_carries_the_turns_deadline_and_the_servers_time(deal: Deal) 
             assert ended["words"]["game_over"].startswith(gettext("en", "The game was ended."))
 
     asyncio.run(run())
+
+
+def test_each_table_carries_the_fingerprint_of_the_rounds_commitment(deal: Deal) -> None:
+    """RULES.md §2 "Checking a deal": the page is given what the chat's table shows of the
+    round's commitment (``commitment_fingerprint``, and its words), never the seed."""
+    stack, gid = deal.stack, deal.game_id
+
+    async def run() -> None:
+        async with table_stream(stack.url(), gid, stack.launch("Ann", gid)) as ann:
+            table = await ann.table()
+        commitment = table["view"]["deal_commitment"]
+        assert len(commitment) == 64
+        assert table["commitment_fingerprint"] == commitment[:8]
+        assert commitment[:8] in table["words"]["fingerprint"]
+
+    asyncio.run(run())

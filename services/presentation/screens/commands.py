@@ -24,6 +24,7 @@ def group_commands(locale: str | None) -> list[tuple[str, str]]:
         ("top", gettext(locale, "the best players: /top global, /top wins, /top flip")),
         ("forgetme", gettext(locale, "delete my records")),
         ("settings", gettext(locale, "settings for new games (admins)")),
+        ("replay", gettext(locale, "watch the last game again")),
     ]
 
 
@@ -35,5 +36,6 @@ def private_commands(locale: str | None) -> list[tuple[str, str]]:
         ("language", gettext(locale, "my language")),
         ("stats", gettext(locale, "my games, wins and rating")),
         ("top", gettext(locale, "the best players: /top wins, /top flip")),
+        ("replay", gettext(locale, "watch a game you played: /replay <game id>")),
         ("forgetme", gettext(locale, "delete my records")),
     ]

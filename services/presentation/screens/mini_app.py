@@ -21,17 +21,35 @@ class MiniApp:
 
     page_url: str
     direct_link: str
+    #: The direct link to the replay page, registered as an app of its own (its page is
+    #: ``replay_page``): a direct link opens an app's one URL, and the replay is not the table.
+    replay_link: str = ""
 
     @classmethod
-    def of(cls, page_url: str, bot_username: str, short_name: str) -> MiniApp | None:
+    def of(
+        cls, page_url: str, bot_username: str, short_name: str, replay_short_name: str = "replay"
+    ) -> MiniApp | None:
         """None when no page is configured."""
         if not page_url:
             return None
-        return cls(page_url, f"https://t.me/{bot_username}/{short_name}")
+        return cls(
+            page_url,
+            f"https://t.me/{bot_username}/{short_name}",
+            f"https://t.me/{bot_username}/{replay_short_name}",
+        )
 
     def page_of(self, game_id: str) -> str:
         joiner = "&" if "?" in self.page_url else "?"
         return f"{self.page_url}{joiner}game={game_id}"
+
+    @property
+    def replay_page(self) -> str:
+        """The replay page, beside the table's page (``/replay`` of the same address)."""
+        base = self.page_url.split("?", 1)[0]
+        return (base if base.endswith("/") else base + "/") + "replay"
+
+    def replay_of(self, game_id: str) -> str:
+        return f"{self.replay_page}?game={game_id}"
 
 
 def open_table(locale: str | None, app: MiniApp, game_id: str, *, in_group: bool) -> Button:

@@ -31,7 +31,27 @@ def top_line(locale: str | None, view: EngineView) -> str:
     return gettext(locale, "on the pile: {card}   colour: {color}", card=top, color=colour)
 
 
+#: How many hex digits of a round's commitment the table shows: enough that no two rounds
+#: anyone compares share one by chance (32 bits), short enough for one glance.
+FINGERPRINT_DIGITS = 8
+
+
+def commitment_fingerprint(view: EngineView) -> str:
+    """The first digits of the round's commitment to its shuffle (RULES.md §2 "Checking a
+    deal": the SHA-256 of its seed, never the seed); "" before a deal."""
+    return view.deal_commitment[:FINGERPRINT_DIGITS]
+
+
+def fingerprint_line(locale: str | None, view: EngineView) -> Rich:
+    """The line that shows the round's fingerprint; empty before a deal."""
+    fingerprint = commitment_fingerprint(view)
+    if not fingerprint:
+        return Rich()
+    return "🔒 " + rich_gettext(locale, "deal fingerprint {code}", code=fingerprint)
+
+
 def seat_line(locale: str | None, game: GameInfo, view: EngineView) -> Rich:
+
     parts = []
     for seat_view in view.seats:
         info = game.seats[seat_view.seat] if seat_view.seat < len(game.seats) else None
@@ -144,6 +164,9 @@ def table_text(
     catch = catch_line(locale, game, view)
     if catch:
         lines.append(catch)
+    fingerprint = fingerprint_line(locale, view)
+    if fingerprint:
+        lines.append(fingerprint)
     pile = gettext(locale, "draw pile {n}", n=view.draw_pile)
     if view.pending is not None and view.pending.kind == "respond_to_draw":
         pile += " · " + gettext(locale, "to take: +{n}", n=view.pending.amount)

@@ -159,9 +159,10 @@ async def test_language_per_person_and_per_chat(
     assert new["fa"]["new"] == "شروع یه بازی"
     assert new["gu"]["new"] == "ગેમ શરૂ કરો"
     assert {c.command for c in menus["private", "fa"]} == {
-        "start", "help", "language", "stats", "top", "forgetme",
+        "start", "help", "language", "stats", "top", "replay", "forgetme",
     }  # fmt: skip
     assert new["fa"]["forgetme"] == "پاک کردن سوابق من"
+    assert new["fa"]["replay"] == "دیدن دوباره‌ی بازی آخر"
     assert new["gu"]["top"].startswith("શ્રેષ્ઠ ખેલાડીઓ")
 
 
