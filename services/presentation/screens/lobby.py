@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from services.engine.client import GameInfo, SeatInfo
+from services.engine.views import GameInfo, SeatInfo
 from services.presentation.callbacks import Callback, Kind
 from services.presentation.i18n import gettext, language, ngettext, rich_gettext
 from services.presentation.locales.glossary import HOUSE_RULES, house_rule_name

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from services.engine.client import UnknownVariant, variant_facts
+from services.engine.views import UnknownVariant, variant_facts
 from services.presentation.i18n import gettext, language
 from services.presentation.locales.bidi import Phrase
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from services.engine.client import (
+from services.engine.views import (
     Conflict,
     EngineError,
     Forbidden,
