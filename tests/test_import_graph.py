@@ -60,7 +60,8 @@ def import_graph(*roots: str) -> dict[str, set[str]]:
     over the modules below ``roots`` (the product, the playground and the harness when none
     are named) and every module of the tree they may import."""
     paths = sorted(p for root in roots or PACKAGES for p in (REPO / root).rglob("*.py"))
-    every = sorted(p for root in (*PACKAGES, "bench", "tests") for p in (REPO / root).rglob("*.py"))
+    roots_all = (*PACKAGES, "bench", "tests", "tools")
+    every = sorted(p for root in roots_all for p in (REPO / root).rglob("*.py"))
     modules = {module_name(p) for p in every} | {"tests", "bench"}
     return {module_name(p): imports_of(p, modules) for p in paths}
 
@@ -118,9 +119,11 @@ def test_the_packages_import_no_circles() -> None:
 
 
 def test_the_product_imports_nothing_of_the_harness_or_the_playground() -> None:
-    """An operator deploys services/ alone (the image holds nothing else)."""
+    """An operator deploys services/ alone (the image holds nothing else): nothing of the
+    harness, the playground, the tests, the benches or the development tools."""
     graph = import_graph("services")
-    assert imports_across(graph, {"harness", "playground", "tests", "bench"}) == []
+    assert imports_across(graph, {"harness", "playground", "tests", "bench", "tools"}) == []
+    assert "services.presentation.locales.catalog" in import_graph("tools")["tools.catalog_check"]
 
 
 def test_the_bot_and_the_mini_app_import_nothing_of_each_other() -> None:
