@@ -200,3 +200,8 @@ def game_over_hand(locale: str | None, game: GameInfo, chat_title: str) -> Scree
         ),
         None,
     )
+
+
+def hand_in_private_chat(locale: str | None) -> str:
+    """✉️ Private hand pressed: the hand is posted (or refreshed) in the private chat."""
+    return gettext(locale, "Your hand is in our private chat.")
