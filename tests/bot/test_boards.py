@@ -174,7 +174,9 @@ def test_the_forget_button_names_who_asked() -> None:
     assert Callback.decode(button.callback_data) == Callback(Kind.FORGET, "", 0, "1234")  # type: ignore[arg-type]
 
 
-DEFAULTS = settings.ServiceDefaults(turn_seconds=60, uno_window_seconds=8, variants=SPELLINGS)
+DEFAULTS = settings.ServiceDefaults(
+    turn_seconds=60, uno_window_seconds=8, variants=tuple(SPELLINGS)
+)
 
 
 def args_of(markup: Any) -> list[str]:
@@ -264,7 +266,7 @@ def test_a_settings_choice_changes_one_setting() -> None:
     current = ChatSettings(variant="classic", rules=Options(target_score=300))
 
     def choose(locale: str, current: ChatSettings, arg: str) -> ChatSettings:
-        return boards.chosen_settings(current, arg, SPELLINGS)
+        return boards.chosen_settings(current, arg, list(SPELLINGS))
 
     assert choose("en", current, "v.flip").variant == "flip"
     assert choose("en", current, "h.jump_in").rules.jump_in
@@ -305,7 +307,7 @@ def test_a_forged_settings_choice_is_refused(variant: str, arg: str, answer: str
     variant does not offer (RULES.md §2 "House rules in detail": Flip has no Seven-O, No
     Mercy no alternate scoring)."""
     with pytest.raises(boards.BadSetting) as refused:
-        boards.chosen_settings(ChatSettings(variant=variant), arg, SPELLINGS)
+        boards.chosen_settings(ChatSettings(variant=variant), arg, list(SPELLINGS))
     why = refused.value
     assert setting_refused("en", why.why, why.variant, why.rule) == answer
 
