@@ -60,7 +60,8 @@ def import_graph(*roots: str) -> dict[str, set[str]]:
     over the modules below ``roots`` (the product, the playground and the harness when none
     are named) and every module of the tree they may import."""
     paths = sorted(p for root in roots or PACKAGES for p in (REPO / root).rglob("*.py"))
-    every = sorted(p for root in (*PACKAGES, "bench", "tests") for p in (REPO / root).rglob("*.py"))
+    roots_all = (*PACKAGES, "bench", "tests", "tools")
+    every = sorted(p for root in roots_all for p in (REPO / root).rglob("*.py"))
     modules = {module_name(p) for p in every} | {"tests", "bench"}
     return {module_name(p): imports_of(p, modules) for p in paths}
 
@@ -118,9 +119,11 @@ def test_the_packages_import_no_circles() -> None:
 
 
 def test_the_product_imports_nothing_of_the_harness_or_the_playground() -> None:
-    """An operator deploys services/ alone (the image holds nothing else)."""
+    """An operator deploys services/ alone (the image holds nothing else): nothing of the
+    harness, the playground, the tests, the benches or the development tools."""
     graph = import_graph("services")
-    assert imports_across(graph, {"harness", "playground", "tests", "bench"}) == []
+    assert imports_across(graph, {"harness", "playground", "tests", "bench", "tools"}) == []
+    assert "services.presentation.locales.catalog" in import_graph("tools")["tools.catalog_check"]
 
 
 def test_the_bot_and_the_mini_app_import_nothing_of_each_other() -> None:
@@ -200,15 +203,20 @@ def test_the_client_loads_nothing_of_the_service() -> None:
         check=True,
     ).stdout.split()
     engine = sorted(m for m in loaded if m.startswith("services.engine"))
-    allowed = ("services.engine.client", "services.engine.wire", "services.engine.rules")
+    allowed = (
+        "services.engine.client",
+        "services.engine.views",
+        "services.engine.wire",
+        "services.engine.rules",
+    )
     assert [m for m in engine if m != "services.engine" and not m.startswith(allowed)] == []
     assert not {"fastapi", "starlette", "redis", "uvicorn"} & {m.split(".")[0] for m in loaded}
 
 
 SCREENS = "services.presentation.screens"
-#: What the screens may reach of the project: the bot's words, cards and callback data (with
-#: the game id check it uses), and
-#: the engine's client (for the views' types, the refusals and the scoring it re-exports).
+#: What the screens may reach of the project: the words, cards and callback data (with the
+#: game id check it uses), and the engine's pure door for the fronts (``services.engine.views``:
+#: the views' types, the refusals, the variants' facts and the scoring).
 #: Not Telegram, not Redis, not the records: a page that shows the same screens can use them.
 SCREENS_REACH = (
     SCREENS,
@@ -220,7 +228,7 @@ SCREENS_REACH = (
     "services.presentation.locales.glossary",
     "services.presentation.locales.numerals",
     "services.presentation.rich",
-    "services.engine.client",
+    "services.engine.views",
     "services.move_ids",
 )
 #: The other modules they may import: pure parts of the standard library, and Babel's
@@ -265,14 +273,14 @@ def reached_from(graph: dict[str, set[str]], start: str, stop: str) -> set[str]:
 def test_the_screens_are_pure() -> None:
     """Screens take views in and give text and plain keyboards out: nothing of Telegram
     (python-telegram-bot), and nothing that does I/O, anywhere they reach before the
-    engine's client."""
+    engine's views (pure, but built on pydantic and the rules library)."""
     graph = import_graph()
     screens = [m for m in graph if m == SCREENS or m.startswith(f"{SCREENS}.")]
     assert f"{SCREENS}.table" in screens and f"{SCREENS}.event_lines" in screens
     for screen in screens:
-        reached = reached_from(graph, screen, "services.engine.client")
+        reached = reached_from(graph, screen, "services.engine.views")
         assert not [m for m in reached if not m.startswith(SCREENS_REACH)], screen
-        for module in reached - {"services.engine.client"}:
+        for module in reached - {"services.engine.views"}:
             path = REPO / (module.replace(".", "/") + ".py")
             if not path.exists():
                 path = REPO / module.replace(".", "/") / "__init__.py"
@@ -281,12 +289,12 @@ def test_the_screens_are_pure() -> None:
 
 
 PRESENTATION = "services.presentation"
-#: What the presentation may import of the rest of the product: the engine's client, the
-#: one door to the engine's views and facts (the views' types, the refusals it raises, the
-#: scoring and the variants' facts it re-exports from the rules), and a game id's shape.
-#: No front: not the bot, not the Mini App, not the worker; not the records, not the
-#: engine's service.
-PRESENTATION_READS = ("services.engine.client", "services.move_ids")
+#: What the presentation may import of the rest of the product: the engine's views, the one
+#: door to what a front reads of the engine without calling it (the views' types, the
+#: refusals the client raises, the scoring and the variants' facts of the rules), and a game
+#: id's shape. No front: not the bot, not the Mini App, not the worker; not the records, not
+#: the engine's client (it carries HTTP) or service.
+PRESENTATION_READS = ("services.engine.views", "services.move_ids")
 #: Telegram's library, and every library that does I/O: none is the presentation's.
 TELEGRAM_AND_IO = {"telegram", "redis", "httpx", "fastapi", "starlette", "sqlalchemy"}
 TELEGRAM_AND_IO |= {"sqlmodel", "celery", "aiohttp", "uvicorn", "psycopg", "requests"}
@@ -304,8 +312,8 @@ def module_path(module: str) -> Path:
 
 
 def test_the_presentation_imports_nothing_of_any_front() -> None:
-    """Every front reads the presentation; it reads none of them, only the engine's client
-    for the views it draws (and what it re-exports of the rules)."""
+    """Every front reads the presentation; it reads none of them, only the engine's views
+    for what it draws."""
     presentation = presentation_modules(import_graph("services"))
     beyond = [
         (m, n)
@@ -338,9 +346,9 @@ def test_telegram_and_io_imports_are_found() -> None:
 
 
 def test_loading_the_presentation_loads_no_front_and_nothing_of_telegram_or_io() -> None:
-    """Loading every module of the presentation loads no front and none of those libraries,
-    but the engine client's own transport (httpx: the client is the presentation's door to
-    the views' types, and carries the HTTP it speaks)."""
+    """Loading every module of the presentation loads no front, not the engine's client,
+    and none of those libraries (HTTP included: the views' types come through a pure
+    module, ``services.engine.views``)."""
     modules = sorted(presentation_modules(import_graph("services")))
     loaded = subprocess.run(
         [sys.executable, "-c", f"import sys; import {', '.join(modules)}; print(*sys.modules)"],
@@ -351,7 +359,8 @@ def test_loading_the_presentation_loads_no_front_and_nothing_of_telegram_or_io()
     ).stdout.split()
     fronts = ("services.bot", "services.webapp", "services.worker", "services.records")
     assert [m for m in loaded if m.startswith(fronts)] == []
-    assert {m.split(".")[0] for m in loaded} & (TELEGRAM_AND_IO - {"httpx"}) == set()
+    assert "services.engine.client" not in loaded
+    assert {m.split(".")[0] for m in loaded} & TELEGRAM_AND_IO == set()
 
 
 #: The one door hidden events leave through (services/engine/README.md "Events"): the rules'

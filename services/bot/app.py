@@ -52,9 +52,10 @@ from services.bot.records import Records
 from services.config import Settings
 from services.engine.client import EngineClient, log_keys
 from services.presentation.callbacks import Kind
-from services.presentation.i18n import available_locales, gettext
+from services.presentation.i18n import available_locales
 from services.presentation.screens.commands import group_commands, private_commands
 from services.presentation.screens.mini_app import MiniApp
+from services.presentation.screens.refusals import something_went_wrong
 
 log = logging.getLogger(__name__)
 
@@ -281,7 +282,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         # Already answered, or Telegram unreachable: nothing more to do.
         with contextlib.suppress(Exception):
             await update.callback_query.answer(
-                gettext(locale_of(update.effective_user), "Something went wrong. Please try again.")
+                something_went_wrong(locale_of(update.effective_user))
             )
 
 

@@ -23,7 +23,7 @@ from telegram.ext import ApplicationHandlerStop, ContextTypes
 
 from services.bot.context import locale_of, services
 from services.bot.ratelimit import REPLY_WORTH, Bucket, RedisRateLimiter, replies, worth
-from services.presentation.i18n import gettext
+from services.presentation.screens.refusals import slow_down
 
 #: After one "Slow down" toast, the person's refused presses go unanswered this long.
 TOAST_SECONDS = 10
@@ -80,5 +80,5 @@ async def guard(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if query is not None and _toasted_until.get(user.id, 0.0) <= now:
         _remember(_toasted_until, user.id, now + TOAST_SECONDS, now)
         if await services(context).memory.first_time(f"slow:{user.id}", ttl=TOAST_SECONDS):
-            await query.answer(gettext(locale_of(user), "Slow down: too many presses at once."))
+            await query.answer(slow_down(locale_of(user)))
     raise ApplicationHandlerStop

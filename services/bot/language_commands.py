@@ -7,14 +7,16 @@ the language of the group's messages, the game in play included.
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram import Update
 from telegram.ext import ContextTypes
 
 from services.bot.context import is_chat_admin, is_group, locale_of, services, topic_of
+from services.bot.keyboards import markup
 from services.language_preferences import LanguagePreferences
-from services.presentation.callbacks import Callback, Kind
-from services.presentation.i18n import gettext, language
+from services.presentation.callbacks import Callback
+from services.presentation.i18n import language
 from services.presentation.locales.catalog import LANGUAGE_NAMES
+from services.presentation.screens import languages
 
 AUTO = "auto"
 #: What /language accepts for each language: its code and its own name.
@@ -52,20 +54,6 @@ def wanted_language(args: list[str] | None) -> str | None:
     return _ANSWERS.get(args[0].casefold()) if args else None
 
 
-def language_buttons() -> InlineKeyboardMarkup:
-    """/language alone: each language as a button, named in its own words."""
-    return InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    name, callback_data=Callback(Kind.LANGUAGE, "", 0, code).encode()
-                )
-                for code, name in LANGUAGE_NAMES.items()
-            ]
-        ]
-    )
-
-
 async def language_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await choose_language(update, context, wanted_language(context.args))
 
@@ -89,23 +77,14 @@ async def choose_language(
     prefs = preferences(context)
     if not is_group(chat):
         if wanted is None:
-            current = language(locale_of(user))
+            screen = languages.own_language(language(locale_of(user)))
             await services(context).outbox.reply(
-                message,
-                gettext(
-                    current,
-                    "Your language: {language}. Change it with /language en, /language fa "
-                    "or /language gu; /language auto follows your Telegram app.",
-                    language=LANGUAGE_NAMES[current],
-                ),
-                markup=language_buttons(),
+                message, screen.text, markup=markup(screen.keyboard)
             )
             return
         await prefs.set_choice(user.id, None if wanted == AUTO else wanted)
         now = language(locale_of(user))
-        await services(context).outbox.reply(
-            message, gettext(now, "I'll speak {language} with you.", language=LANGUAGE_NAMES[now])
-        )
+        await services(context).outbox.reply(message, languages.speaking(now))
         return
     uno, topic = services(context), topic_of(message)
     topic_language = None
@@ -113,21 +92,11 @@ async def choose_language(
         topic_language = (await uno.records.chat_settings(chat.id, topic)).language
     current = topic_language or await prefs.chat(chat.id) or language(locale_of(user))
     if wanted is None or wanted == AUTO:
-        await services(context).outbox.reply(
-            message,
-            gettext(
-                current,
-                "This chat's language: {language}. A chat admin changes it with /language en, "
-                "/language fa or /language gu.",
-                language=LANGUAGE_NAMES[current],
-            ),
-            markup=language_buttons(),
-        )
+        screen = languages.chat_language(current)
+        await services(context).outbox.reply(message, screen.text, markup=markup(screen.keyboard))
         return
     if not await is_chat_admin(context, chat.id, user.id):
-        await services(context).outbox.reply(
-            message, gettext(current, "Only a chat admin can change the chat's language.")
-        )
+        await services(context).outbox.reply(message, languages.admins_only(current))
         return
     # [decision] In a forum topic an admin's /language is that topic's own, kept in the
     # records' chat settings (services/records: a topic's empty values inherit the
@@ -135,16 +104,12 @@ async def choose_language(
     # too, so what lasts holds it.
     if topic and uno.records is not None:
         await uno.records.save_language(chat.id, topic, wanted)
-        said = gettext(
-            wanted, "This topic now plays in {language}.", language=LANGUAGE_NAMES[wanted]
-        )
+        said = languages.topic_now_in(wanted)
     else:
         await prefs.set_chat(chat.id, wanted)
         if uno.records is not None:
             await uno.records.save_language(chat.id, 0, wanted)
-        said = gettext(
-            wanted, "This chat now plays in {language}.", language=LANGUAGE_NAMES[wanted]
-        )
+        said = languages.chat_now_in(wanted)
     game_id = await uno.memory.chat_game(chat.id, topic)
     if game_id:
         await uno.memory.update_game(game_id, lang=wanted)

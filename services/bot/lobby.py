@@ -12,7 +12,7 @@ from functools import partial
 from telegram import ChatMember, ChatMemberUpdated, Update, User
 from telegram.ext import ContextTypes
 
-from services.bot.boards import named_variant, rules_for
+from services.bot.boards import rules_for
 from services.bot.context import (
     EngineDown,
     call_engine,
@@ -26,7 +26,6 @@ from services.bot.context import (
 from services.bot.keyboards import markup
 from services.bot.language_commands import reply_language
 from services.bot.ratelimit import REPLY_WORTH
-from services.bot.standings import shortened
 from services.engine.client import (
     DEFAULT_VARIANT,
     AiLevel,
@@ -35,41 +34,33 @@ from services.engine.client import (
     Forbidden,
     GameInfo,
     UnknownVariant,
-    VariantFacts,
     variant_facts,
     variant_names,
 )
 from services.language_preferences import LanguagePreferences
 from services.presentation.callbacks import Callback
-from services.presentation.i18n import N_, gettext, language
+from services.presentation.i18n import language
 from services.presentation.locales.bidi import with_direction
-from services.presentation.locales.numerals import localize_digits
 from services.presentation.locales.rules_text import is_written, rules_messages, written_variants
-from services.presentation.screens.lobby import (
-    AI_BUTTONS,
-    LOBBY_BUTTONS,
-    ai_level_name,
-    variant_keyboard,
-)
-from services.presentation.screens.names import variant_name
+from services.presentation.screens import lobby as words
+from services.presentation.screens.commands import help_text
+from services.presentation.screens.lobby import AI_BUTTONS, LOBBY_BUTTONS, variant_keyboard
+from services.presentation.screens.names import unknown_rules_word
 from services.presentation.screens.refusals import (
+    game_is_over,
     not_answering,
     only_host_or_admin,
     out_of_date,
     out_of_the_game,
     seat_refused,
 )
+from services.presentation.typed_names import named_variant
 from services.records.queries import ChatSettings
 
 log = logging.getLogger(__name__)
 
 # The lobby's Add AI buttons and the level each seats ("ai.strong" and anything else: strong).
 _AI_LEVELS: dict[str, AiLevel] = {"ai.random": "random", "ai.hard": "hard"}
-
-#: After a variant's summary (``VariantFacts.summary_msgid``) in the lobby's 📖 Rules alert.
-FIRST_TO = N_("First to {n}.")
-#: A host's lobby word done (``lobby_command``'s answer).
-DONE = N_("Done.")
 
 
 async def chat_defaults(
@@ -89,29 +80,20 @@ async def new(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     locale = await reply_language(update, context)
     if not is_group(update.effective_chat):
-        await services(context).outbox.reply(
-            message, gettext(locale, "Add me to a group and type /new there.")
-        )
+        await services(context).outbox.reply(message, words.group_only(locale))
         return
     uno = services(context)
     chat_id, topic = message.chat_id, topic_of(message)
     existing = await call_engine(lambda: uno.engine.chat_game(chat_id, topic))
     if existing is not None:
         seated = any(s.user_id == user.id and not s.left for s in existing.seats)
-        if seated and existing.status == "playing":
-            said = gettext(
-                locale, "You are already playing in this game: 🃏 My cards shows your cards."
-            )
-        elif seated:
-            said = gettext(locale, "You are already in this game: the host deals it with ▶️ Start.")
-        else:
-            said = gettext(locale, "A game is already on here: /join it.")
+        said = words.already_here(locale, seated=seated, playing=existing.status == "playing")
         await services(context).outbox.reply(message, said)
         return
     defaults = await chat_defaults(context, chat_id, topic)
     await uno.outbox.send(
         chat_id,
-        gettext(locale, "🎴 Which UNO shall we play?"),
+        words.which_uno(locale),
         markup(variant_keyboard(locale, variant_names(), "", defaults.variant)),
         topic_id=topic,
         worth=REPLY_WORTH,  # a reply to /new, as any other (README "Flood limits")
@@ -143,7 +125,7 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
             )
         )
     except Conflict:
-        await query.answer(gettext(locale, "A game is already on here: /join it."))
+        await query.answer(words.game_already_on(locale))
         return
     title = message.chat.title or ""
     # The group's messages speak the topic's language (/language there), else the chat's;
@@ -172,9 +154,9 @@ async def lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: C
             info = await call_engine(lambda: engine.game(cb.game_id))
             facts = variant_facts(info.variant)
         except (EngineError, EngineDown, UnknownVariant):
-            await query.answer(gettext(locale, "This game is over."))
+            await query.answer(game_is_over(locale))
             return
-        await query.answer(rules_summary(locale, facts), show_alert=True)
+        await query.answer(words.rules_summary(locale, facts), show_alert=True)
         return
     if cb.arg in AI_BUTTONS:
         await query.answer(await add_ai_once(context, cb, user, locale))
@@ -206,21 +188,18 @@ async def add_ai_once(
     except EngineError as e:
         return seat_refused(locale, e)
     if cb.version != game.version:
-        return gettext(
-            locale, "The lobby has changed since this button was drawn: look at it and press again."
-        )
+        return words.lobby_changed(locale)
     held = f"lobby:{cb.game_id}:{cb.version}:{cb.arg}"
     if not await uno.memory.first_time(held, ttl=AI_PRESS_HOLD_SECONDS):
-        return gettext(locale, "Already done: the lobby shows it in a moment.")
+        return words.already_done(locale)
     answer = await lobby_command(
         context, cb.game_id, cb.arg, user.id, display_name(user), locale=locale
     )
-    if answer != gettext(locale, DONE):
+    if answer != words.done(locale):
         # Not added (not the host, the engine down, the lobby full): a press may try again.
         await uno.memory.redis.delete(uno.memory.once_key(held))
         return answer
-    level = ai_level_name(locale, _AI_LEVELS.get(cb.arg, "strong"))
-    return gettext(locale, "Added: {level}. The lobby shows it in a moment.", level=level)
+    return words.ai_added(locale, _AI_LEVELS.get(cb.arg, "strong"))
 
 
 async def lobby_command(
@@ -249,10 +228,10 @@ async def lobby_command(
     try:
         if what == "join":
             await call_engine(lambda: engine.join(game_id, user_id, name))
-            return gettext(locale, "You're in!")
+            return words.joined(locale)
         if what == "leave":
             await call_engine(lambda: engine.leave(game_id, user_id))
-            return gettext(locale, "You left the game.")
+            return words.left(locale)
         try:
             await call_engine(lambda: as_host_or_admin(False))
         except Forbidden:
@@ -261,18 +240,11 @@ async def lobby_command(
                 return only_host_or_admin(locale)
             await call_engine(lambda: as_host_or_admin(True))
         # An ended game's one message is the group's own (its scores): nothing to add.
-        return "" if what == "end" else gettext(locale, DONE)
+        return "" if what == "end" else words.done(locale)
     except EngineDown:
         return not_answering(locale)
     except EngineError as e:
         return seat_refused(locale, e)
-
-
-def rules_summary(locale: str, facts: VariantFacts) -> str:
-    """The variant in short, and the score that wins it."""
-    summary = gettext(locale, facts.summary_msgid)
-    target = localize_digits(language(locale), str(facts.target_score))
-    return f"{summary} {gettext(locale, FIRST_TO, n=target)}"
 
 
 async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -291,17 +263,15 @@ async def command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await services(context).outbox.reply(message, not_answering(locale))
         return
     if game is None:
-        await services(context).outbox.reply(
-            message, gettext(locale, "No game here. Start one with /new.")
-        )
+        await services(context).outbox.reply(message, words.no_game_here(locale))
         return
     if what == "back":
         try:
             await call_engine(lambda: uno.engine.back(game.game_id, user.id))
-            answer = gettext(locale, "Welcome back!")
+            answer = words.welcome_back(locale)
         except EngineError as e:
             # Out of the game (kicked, or gone from the group): the engine says why.
-            answer = out_of_the_game(locale, e) or gettext(locale, "You are not away in this game.")
+            answer = out_of_the_game(locale, e) or words.not_away(locale)
         except EngineDown:
             answer = not_answering(locale)
         await services(context).outbox.reply(message, answer)
@@ -322,16 +292,12 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     locale = await reply_language(update, context)
     target = message.reply_to_message.from_user if message.reply_to_message else None
     if target is None:
-        await services(context).outbox.reply(
-            message, gettext(locale, "Reply to a message of the player to kick.")
-        )
+        await services(context).outbox.reply(message, words.kick_needs_reply(locale))
         return
     uno = services(context)
     game = await call_engine(lambda: uno.engine.chat_game(message.chat_id, topic_of(message)))
     if game is None:
-        await services(context).outbox.reply(
-            message, gettext(locale, "No game here. Start one with /new.")
-        )
+        await services(context).outbox.reply(message, words.no_game_here(locale))
         return
     if game.host != user.id and not await is_chat_admin(context, message.chat_id, user.id):
         await services(context).outbox.reply(message, only_host_or_admin(locale))
@@ -341,11 +307,9 @@ async def kick(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         # Out for good, at every door: the engine refuses their /back, /join and moves.
         await call_engine(lambda: uno.engine.kick(game.game_id, user.id, target.id, admin=admin))
         await uno.memory.drop_hand_message(game.game_id, target.id)
-        await services(context).outbox.reply(message, gettext(locale, "Removed from the game."))
+        await services(context).outbox.reply(message, words.removed_from_game(locale))
     except EngineError:
-        await services(context).outbox.reply(
-            message, gettext(locale, "That player is not in the game.")
-        )
+        await services(context).outbox.reply(message, words.not_in_the_game(locale))
 
 
 async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -362,16 +326,8 @@ async def rules(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         variants |= {v: variant_facts(v).spellings for v in variants}
         named = named_variant(" ".join(context.args), variants)
         if named is None:
-            known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
-            await services(context).outbox.reply(
-                message,
-                gettext(
-                    locale,
-                    "I don't know {word}. Try /rules alone or a variant: {known}.",
-                    word=shortened(" ".join(context.args)),
-                    known=known,
-                ),
-            )
+            said = unknown_rules_word(locale, " ".join(context.args), list(variants))
+            await services(context).outbox.reply(message, said)
             return
         variant = named
     else:
@@ -398,23 +354,7 @@ async def help_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     if message is None:
         return
     locale = await reply_language(update, context)
-    await services(context).outbox.reply(
-        message,
-        gettext(
-            locale,
-            "🎴 UNO in your group.\n"
-            "/new — start a game (choose the variant)\n"
-            "/join, /leave — take or leave a seat\n"
-            "/start — deal (the host)\n"
-            "/end — end the game (the host or an admin)\n"
-            "/kick — reply to a player to remove them (the host or an admin)\n"
-            "/back — come back after being away\n"
-            "/rules [variant] — the rules in short\n\n"
-            "Play from “My cards” (inline mode) or from your hand in a private chat with me.\n"
-            "Minions' Dumb Fu needs group privacy mode off so I notice a frozen player "
-            "talking.",
-        ),
-    )
+    await services(context).outbox.reply(message, help_text(locale))
 
 
 # -- a member leaves the group (README "A member leaves the group") ---------------------------

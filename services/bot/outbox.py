@@ -204,17 +204,23 @@ class Outbox:
         )
 
     async def edit_pressed(
-        self, query: CallbackQuery, text: str, markup: InlineKeyboardMarkup | None = None
+        self, query: CallbackQuery, text: Rich | str, markup: InlineKeyboardMarkup | None = None
     ) -> None:
-        """Change the message whose button ``query`` pressed to plain ``text``, worth what a
-        reply is; Telegram's refusals (an unchanged message) are the caller's to judge."""
+        """Change the message whose button ``query`` pressed to ``text`` (a ``str``: plain
+        text, as ``reply``), worth what a reply is; Telegram's refusals (an unchanged
+        message) are the caller's to judge."""
         where: dict[str, Any] = (
             {"inline_message_id": query.inline_message_id}
             if query.inline_message_id is not None or query.message is None
             else {"chat_id": query.message.chat.id, "message_id": query.message.message_id}
         )
+        html = isinstance(text, Rich)
         await self.bot.edit_message_text(
-            text, reply_markup=markup, **where, **self._budget(False, REPLY_WORTH)
+            telegram_html(text),
+            parse_mode=ParseMode.HTML if html else None,
+            reply_markup=markup,
+            **where,
+            **self._budget(False, REPLY_WORTH),
         )
 
     async def delete(self, chat_id: int, message_id: int) -> None:

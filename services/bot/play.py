@@ -38,13 +38,20 @@ from services.bot.telegram_html import telegram_html
 from services.engine.client import EngineError, Forbidden, IllegalAction
 from services.move_ids import action_id, is_game_id
 from services.presentation.callbacks import BadCallback, Callback, Kind
-from services.presentation.i18n import gettext
+from services.presentation.screens.commands import private_hello
+from services.presentation.screens.hand import hand_in_private_chat
 from services.presentation.screens.inline_results import did_not_count, inline_page
 from services.presentation.screens.refusals import (
     NOT_OWED,
+    card_not_playable,
+    left_this_games_group,
     move_refused,
+    no_game_in_play,
     not_answering,
+    not_your_colour,
+    not_your_hand,
     out_of_the_game,
+    table_moved_down,
 )
 
 log = logging.getLogger(__name__)
@@ -114,7 +121,7 @@ async def hand_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Ca
     query, user = update.callback_query, update.effective_user
     assert query is not None and user is not None
     if await open_private_hand(context, cb.game_id, user):
-        await query.answer(gettext(locale_of(user), "Your hand is in our private chat."))
+        await query.answer(hand_in_private_chat(locale_of(user)))
     elif await away(update, context, cb):
         return  # out of the game: told why
     else:  # the user never started the bot, or blocked it: the link opens the chat
@@ -129,7 +136,7 @@ async def inert_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: C
     assert query is not None and user is not None
     if await away(update, context, cb):
         return
-    await query.answer(gettext(locale_of(user), "You can't play this card now."))
+    await query.answer(card_not_playable(locale_of(user)))
     await report_if_frozen(context, cb.game_id, user.id, f"q{query.id}")
 
 
@@ -141,13 +148,13 @@ async def move_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Ca
         mem = await services(context).memory.game(cb.game_id)
         if mem is not None and mem.table_message != query.message.message_id:
             # A table a newer one below replaced (its deletion waits for the budget).
-            await query.answer(gettext(locale, "The table moved down."))
+            await query.answer(table_moved_down(locale))
             return
     refused, not_owed, removed = await attempt(context, user.id, cb, locale)
     on_table = query.message is not None and is_group(query.message.chat)
     if not_owed and not removed and on_table and cb.arg.startswith("c."):
         # The table's colour buttons are everyone's to see and one player's to press.
-        refused = gettext(locale, "Only the player the table names (▶) chooses the colour.")
+        refused = not_your_colour(locale)
     # Out of the game (kicked, gone from the group): an alert says why, as it must be read.
     await query.answer(refused or "", show_alert=removed)
     if removed:
@@ -209,9 +216,7 @@ async def private_start(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
             continue
         shown = await open_private_hand(context, game_id, user) or shown
     if not shown:
-        await services(context).outbox.reply(
-            message, gettext(locale, "Hi! Add me to a group and type /new there to play UNO.")
-        )
+        await services(context).outbox.reply(message, private_hello(locale))
 
 
 # -- inline mode ------------------------------------------------------------------------------
@@ -245,15 +250,15 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         except Forbidden as e:
             if e.removed is not None:  # out of the game: the engine says why
                 if e.removed == "kicked":
-                    why = gettext(locale, "Not your hand: you are not playing in this game.")
+                    why = not_your_hand(locale)
                 else:
-                    why = gettext(locale, "You left this game's group")
+                    why = left_this_games_group(locale)
                 await _no_cards(query, why)
                 return
         except (EngineError, EngineDown):
             player = None
     if player is None or player.view is None or player.game.status != "playing":
-        await _no_cards(query, gettext(locale, "You have no game in play here"))
+        await _no_cards(query, no_game_in_play(locale))
         return
     offset = int(query.offset) if query.offset.isdigit() else 0
     # What a choice posts in the group speaks the group's language; the list, the player's.

@@ -25,8 +25,7 @@ from telegram.ext import CallbackQueryHandler, ContextTypes
 
 from services.bot.context import locale_of
 from services.presentation.callbacks import BadCallback, Callback, Kind
-from services.presentation.i18n import gettext
-from services.presentation.screens.refusals import out_of_date
+from services.presentation.screens.refusals import not_on_this_message, out_of_date
 
 #: What handles one kind of press, once it is judged taken: the press and its data.
 OnPress = Callable[[Update, ContextTypes.DEFAULT_TYPE, Callback], Awaitable[None]]
@@ -76,7 +75,7 @@ def refusal(query: CallbackQuery, cb: Callback, locale: str) -> str | None:
         # The table: only what the table offers (a hand's move has no place on it).
         taken = (cb.kind, cb.game_id, _head(cb)) in buttons
     if not taken:
-        return gettext(locale, "This button is not on this message.")
+        return not_on_this_message(locale)
     return None
 
 

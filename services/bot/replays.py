@@ -23,9 +23,9 @@ from services.bot.language_commands import reply_language
 from services.bot.ratelimit import REPLY_WORTH
 from services.engine.client import GameInfo, NotFound
 from services.move_ids import is_game_id
-from services.presentation.i18n import gettext
 from services.presentation.locales.bidi import isolate
 from services.presentation.rich import Rich, text
+from services.presentation.screens.boards import records_unavailable
 from services.presentation.screens.names import variant_name
 from services.presentation.screens.people import person
 from services.presentation.screens.refusals import not_answering
@@ -73,7 +73,7 @@ async def replay(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         return
     except SQLAlchemyError:
         log.exception("/replay: the records did not answer")
-        await uno.outbox.reply(message, gettext(locale, "The records are not available right now."))
+        await uno.outbox.reply(message, records_unavailable(locale))
         return
     app = uno.publisher.mini_app
     keyboard = replay_keyboard(locale, app, game.game_id, in_group=in_group) if game else None

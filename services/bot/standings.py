@@ -1,7 +1,8 @@
 """/stats, /top, /forgetme and /settings: a player's record, a chat's or everyone's board,
 forgetting a player (after a button only they may press), and a chat's defaults for new
 games (chat admins only): variant, house rules, turn time, UNO window, scoring and target.
-The records are the SQL ones (records.py); the text and buttons are boards.py's."""
+The records are the SQL ones (records.py); what people send is read in boards.py; the text
+and buttons are the presentation's (``screens.boards``, ``screens.settings``)."""
 
 from __future__ import annotations
 
@@ -20,24 +21,33 @@ from services.bot.context import (
     services,
     topic_of,
 )
+from services.bot.keyboards import markup
 from services.bot.language_commands import reply_language
 from services.bot.records import Records
 from services.engine.client import DEFAULT_VARIANT, variant_facts, variant_names
 from services.presentation.callbacks import Callback
-from services.presentation.i18n import gettext
-from services.presentation.screens.names import variant_name
-from services.records.queries import InvalidSetting
+from services.presentation.screens.boards import (
+    board_text,
+    forget_question,
+    forgotten,
+    only_the_asker,
+    records_unavailable,
+    stats_text,
+    unknown_board_word,
+)
+from services.presentation.screens.lobby import group_only
+from services.presentation.screens.refusals import out_of_date
+from services.presentation.screens.settings import (
+    Refusal,
+    ServiceDefaults,
+    admins_only,
+    saved,
+    setting_refused,
+    settings_screen,
+)
+from services.records.queries import BoardOrder, InvalidSetting
 
 log = logging.getLogger(__name__)
-
-
-#: The most of a person's own text a reply repeats back (a 4,000-character word after /top
-#: would make the reply longer than Telegram's 4,096 and nothing would be sent).
-ECHO_CHARS = 32
-
-
-def shortened(text: str, limit: int = ECHO_CHARS) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def records_of(context: ContextTypes.DEFAULT_TYPE) -> Records:
@@ -59,12 +69,10 @@ async def stats(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         found = await records_of(context).user_stats(subject.id, chat_id)
     except SQLAlchemyError:
         log.exception("/stats: the records did not answer")
-        await services(context).outbox.reply(
-            message, gettext(locale, "The records are not available right now.")
-        )
+        await services(context).outbox.reply(message, records_unavailable(locale))
         return
     name = (found.name if found is not None and found.name else None) or display_name(subject)
-    await services(context).outbox.reply(message, boards.stats_text(locale, name, found), html=True)
+    await services(context).outbox.reply(message, stats_text(locale, name, found))
 
 
 async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -77,16 +85,7 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         variants = {v: variant_facts(v).spellings for v in variant_names()}
         variant, order, everywhere = boards.parse_top(list(context.args or []), variants)
     except boards.BadBoardRequest as e:
-        known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
-        await services(context).outbox.reply(
-            message,
-            gettext(
-                locale,
-                "I don't know {word}. Try /top, /top global, /top wins or a variant: {known}.",
-                word=shortened(e.word),
-                known=known,
-            ),
-        )
+        await services(context).outbox.reply(message, unknown_board_word(locale, e.word, variants))
         return
     everywhere = everywhere or not is_group(chat)
     chat_id = None if everywhere or chat is None else chat.id
@@ -100,12 +99,11 @@ async def top(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         entries = await records_of(context).leaderboard(variant, order, chat_id)
     except SQLAlchemyError:
         log.exception("/top: the records did not answer")
-        await services(context).outbox.reply(
-            message, gettext(locale, "The records are not available right now.")
-        )
+        await services(context).outbox.reply(message, records_unavailable(locale))
         return
+    by_wins = order is BoardOrder.WINS
     await services(context).outbox.reply(
-        message, boards.board_text(locale, variant, order, everywhere, entries), html=True
+        message, board_text(locale, variant, by_wins, everywhere, entries)
     )
 
 
@@ -115,8 +113,8 @@ async def forgetme(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if message is None or user is None:
         return
     locale = await reply_language(update, context)
-    text, markup = boards.forget_question(locale, user.id)
-    await services(context).outbox.reply(message, text, markup)
+    question = forget_question(locale, user.id)
+    await services(context).outbox.reply(message, question.text, markup(question.keyboard))
 
 
 async def confirm_forget(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
@@ -129,30 +127,22 @@ async def confirm_forget(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
     locale = await reply_language(update, context)
     shown = query.message.reply_markup if isinstance(query.message, Message) else None
     if boards.forget_asker(shown) != user.id or cb.arg != str(user.id):
-        await query.answer(gettext(locale, "Only the person who asked can confirm this."))
+        await query.answer(only_the_asker(locale))
         return
     try:
         await records_of(context).forget_user(user.id)
     except SQLAlchemyError:
         log.exception("/forgetme: the records did not answer")
-        await query.answer(gettext(locale, "The records are not available right now."))
+        await query.answer(records_unavailable(locale))
         return
     await query.answer()
     if query.message is not None:
-        await services(context).outbox.edit_pressed(
-            query,
-            gettext(
-                locale,
-                "Done: {name}'s ratings and standings are deleted, and past games no longer "
-                "show their name.",
-                name=display_name(user),
-            ),
-        )
+        await services(context).outbox.edit_pressed(query, forgotten(locale, display_name(user)))
 
 
-async def service_defaults(context: ContextTypes.DEFAULT_TYPE) -> boards.ServiceDefaults:
+async def service_defaults(context: ContextTypes.DEFAULT_TYPE) -> ServiceDefaults:
     uno = services(context)
-    return boards.ServiceDefaults(
+    return ServiceDefaults(
         uno.settings.turn_seconds,
         uno.settings.uno_window_seconds,
         variant_names(),
@@ -167,20 +157,16 @@ async def settings_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -
         return
     locale = await reply_language(update, context)
     if not is_group(chat):
-        await services(context).outbox.reply(
-            message, gettext(locale, "Add me to a group and type /new there.")
-        )
+        await services(context).outbox.reply(message, group_only(locale))
         return
     try:
         current = await records_of(context).chat_settings(message.chat_id, topic_of(message))
     except SQLAlchemyError:
         log.exception("/settings: the records did not answer")
-        await services(context).outbox.reply(
-            message, gettext(locale, "The records are not available right now.")
-        )
+        await services(context).outbox.reply(message, records_unavailable(locale))
         return
-    text, markup = boards.settings_message(locale, current, await service_defaults(context))
-    await services(context).outbox.reply(message, text, markup)
+    screen = settings_screen(locale, current, await service_defaults(context))
+    await services(context).outbox.reply(message, screen.text, markup(screen.keyboard))
 
 
 async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:
@@ -193,38 +179,41 @@ async def settings_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb
     message = query.message
     panel = boards.panel_of(cb.arg)
     if message is None or not is_group(message.chat) or panel is None:
-        await query.answer(gettext(locale, "This button is out of date."))
+        await query.answer(out_of_date(locale))
         return
     chat_id = message.chat.id
     if not await is_chat_admin(context, chat_id, user.id):
-        await query.answer(gettext(locale, "Only chat admins can change the settings."))
+        await query.answer(admins_only(locale))
         return
     topic = topic_of(message)  # type: ignore[arg-type]
     records = records_of(context)
     try:
         current = await records.chat_settings(chat_id, topic)
         if cb.arg.startswith("p."):
-            saved = current
+            stored = current
             answer = None
         else:
-            wanted = boards.chosen_settings(locale, current, cb.arg, variant_names())
-            saved = await records.save_chat_settings(chat_id, topic, wanted)
-            answer = gettext(locale, "Saved.")
-    except (boards.BadSetting, InvalidSetting) as e:
-        refusal = str(e) if isinstance(e, boards.BadSetting) else None
-        await query.answer(refusal or gettext(locale, "That is not one of the choices."))
+            wanted = boards.chosen_settings(current, cb.arg, variant_names())
+            stored = await records.save_chat_settings(chat_id, topic, wanted)
+            answer = saved(locale)
+    except boards.BadSetting as e:
+        await query.answer(setting_refused(locale, e.why, e.variant, e.rule))
+        return
+    except InvalidSetting:
+        await query.answer(setting_refused(locale, Refusal.NOT_OFFERED))
         return
     except SQLAlchemyError:
         log.exception("/settings: the records did not answer")
-        await query.answer(gettext(locale, "The records are not available right now."))
+        await query.answer(records_unavailable(locale))
         return
     await query.answer(answer)
-    text, markup = boards.settings_message(locale, saved, await service_defaults(context), panel)
+    screen = settings_screen(locale, stored, await service_defaults(context), panel)
+    buttons = markup(screen.keyboard)
     # The same content again (the same choice twice) is an edit Telegram refuses.
     shown = message if isinstance(message, Message) else None
-    if shown is None or text != shown.text or markup != shown.reply_markup:
+    if shown is None or screen.text.plain != shown.text or buttons != shown.reply_markup:
         try:
-            await services(context).outbox.edit_pressed(query, text, markup)
+            await services(context).outbox.edit_pressed(query, screen.text, buttons)
         except BadRequest as e:
             if "not modified" not in str(e).lower():
                 raise

@@ -20,13 +20,13 @@ from redis.exceptions import RedisError
 from services.engine.client import EngineView, GameInfo, variant_facts
 from services.language_preferences import LanguagePreferences
 from services.presentation.cards import color_name, face_label
-from services.presentation.i18n import gettext, language
+from services.presentation.i18n import language
 from services.presentation.locales.glossary import UnknownCard, face_name
 from services.presentation.screens.event_lines import event_lines
 from services.presentation.screens.hand import action_label, owes, why_line
 from services.presentation.screens.names import variant_name
 from services.presentation.screens.notices import notice
-from services.presentation.screens.refusals import kicked_out, left_the_group
+from services.presentation.screens.refusals import kicked_out, left_the_group, left_this_games_group
 from services.presentation.screens.scores import round_end
 from services.presentation.screens.table import (
     catch_line,
@@ -58,7 +58,7 @@ def out_of_game_words(locale: str, reason: str) -> str:
         return kicked_out(locale)
     if reason == "left_group":
         return left_the_group(locale)
-    return gettext(locale, "You left this game's group")
+    return left_this_games_group(locale)
 
 
 def _card_names(locale: str, variant: str, codes: set[str]) -> dict[str, dict[str, str]]:

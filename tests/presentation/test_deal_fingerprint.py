@@ -13,8 +13,8 @@ import pytest
 from services.engine.rules import EventType, Options, new_game
 from services.engine.rules.view import view
 from services.presentation.locales.catalog import LANGUAGES
-from tests.helpers.chat_text import plain_text
 from services.presentation.screens.table import FINGERPRINT_DIGITS, table
+from tests.helpers.chat_text import plain_text
 from tests.helpers.engine_views import engine_view, game_info
 from tests.helpers.replays import play
 

@@ -13,9 +13,9 @@ import pytest
 
 from services.engine.game_export import Divergence, positions
 from services.engine.rules import Options
-from tests.helpers.chat_text import plain_text
 from services.presentation.screens.table import FINGERPRINT_DIGITS
 from services.webapp.replays import replay_payload, verdict
+from tests.helpers.chat_text import plain_text
 from tests.helpers.engine_views import game_info
 from tests.helpers.replays import PlayedGame, play
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.engine.client import GameInfo
+from services.engine.views import GameInfo
 from services.presentation.cards import COLOR_SQUARES, face_label
 from services.presentation.i18n import rich_gettext as gettext
 from services.presentation.i18n import rich_ngettext as ngettext

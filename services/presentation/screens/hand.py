@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.engine.client import EngineView, GameInfo
+from services.engine.views import EngineView, GameInfo
 from services.presentation.callbacks import Callback, Kind
 from services.presentation.cards import COLOR_SQUARES, by_colour, color_name, face_label
 from services.presentation.i18n import gettext, ngettext, rich_gettext
@@ -200,3 +200,8 @@ def game_over_hand(locale: str | None, game: GameInfo, chat_title: str) -> Scree
         ),
         None,
     )
+
+
+def hand_in_private_chat(locale: str | None) -> str:
+    """✉️ Private hand pressed: the hand is posted (or refreshed) in the private chat."""
+    return gettext(locale, "Your hand is in our private chat.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.engine.client import EngineView, GameInfo
+from services.engine.views import EngineView, GameInfo
 from services.presentation.callbacks import Callback, Kind
 from services.presentation.cards import face_label
 from services.presentation.i18n import gettext, language, rich_gettext

@@ -1,14 +1,17 @@
-"""/new's question and the lobby: the group's message before the deal."""
+"""/new's question and the lobby: the group's message before the deal; and what the lobby's
+words (its buttons, /new, /join, /leave, /start, /end, /back, /kick) answer the person who
+sent them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from services.engine.client import GameInfo, SeatInfo
+from services.engine.views import GameInfo, SeatInfo, VariantFacts
 from services.presentation.callbacks import Callback, Kind
-from services.presentation.i18n import gettext, language, ngettext, rich_gettext
+from services.presentation.i18n import N_, gettext, language, ngettext, rich_gettext
 from services.presentation.locales.glossary import HOUSE_RULES, house_rule_name
-from services.presentation.rich import Rich, join
+from services.presentation.locales.numerals import localize_digits
+from services.presentation.rich import Rich, join, text
 from services.presentation.screens.keyboard import Button, Keyboard, Screen, button, rows
 from services.presentation.screens.names import listed, variant_name
 from services.presentation.screens.people import person
@@ -134,3 +137,104 @@ def host_seat(game: GameInfo) -> SeatInfo:
         if seat.user_id == game.host:
             return seat
     return SeatInfo(seat=-1, name=str(game.host), user_id=game.host)
+
+
+# -- what the lobby's words answer ------------------------------------------------------------
+
+#: After a variant's summary (``VariantFacts.summary_msgid``) in the lobby's 📖 Rules alert.
+FIRST_TO = N_("First to {n}.")
+
+
+def group_only(locale: str | None) -> Rich:
+    """/new or /settings outside a group."""
+    return rich_gettext(locale, "Add me to a group and type /new there.")
+
+
+def which_uno(locale: str | None) -> Rich:
+    """/new's question (its buttons: ``variant_keyboard``)."""
+    return rich_gettext(locale, "🎴 Which UNO shall we play?")
+
+
+def game_already_on(locale: str | None) -> str:
+    """/new, or a variant chosen, where a game is already on."""
+    return gettext(locale, "A game is already on here: /join it.")
+
+
+def already_here(locale: str | None, *, seated: bool, playing: bool) -> Rich:
+    """/new where a game is already on: where the sender stands in it."""
+    if seated and playing:
+        return rich_gettext(
+            locale, "You are already playing in this game: 🃏 My cards shows your cards."
+        )
+    if seated:
+        return rich_gettext(locale, "You are already in this game: the host deals it with ▶️ Start.")
+    return text(game_already_on(locale))
+
+
+def rules_summary(locale: str, facts: VariantFacts) -> str:
+    """The lobby's 📖 Rules alert: the variant in short, and the score that wins it."""
+    summary = gettext(locale, facts.summary_msgid)
+    target = localize_digits(language(locale), str(facts.target_score))
+    return f"{summary} {gettext(locale, FIRST_TO, n=target)}"
+
+
+def lobby_changed(locale: str | None) -> str:
+    """An Add AI press on a lobby older than the game's."""
+    return gettext(
+        locale, "The lobby has changed since this button was drawn: look at it and press again."
+    )
+
+
+def already_done(locale: str | None) -> str:
+    """A second Add AI press of the same lobby."""
+    return gettext(locale, "Already done: the lobby shows it in a moment.")
+
+
+def ai_added(locale: str | None, level: str) -> str:
+    """An AI seated by an Add AI press (``level``: its level's id)."""
+    return gettext(
+        locale,
+        "Added: {level}. The lobby shows it in a moment.",
+        level=ai_level_name(locale, level),
+    )
+
+
+def joined(locale: str | None) -> str:
+    return gettext(locale, "You're in!")
+
+
+def left(locale: str | None) -> str:
+    return gettext(locale, "You left the game.")
+
+
+def done(locale: str | None) -> str:
+    """A host's lobby word done (Add AI, start)."""
+    return gettext(locale, "Done.")
+
+
+def no_game_here(locale: str | None) -> Rich:
+    """A lobby word in a chat without a game."""
+    return rich_gettext(locale, "No game here. Start one with /new.")
+
+
+def welcome_back(locale: str | None) -> str:
+    return gettext(locale, "Welcome back!")
+
+
+def not_away(locale: str | None) -> str:
+    """/back from someone the game does not hold out."""
+    return gettext(locale, "You are not away in this game.")
+
+
+def kick_needs_reply(locale: str | None) -> Rich:
+    return rich_gettext(locale, "Reply to a message of the player to kick.")
+
+
+def removed_from_game(locale: str | None) -> Rich:
+    """/kick done."""
+    return rich_gettext(locale, "Removed from the game.")
+
+
+def not_in_the_game(locale: str | None) -> Rich:
+    """/kick of someone without a seat."""
+    return rich_gettext(locale, "That player is not in the game.")

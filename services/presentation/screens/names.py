@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from services.engine.client import UnknownVariant, variant_facts
-from services.presentation.i18n import gettext, language
+from services.engine.views import UnknownVariant, variant_facts
+from services.presentation.i18n import gettext, language, rich_gettext
 from services.presentation.locales.bidi import Phrase
+from services.presentation.rich import Rich
 
 
 def variant_name(locale: str | None, variant: str) -> str:
@@ -22,3 +23,24 @@ def variant_name(locale: str | None, variant: str) -> str:
 def listed(locale: str | None, names: Sequence[str]) -> Phrase:
     """Names already in ``locale``'s language, as a list (Persian with "؛": its names hold "،")."""
     return Phrase(("؛ " if language(locale) == "fa" else ", ").join(names))
+
+
+#: The most of a person's own text a reply repeats back (a 4,000-character word after /top
+#: would make the reply longer than Telegram's 4,096 and nothing would be sent).
+ECHO_CHARS = 32
+
+
+def shortened(text: str, limit: int = ECHO_CHARS) -> str:
+    """A person's own text as a reply repeats it back: at most ``limit`` characters."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def unknown_rules_word(locale: str | None, word: str, variants: Sequence[str]) -> Rich:
+    """A name after /rules that calls no variant: the names /rules knows."""
+    known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
+    return rich_gettext(
+        locale,
+        "I don't know {word}. Try /rules alone or a variant: {known}.",
+        word=shortened(word),
+        known=known,
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.engine.client import GameInfo, SeatInfo
+from services.engine.views import GameInfo, SeatInfo
 from services.presentation.i18n import gettext, rich_gettext
 from services.presentation.rich import Rich, as_rich, join
 from services.presentation.screens.people import person

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import services.presentation.rich as rich
-from services.engine.client import GameInfo, SeatInfo
+from services.engine.views import GameInfo, SeatInfo
 from services.presentation.locales.bidi import isolate
 from services.presentation.rich import Rich, as_rich
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from services.engine.client import (
+from services.engine.views import (
     Conflict,
     EngineError,
     Forbidden,
@@ -50,9 +50,9 @@ def move_refused(locale: str, e: EngineError) -> str:
     if isinstance(e, StaleVersion):
         return out_of_date(locale)
     if isinstance(e, Forbidden):
-        return gettext(locale, "Not your hand: you are not playing in this game.")
+        return not_your_hand(locale)
     if isinstance(e, NotFound):
-        return gettext(locale, "This game is over.")
+        return game_is_over(locale)
     if isinstance(e, Conflict):
         return gettext(locale, "This game is not being played right now.")
     reason = e.reason if isinstance(e, IllegalAction) else None
@@ -108,3 +108,53 @@ def left_the_group(locale: str) -> str:
         "You left the group, so the AI plays your seat. Join the group again and send /back "
         "to play.",
     )
+
+
+def game_is_over(locale: str | None) -> str:
+    return gettext(locale, "This game is over.")
+
+
+def not_your_hand(locale: str | None) -> str:
+    """A hand asked for by someone without a seat in its game."""
+    return gettext(locale, "Not your hand: you are not playing in this game.")
+
+
+def left_this_games_group(locale: str | None) -> str:
+    """A hand asked for (inline mode, the Mini App) by someone who left the game's group:
+    short, as a button's label."""
+    return gettext(locale, "You left this game's group")
+
+
+def no_game_in_play(locale: str | None) -> str:
+    """Inline mode's button when the person has no game in play: short, as its label."""
+    return gettext(locale, "You have no game in play here")
+
+
+def card_not_playable(locale: str | None) -> str:
+    """A press on a card that cannot be played now."""
+    return gettext(locale, "You can't play this card now.")
+
+
+def table_moved_down(locale: str | None) -> str:
+    """A press on a table a newer one below replaced."""
+    return gettext(locale, "The table moved down.")
+
+
+def not_your_colour(locale: str | None) -> str:
+    """A table's colour button pressed by someone other than the player who chooses."""
+    return gettext(locale, "Only the player the table names (▶) chooses the colour.")
+
+
+def not_on_this_message(locale: str | None) -> str:
+    """A press whose button its message does not show (a forged or mixed-up press)."""
+    return gettext(locale, "This button is not on this message.")
+
+
+def slow_down(locale: str | None) -> str:
+    """The first refused press of a flood of them."""
+    return gettext(locale, "Slow down: too many presses at once.")
+
+
+def something_went_wrong(locale: str | None) -> str:
+    """A press whose handling failed."""
+    return gettext(locale, "Something went wrong. Please try again.")

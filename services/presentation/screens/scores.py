@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.engine.client import GameInfo, round_gains
+from services.engine.views import GameInfo, round_gains
 from services.presentation.i18n import gettext, number, rich_gettext
 from services.presentation.rich import Rich, join
 from services.presentation.screens.names import listed

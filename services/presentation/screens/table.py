@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from services.engine.client import EngineView, GameInfo, variant_facts
+from services.engine.views import EngineView, GameInfo, variant_facts
 from services.presentation.callbacks import Callback, Kind
 from services.presentation.cards import (
     COLOR_SQUARES,

@@ -22,7 +22,7 @@ from services.presentation.locales.catalog import (
     negotiate,
     translations,
 )
-from services.presentation.locales.check import (
+from tools.catalog_check import (
     MAPPING_FILE,
     all_problems,
     catalog_problems,

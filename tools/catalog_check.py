@@ -1,5 +1,6 @@
-"""What keeps a catalog from shipping: ``python -m services.presentation.locales.check`` (also the
-catalog tests).
+"""What keeps a catalog from shipping: ``python -m tools.catalog_check`` (also the catalog
+tests). A development tool: it reads the source tree and Babel's extraction, which the
+product's pure presentation has no need of.
 
 - the template ``bot.pot`` lists exactly the messages the bot's code marks (run
   ``make catalogs-update`` after changing a message);
@@ -31,7 +32,7 @@ from services.presentation.locales.catalog import (
     catalog_path,
 )
 
-_SERVICES: Final = LOCALES_DIR.parent.parent
+_SERVICES: Final = LOCALES_DIR.parent.parent  # services/presentation/locales
 #: Where the words shown to people are written: the presentation, the two fronts, and the
 #: variants' own (their names, titles, summaries and side names: ``VariantWords``).
 SOURCE_DIRS: Final = (
