@@ -364,7 +364,8 @@ def test_only_the_right_pods_reach_the_engine_redis_and_postgres(rendered: list[
     reach = {
         ("uno-engine", 8080): {"uno-bot", "uno-worker", "uno-webapp"},
         ("uno-redis", 6379): {"uno-engine", "uno-worker", "uno-bot", "uno-webapp"},
-        ("uno-postgres", 5432): {"uno-worker", "uno-bot", "uno-migrate"},
+        # The Mini App reads the records' archive for replays of older games.
+        ("uno-postgres", 5432): {"uno-worker", "uno-bot", "uno-webapp", "uno-migrate"},
     }
     for (target, port), sources in reach.items():
         may = {
