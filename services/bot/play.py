@@ -4,7 +4,7 @@ cannot be played now, ✉️ Private hand: one handler each, app.py), the hand i
 
 A move is one engine request with the action id ``move_ids.action_id`` (the same for a
 repeat of the same press or choice, and for every retry), so it is applied once; the chat
-changes when the engine's write reaches the event log (publisher.py).
+changes when the engine's write reaches the event log (intake.py).
 """
 
 from __future__ import annotations
