@@ -50,7 +50,7 @@ from services.bot.publisher import Publisher
 from services.bot.ratelimit import Bucket, NotAfforded, RedisRateLimiter, paced, per_second
 from services.bot.records import Records
 from services.config import Settings
-from services.engine.client import EngineClient, log_keys
+from services.engine.client import NUDGES_KEY, EngineClient, log_keys
 from services.presentation.callbacks import Kind
 from services.presentation.i18n import available_locales, gettext
 from services.presentation.screens.mini_app import MiniApp
@@ -90,7 +90,6 @@ def build_application(
             outbox,
             mini_app,
             repost_after=settings.bot_table_repost_after,
-            nudge_after=settings.bot_turn_nudge_seconds,
         )
         records = await asyncio.to_thread(Records.from_url, settings.database_url)
         app.bot_data[SERVICES_KEY] = BotServices(
@@ -111,7 +110,8 @@ def build_application(
 
         reader = LogReader(
             redis,
-            log_keys(settings.event_shards),
+            # The turns' reminders the worker found due come the same way (nudges.py).
+            [*log_keys(settings.event_shards), NUDGES_KEY],
             name,
             deliver,
             on_gap=rerender_all,

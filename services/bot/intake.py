@@ -3,7 +3,8 @@ in order, by one replica at a time.
 
 Every write to a game (a player's move, a stand-in's, a timer's, a lobby change) is one
 entry of the event log (services/engine/README.md "Events"); the log reader hands each
-entry to ``Intake.on_entry``, which notes its moves, has its notices posted, and renders.
+entry to ``Intake.on_entry``, which notes its moves, has its notices posted, and renders
+(an entry of the worker's stream of turns' reminders goes to nudges.py instead).
 Whoever takes the game's render lock shows the game's *current* state (the table, then the
 private hands) and keeps doing so until no newer version has been seen, so a burst of moves
 becomes one edit and a game never shows an older state after a newer one, whichever replica
@@ -29,7 +30,7 @@ from services.bot.notices import Notices
 from services.bot.nudges import Nudges
 from services.bot.outbox import Outbox
 from services.bot.table import Table
-from services.engine.client import EngineClient, NotFound
+from services.engine.client import NUDGES_KEY, EngineClient, NotFound
 from services.language_preferences import LanguagePreferences
 from services.presentation.screens.event_lines import (
     MOVE_EVENTS,
@@ -77,6 +78,10 @@ class Intake:
         turn of the event loop, which a hundred busy groups keep full: so the entry is
         noted in one call and the render lock taken in another, which hands the render the
         game's memory and last moves with it."""
+        if entry.stream == NUDGES_KEY:
+            # A turn's reminder fell due (the worker's, read with the log): no render.
+            await self.nudges.on_due(entry)
+            return True
         public = entry.events
         starts = [i for i, e in enumerate(public) if e.get("type") == "round_started"]
         this_round = public[starts[-1] + 1 :] if starts else public
@@ -216,8 +221,8 @@ class Intake:
             await self.hands.show_hands(mem, spectator, up_to=table_version)
         finished = game.status in FINISHED
         if mem.nudge is not None and (finished or game.version > mem.nudge.version):
+            # The turn was taken, or the game is over: its reminder goes.
             await self.nudges.remove_nudge(mem.game_id, 2**53 if finished else game.version)
-        self.nudges.nudge_later(mem, spectator)
         if finished:
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
         return game.version

@@ -1,105 +1,68 @@
 """A turn's reminder in a player's private chat: a human who owes a decision and has not
-acted ``nudge_after`` seconds into it is told once, in their language (an edit notifies
-nobody, and a private message costs none of the group's budget). The game has one such
-reminder at a time, kept in its memory (``Memory.keep_nudge``), and the render of any newer
-version removes it.
+made it some seconds into it (``UNO_TURN_NUDGE_SECONDS``, 15, or half the turn time if
+sooner) is told once, in their language. An edit notifies nobody, and a private message
+costs none of the group's budget.
+
+What happens by time is the worker's: the engine sets the reminder's deadline with the
+state write that makes the decision owed, and drops it with the write that replaces it;
+the worker, when it falls due, appends the game and version to a stream the bot reads
+with the event log (``NUDGES_KEY``), and ``on_due`` sends it. The game has one reminder
+at a time, kept in its memory (``Memory.keep_nudge``), and the render of any newer version
+(the turn taken) or of the game's end removes it (``remove_nudge``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from telegram.error import TelegramError
 
-from services.bot.background import Background
+from services.bot.logreader import LogEntry
 from services.bot.memory import GameMemory, Memory, Nudge
 from services.bot.outbox import Outbox
-from services.engine.client import EngineClient, NotFound, PlayerView
+from services.engine.client import EngineClient, NotFound
 from services.language_preferences import LanguagePreferences
 from services.presentation.locales.bidi import with_direction
 from services.presentation.screens.notices import turn_nudge
 
 log = logging.getLogger(__name__)
 
-#: Seconds into a human's turn after which they are told once in private (README).
-NUDGE_AFTER = 15.0
-
 
 class Nudges:
-    def __init__(
-        self,
-        engine: EngineClient,
-        memory: Memory,
-        outbox: Outbox,
-        background: Background,
-        *,
-        nudge_after: float = NUDGE_AFTER,
-    ) -> None:
+    def __init__(self, engine: EngineClient, memory: Memory, outbox: Outbox) -> None:
         self.engine = engine
         self.memory = memory
         self.outbox = outbox
-        self.background = background
-        self.nudge_after = nudge_after
-        #: per game, the version whose decision a nudge waits on, and its task
-        self._nudges: dict[str, tuple[int, asyncio.Task[None]]] = {}
 
-    def nudge_later(self, mem: GameMemory, spectator: PlayerView) -> None:
-        """A human who owes a decision and has not acted ``nudge_after`` seconds into it
-        (half the turn time, if that is sooner) is told once in their private chat."""
-        game, view = spectator.game, spectator.view
-        # A game moved on: the nudge of its decision before is not needed (it would only
-        # read that the game moved on, a Redis call a turn at a hundred groups).
-        earlier = self._nudges.get(mem.game_id)
-        if earlier is not None and earlier[0] != game.version:
-            earlier[1].cancel()
-        if self.nudge_after <= 0 or view is None or view.pending is None:
-            return
-        seat = game.seats[view.pending.player]
-        if seat.user_id is None or seat.ai or seat.away or seat.left:
-            return
-        user_id, version = seat.user_id, game.version
-        delay = min(self.nudge_after, game.turn_seconds / 2)
-
-        async def nudge() -> None:
-            await asyncio.sleep(delay)
-            try:
-                if await self.memory.seen_version(mem.game_id) > version:
-                    return  # the game moved on
-                now = await self.engine.spectator_view(mem.game_id)
-                pending = now.view.pending if now.view is not None else None
-                if (
-                    now.game.version != version
-                    or pending is None
-                    or pending.player != seat.seat
-                    or not await self.memory.first_time(f"nudge:{mem.game_id}:{version}")
-                ):
-                    return
-                await self.send_nudge(mem, user_id, version)
-            except (NotFound, TelegramError) as e:
-                log.info("no nudge for %s: %s", user_id, e, extra={"game_id": mem.game_id})
-            except Exception:
-                log.exception("a turn's nudge failed", extra={"game_id": mem.game_id})
-
-        if earlier is not None and earlier[0] == game.version and not earlier[1].done():
-            return  # this decision's nudge waits already
-        task = self.background.spawn(nudge())
-        self._nudges[mem.game_id] = (version, task)
-
-        def done(task: asyncio.Task[None]) -> None:
-            if self._nudges.get(mem.game_id, (0, None))[1] is task:
-                del self._nudges[mem.game_id]
-
-        task.add_done_callback(done)
+    async def on_due(self, entry: LogEntry) -> None:
+        """The worker found the decision of ``entry.version`` still owed at its reminder's
+        time: remind its human, unless the game moved on meanwhile (a fire delivered late
+        or twice finds it so, or finds the reminder sent already)."""
+        game_id, version = entry.game_id, entry.version
+        try:
+            mem = await self.memory.game(game_id)
+            if mem is None or await self.memory.seen_version(game_id) > version:
+                return  # not a game this bot shows, or it moved on
+            now = await self.engine.spectator_view(game_id)
+            pending = now.view.pending if now.view is not None else None
+            if now.game.version != version or pending is None:
+                return
+            seat = now.game.seats[pending.player]
+            if seat.user_id is None or seat.ai or seat.away or seat.left:
+                return
+            if not await self.memory.first_time(f"nudge:{game_id}:{version}"):
+                return
+            await self.send_nudge(mem, seat.user_id, version)
+        except (NotFound, TelegramError) as e:
+            log.info("no nudge in %s: %s", game_id, e, extra={"game_id": game_id})
 
     async def send_nudge(self, mem: GameMemory, user_id: int, version: int) -> None:
         """Tell ``user_id`` in private that the decision of ``version`` waits for them, in
         the language they read their hand in (their /language choice, else their app's as
         their hand or their inline choices told it, else the group's), and keep it as the
         game's one reminder."""
-        now = await self.memory.game(mem.game_id) or mem
         hand = await self.memory.hand_message(mem.game_id, user_id)
-        app_language = (hand.language if hand is not None else "") or now.app_languages.get(
+        app_language = (hand.language if hand is not None else "") or mem.app_languages.get(
             user_id, ""
         )
         locale = await LanguagePreferences(self.memory.redis).person(

@@ -13,7 +13,7 @@ from services.bot.hands import Hands
 from services.bot.intake import Intake
 from services.bot.memory import Memory
 from services.bot.notices import Notices
-from services.bot.nudges import NUDGE_AFTER, Nudges
+from services.bot.nudges import Nudges
 from services.bot.outbox import Outbox
 from services.bot.table import REPOST_AFTER, Table
 from services.bot.tidying import Tidying
@@ -30,7 +30,6 @@ class Publisher:
         mini_app: MiniApp | None = None,
         *,
         repost_after: int = REPOST_AFTER,
-        nudge_after: float = NUDGE_AFTER,
     ) -> None:
         self.background = Background()
         self.notices = Notices(engine, memory, outbox)
@@ -45,7 +44,7 @@ class Publisher:
             mini_app,
             repost_after=repost_after,
         )
-        self.nudges = Nudges(engine, memory, outbox, self.background, nudge_after=nudge_after)
+        self.nudges = Nudges(engine, memory, outbox)
         self.intake = Intake(
             engine,
             memory,

@@ -37,6 +37,7 @@ from services.engine.rules import (
     numbered_events_for,
     round_gains,
 )
+from services.engine.wire.deadline_keys import NUDGES_KEY
 from services.engine.wire.event_log import decode_entry, log_key, log_keys, shard_of
 from services.engine.wire.schemas import (
     FALSE_CATCH_PENALTY,
@@ -79,6 +80,7 @@ from services.engine.wire.schemas import (
 # sends and returns (services/engine/wire/schemas.py), and a reader's helpers for the
 # event log (README.md "Events").
 __all__ = [
+    "NUDGES_KEY",
     "RESERVED_ACTION_ID_PREFIXES",
     "ActionRequest",
     "ActionResult",
