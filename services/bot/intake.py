@@ -30,7 +30,7 @@ from services.bot.notices import Notices
 from services.bot.nudges import Nudges
 from services.bot.outbox import Outbox
 from services.bot.table import Table
-from services.engine.client import NUDGES_KEY, EngineClient, NotFound
+from services.engine.client import NUDGES_KEY, EngineClient, NotFound, PlayerView, ViewsOf
 from services.language_preferences import LanguagePreferences
 from services.presentation.screens.event_lines import (
     MOVE_EVENTS,
@@ -199,8 +199,15 @@ class Intake:
         mem = claim.game if claim is not None else await self.memory.game(game_id)
         if mem is None:
             return 2**53
+        # The table's view and every private hand's in one engine request.
+        hands = await self.memory.hand_messages(game_id)
+        batch: ViewsOf | None = None
         try:
-            spectator = await self.engine.spectator_view(game_id)
+            if hands:
+                batch = await self.engine.views(game_id, list(hands), spectator=True)
+                spectator = PlayerView(game=batch.game, seat=None, view=batch.spectator)
+            else:
+                spectator = await self.engine.spectator_view(game_id)
         except NotFound:
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
             return 2**53
@@ -218,7 +225,9 @@ class Intake:
         # a state the table has not (they follow it when it waits for the group's budget).
         table_version = await self.table.show_table(mem, spectator, recent)
         if table_version is not None:
-            await self.hands.show_hands(mem, spectator, up_to=table_version)
+            await self.hands.show_hands(
+                mem, spectator, up_to=table_version, hands=hands, batch=batch
+            )
         finished = game.status in FINISHED
         if mem.nudge is not None and (finished or game.version > mem.nudge.version):
             # The turn was taken, or the game is over: its reminder goes.
