@@ -249,6 +249,8 @@ async def on_log_entry(update: LogEntry, context: ContextTypes.DEFAULT_TYPE) -> 
         return  # left pending: claimed and rendered again if the render under way dies
     reader, _ = context.bot_data[READER_KEY]
     await reader.ack(update)
+    if update.stream == NUDGES_KEY:
+        return  # a turn's reminder, not a write: no render lag to tell
     written_ms = int(update.entry_id.split("-")[0])
     RENDER_LAG.observe(max(0.0, time.time() - written_ms / 1000))
 
