@@ -85,6 +85,13 @@ class Settings(BaseSettings):
     away_pause_seconds: float = Field(
         default=2.0, ge=0, description="Pause before acting for a player who timed out."
     )
+    turn_nudge_seconds: float = Field(
+        default=15,
+        ge=0,
+        description="A human player who has not acted this long into their turn (half the "
+        "turn time, if sooner) is told once, in their private chat (0: never). The engine "
+        "sets the reminder's deadline, the worker finds it due, the bot sends it.",
+    )
     worker_poll_interval: float = Field(
         default=0.1,
         gt=0,
@@ -205,12 +212,6 @@ class Settings(BaseSettings):
         description="Messages below the group's table after which its next write posts it "
         "anew at the bottom instead of editing it up the chat (the same one write): 2 keeps "
         "it among the chat's last three messages.",
-    )
-    bot_turn_nudge_seconds: float = Field(
-        default=15,
-        ge=0,
-        description="A human player who has not acted this long into their turn is told "
-        "once, in their private chat (0: never).",
     )
     bot_claim_idle_ms: int = Field(
         default=10_000,

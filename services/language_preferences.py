@@ -3,7 +3,7 @@
 - **A person** (their hand, alerts, inline results, private chat): their own choice
   (``/language`` in a private chat), else the language of their Telegram app
   (``language_code`` of the update at hand; a private hand keeps the one it was opened
-  with, services/bot/memory.py ``HandMessage``), else the game's chat language.
+  with, services/bot/memory/hands.py ``HandMessage``), else the game's chat language.
 - **A chat** (the table and everything posted in the group): what its admins set with
   ``/language``, else adopted from whoever created the chat's first game.
 

@@ -50,7 +50,7 @@ from services.bot.publisher import Publisher
 from services.bot.ratelimit import Bucket, NotAfforded, RedisRateLimiter, paced, per_second
 from services.bot.records import Records
 from services.config import Settings
-from services.engine.client import EngineClient, log_keys
+from services.engine.client import NUDGES_KEY, EngineClient, log_keys
 from services.presentation.callbacks import Kind
 from services.presentation.i18n import available_locales
 from services.presentation.screens.commands import group_commands, private_commands
@@ -97,7 +97,6 @@ def build_application(
             outbox,
             mini_app,
             repost_after=settings.bot_table_repost_after,
-            nudge_after=settings.bot_turn_nudge_seconds,
         )
         records = await asyncio.to_thread(Records.from_url, settings.database_url)
         app.bot_data[SERVICES_KEY] = BotServices(
@@ -118,7 +117,8 @@ def build_application(
 
         reader = LogReader(
             redis,
-            log_keys(settings.event_shards),
+            # The turns' reminders the worker found due come the same way (nudges.py).
+            [*log_keys(settings.event_shards), NUDGES_KEY],
             name,
             deliver,
             on_gap=rerender_all,
@@ -257,6 +257,8 @@ async def on_log_entry(update: LogEntry, context: ContextTypes.DEFAULT_TYPE) -> 
         return  # left pending: claimed and rendered again if the render under way dies
     reader, _ = context.bot_data[READER_KEY]
     await reader.ack(update)
+    if update.stream == NUDGES_KEY:
+        return  # a turn's reminder, not a write: no render lag to tell
     written_ms = int(update.entry_id.split("-")[0])
     RENDER_LAG.observe(max(0.0, time.time() - written_ms / 1000))
 

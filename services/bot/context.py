@@ -1,16 +1,13 @@
 """What every handler reaches through PTB's context: the bot's services, and the small
-helpers the handlers share (who is asking, in which chat and topic, in which language,
-and calling the engine with retries)."""
+helpers the handlers share (who is asking, in which chat and topic, in which language);
+calling the engine with retries is ``engine_calls``' (re-exported here for the handlers)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-import httpx
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
@@ -19,7 +16,7 @@ from services.bot.memory import Memory
 from services.bot.outbox import Outbox
 from services.bot.publisher import Publisher
 from services.config import Settings
-from services.engine.client import EngineClient, Unavailable
+from services.engine.client import EngineClient
 from services.language_preferences import chosen_language
 from services.presentation.locales.catalog import negotiate
 
@@ -49,49 +46,6 @@ def services(context: ContextTypes.DEFAULT_TYPE) -> BotServices:
     found = context.bot_data[SERVICES_KEY]
     assert isinstance(found, BotServices)
     return found
-
-
-class EngineDown(Exception):
-    """The engine did not answer after the retries; the user is asked to try again.
-    ``maybe_applied``: the request reached it (a 5xx, a timeout: its store hanging), so a
-    write may have been applied all the same, and the table will show it if it was."""
-
-    def __init__(self, *, maybe_applied: bool = False) -> None:
-        super().__init__("the engine did not answer")
-        self.maybe_applied = maybe_applied
-
-
-#: How long a call and its retries may take in all. Telegram drops the answer to a button
-#: press about 15 s after the press, so a player must hear "try again" well before that
-#: (each try alone may take the engine client's whole timeout).
-ENGINE_DEADLINE = 8.0
-
-
-async def call_engine(
-    call: Callable[[], Awaitable[T]], attempts: int = 3, deadline: float = ENGINE_DEADLINE
-) -> T:
-    """``call`` with retries when the engine is unreachable or answers 5xx, all within
-    ``deadline`` seconds. A move is sent again with the same action id, so the engine
-    applies it once however often it arrives."""
-    reached = False
-    try:
-        async with asyncio.timeout(deadline):
-            for attempt in range(attempts):
-                try:
-                    return await call()
-                except (Unavailable, httpx.TransportError) as e:
-                    log.warning("engine unavailable (%s), attempt %d", e, attempt + 1)
-                    reached = reached or not isinstance(
-                        e, httpx.ConnectError | httpx.ConnectTimeout
-                    )
-                    if attempt == attempts - 1:
-                        raise EngineDown(maybe_applied=reached) from e
-                    await asyncio.sleep(0.25 * 2**attempt)
-    except TimeoutError as e:
-        # Cut off mid-call: the request may have reached the engine.
-        log.warning("engine did not answer within %.0fs", deadline)
-        raise EngineDown(maybe_applied=True) from e
-    raise AssertionError("unreachable")
 
 
 def display_name(user: User) -> str:

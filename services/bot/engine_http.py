@@ -10,7 +10,7 @@ machine): the CPU of a turn is what sets the press → table tail at a hundred g
 One correction to that transport: it reports a connection the engine dropped after taking
 the request (aiohttp's ``ServerDisconnectedError``, a reset mid-call) as
 ``httpx.ConnectTimeout``, which means "never sent". A move may have been applied then, and
-the player must hear so (context.call_engine), so those come out as ``httpx.ReadError``.
+the player must hear so (engine_calls.call_engine), so those come out as ``httpx.ReadError``.
 """
 
 from __future__ import annotations

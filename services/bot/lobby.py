@@ -14,8 +14,6 @@ from telegram.ext import ContextTypes
 
 from services.bot.boards import rules_for
 from services.bot.context import (
-    EngineDown,
-    call_engine,
     display_name,
     is_chat_admin,
     is_group,
@@ -23,6 +21,7 @@ from services.bot.context import (
     services,
     topic_of,
 )
+from services.bot.engine_calls import EngineDown, call_engine
 from services.bot.keyboards import markup
 from services.bot.language_commands import reply_language
 from services.bot.ratelimit import REPLY_WORTH

@@ -4,7 +4,7 @@ cannot be played now, ✉️ Private hand: one handler each, app.py), the hand i
 
 A move is one engine request with the action id ``move_ids.action_id`` (the same for a
 repeat of the same press or choice, and for every retry), so it is applied once; the chat
-changes when the engine's write reaches the event log (publisher.py).
+changes when the engine's write reaches the event log (intake.py).
 """
 
 from __future__ import annotations
@@ -22,15 +22,8 @@ from telegram import (
 from telegram.constants import ParseMode
 from telegram.ext import ContextTypes
 
-from services.bot.context import (
-    EngineDown,
-    app_language_of,
-    call_engine,
-    is_group,
-    locale_of,
-    services,
-    topic_of,
-)
+from services.bot.context import app_language_of, is_group, locale_of, services, topic_of
+from services.bot.engine_calls import EngineDown, call_engine
 from services.bot.keyboards import markup
 from services.bot.outbox import Outcome
 from services.bot.ratelimit import REPLY_WORTH

@@ -120,7 +120,7 @@ def paced(limit: float, window: float, burst: int = 2) -> Bucket:
     quarter slower than its budget: at a move every 2 s the table trailed by p50 3 s
     (bench/telegram_load.py --brisk). So the rate is the limit; the burst is two, which is
     what lets a table write wait for the next move instead of taking the first free slot
-    (publisher.py, show_table): at most one call over any 60 s, once after a quiet
+    (table.py, show_table): at most one call over any 60 s, once after a quiet
     minute, and never over the rate."""
     return Bucket(interval=window / limit, burst=max(1, burst))
 

@@ -17,7 +17,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from telegram import Update
 from telegram.ext import ContextTypes
 
-from services.bot.context import EngineDown, call_engine, is_group, services, topic_of
+from services.bot.context import is_group, services, topic_of
+from services.bot.engine_calls import EngineDown, call_engine
 from services.bot.keyboards import markup
 from services.bot.language_commands import reply_language
 from services.bot.ratelimit import REPLY_WORTH

@@ -115,6 +115,7 @@ def create_app(settings: Settings | None = None, *, fast_path: bool = True) -> E
     timing = Timing(
         away_pause_seconds=settings.away_pause_seconds,
         uno_window_seconds=float(settings.uno_window_seconds),
+        turn_nudge_seconds=settings.turn_nudge_seconds,
     )
     context = EngineContext(settings, store, Games(store, timing), ServiceMetrics())
 

@@ -62,6 +62,7 @@ from services.engine.views import (
     variant_facts,
     variant_names,
 )
+from services.engine.wire.deadline_keys import NUDGES_KEY
 from services.engine.wire.event_log import decode_entry, log_key, log_keys, shard_of
 from services.engine.wire.schemas import (
     RESERVED_ACTION_ID_PREFIXES,
@@ -87,6 +88,8 @@ from services.engine.wire.schemas import (
     StreamEventOut,
     TestGame,
     TestSetup,
+    ViewOf,
+    ViewsOf,
 )
 
 # A client needs no other import of the engine: the client, its errors, the bodies it
@@ -94,6 +97,7 @@ from services.engine.wire.schemas import (
 # event log (README.md "Events").
 __all__ = [
     "DEFAULT_VARIANT",
+    "NUDGES_KEY",
     "RESERVED_ACTION_ID_PREFIXES",
     "TITLE_CONTEXT",
     "ActionRequest",
@@ -138,6 +142,8 @@ __all__ = [
     "Unavailable",
     "UnknownVariant",
     "VariantFacts",
+    "ViewOf",
+    "ViewsOf",
     "default_target_score",
     "log_key",
     "log_keys",
@@ -409,6 +415,17 @@ class EngineClient:
         _raise_for(response)
         views: dict[str, Any] = orjson.loads(response.content)
         return views
+
+    async def views(self, game_id: str, user_ids: list[int], *, spectator: bool = False) -> ViewsOf:
+        """Several people's views at one version, in one request (``ViewsOf``): each one's
+        own seat's, or the spectator's for one out of the game (``seat`` null); with
+        ``spectator``, the spectator's view besides (``ViewsOf.spectator``)."""
+        params: list[tuple[str, Any]] = [("user_id", u) for u in user_ids]
+        if spectator:
+            params.append(("spectator", "true"))
+        response = await self._http.get(f"/v1/games/{game_id}/views", params=params)
+        _raise_for(response)
+        return ViewsOf.model_validate_json(response.content)
 
     async def export(self, game_id: str) -> dict[str, Any]:
         """A finished game's export (docs/EXPORT.md) as plain JSON; raises ``Conflict``

@@ -73,6 +73,8 @@ class Timing:
 
     away_pause_seconds: float
     uno_window_seconds: float
+    #: a human who has not acted this long into a decision is reminded of it (0: never)
+    turn_nudge_seconds: float = 0.0
 
     def uno_delay(self, record: GameRecord) -> float:
         """How long a UNO window opened in this game stays open: the chat's own window,
@@ -495,6 +497,7 @@ class Games:
     def _deadlines(self, old: GameRecord | None, new: GameRecord) -> dict[str, Any]:
         """README.md "Timers": the decision owed at the new version times out after the
         game's turn time, or after the short pause when a stand-in plays that seat anyway;
+        a human owing it is reminded of it after the nudge time (or half the turn time);
         a UNO window opened by this write closes after the game's UNO window time."""
         turn_delay: float | None = None
         owing = new.owing
@@ -504,9 +507,24 @@ class Games:
                 if new.seats[owing].stood_in_at_once
                 else float(new.turn_seconds)
             )
+        nudge_delay: float | None = None
+        if (
+            turn_delay is not None
+            and owing is not None
+            and self.timing.turn_nudge_seconds > 0
+            and new.seats[owing].user_id is not None
+            and not new.seats[owing].stood_in_at_once
+        ):
+            # Half the turn time, if that is sooner: a short turn is reminded before it ends.
+            nudge_delay = min(self.timing.turn_nudge_seconds, new.turn_seconds / 2)
         uno_delay: float | None = None
         if new.status is GameStatus.PLAYING and new.uno_opened == new.version:
             uno_delay = self.timing.uno_delay(new)
         old_opened = old.uno_opened if old is not None else None
         drop = old_opened if old_opened is not None and old_opened != new.uno_opened else None
-        return {"turn_delay": turn_delay, "uno_delay": uno_delay, "drop_uno_version": drop}
+        return {
+            "turn_delay": turn_delay,
+            "uno_delay": uno_delay,
+            "drop_uno_version": drop,
+            "nudge_delay": nudge_delay,
+        }

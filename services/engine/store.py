@@ -12,8 +12,9 @@ Keys (README.md "State in Redis" and "Timers" describe them for the other servic
 ``uno:chat:{chat_id}:{topic}``  the chat's (and forum topic's) live game id
 ``uno:user:{user_id}:games``    set of the live games the person holds a seat in (one
                                 not left): their "current games" (the Mini App's menu)
-``uno:deadlines``               sorted set shared with the worker: ``{gid}|turn|{version}``
-                                and ``{gid}|uno|{version}``, score = unix seconds due
+``uno:deadlines``               sorted set shared with the worker: ``{gid}|turn|{version}``,
+                                ``{gid}|uno|{version}`` and ``{gid}|nudge|{version}``,
+                                score = unix seconds due
 
 Every write goes through one Lua script (``WRITE_LUA``), so the version check, the state,
 the event log entry, the deadlines, the chat pointer and the players' games lists change
@@ -86,6 +87,8 @@ def seated_users(record: GameRecord | None) -> frozenset[int]:
 #       it already); the turn delay applies only when there was none
 #       14 one character per games list (KEYS[6] on): '+' the game is one of theirs (its
 #       expiry follows the game's), '-' it no longer is
+#       15 seconds after which the human owing the new version's decision is reminded of it
+#       ('' none); the reminder of the version replaced is dropped either way
 # The shard keeps the writes of the last ARGV[12] seconds (MINID: entry ids are the
 # server's milliseconds), and never more than about ARGV[10] entries (MAXLEN), whichever
 # is less. Both trim by whole nodes ('~'): a node's memory is freed only once all of its
@@ -144,6 +147,7 @@ if expected > 0 then
     end
   end
   redis.call('ZREM', KEYS[3], old_turn)
+  redis.call('ZREM', KEYS[3], gid .. '|nudge|' .. ARGV[1])
 end
 if ARGV[8] ~= '' then redis.call('ZREM', KEYS[3], gid .. '|uno|' .. ARGV[8]) end
 if ARGV[6] ~= '' then
@@ -152,6 +156,9 @@ if ARGV[6] ~= '' then
 end
 if ARGV[7] ~= '' then
   redis.call('ZADD', KEYS[3], string.format('%.3f', t + tonumber(ARGV[7])), gid .. '|uno|' .. v)
+end
+if ARGV[15] ~= '' then
+  redis.call('ZADD', KEYS[3], string.format('%.3f', t + tonumber(ARGV[15])), gid .. '|nudge|' .. v)
 end
 return {1, tonumber(v)}
 """
@@ -295,6 +302,7 @@ class GameStore:
         turn_delay: float | None = None,
         uno_delay: float | None = None,
         drop_uno_version: int | None = None,
+        nudge_delay: float | None = None,
         keep_turn_due: bool = False,
         chat: ChatOp = ChatOp.KEEP,
         seated_before: frozenset[int] = frozenset(),
@@ -307,7 +315,10 @@ class GameStore:
 
         ``keep_turn_due``: the decision owed is still the one owed before (a UNO call, a
         catch, the window's close came between), so its deadline moves to the new version
-        with the due time it had; the turn delay only stands in when there was none."""
+        with the due time it had; the turn delay only stands in when there was none.
+
+        ``nudge_delay``: the human who owes the new version's decision is reminded of it in
+        private after this long (README.md "Timers"), unless the game moves on first."""
         gid = record.id
         seated = seated_users(record)
         gone = sorted(seated_before - seated)
@@ -336,6 +347,7 @@ class GameStore:
             self.event_log_seconds,
             "1" if keep_turn_due else "",
             "+" * len(seated) + "-" * len(gone),
+            "" if nudge_delay is None else repr(float(nudge_delay)),
         ]
         code, reply = await self._write(keys=keys, args=args)
         if code == 1:

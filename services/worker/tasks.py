@@ -6,7 +6,10 @@ deadline falls due. It asks the engine to act on exactly the version the timer w
 - ``turn`` (RULES.md §7): fetch the owing player's view at that version, let the stand-in
   choose (stand_in.py), and send the move as a stand-in move;
 - ``uno`` (RULES.md §2 "UNO"): close the UNO window opened at that version, unless the next
-  player already closed it.
+  player already closed it;
+- ``nudge``: the human owing that version's decision has not made it yet: record that they
+  are to be reminded (``DeadlineBoard.nudge_due``), for the bot to send, unless the game
+  has moved on. The worker speaks to no one itself.
 
 A late, early-claimed, duplicated or redelivered task finds a later version and the engine
 answers 409: the task does nothing. Its action id is fixed by the deadline
@@ -63,6 +66,7 @@ class FireOutcome(StrEnum):
     STALE = "stale"  # the game had moved on: the timer had nothing left to do
     GONE = "gone"  # the game no longer exists
     REFUSED = "refused"  # the engine refused every move the stand-in could offer
+    NUDGED = "nudged"  # the decision is still owed: its reminder is recorded for the bot
 
 
 class EngineUnavailable(RuntimeError):
@@ -85,7 +89,9 @@ class StandInTurn:
 
 
 class TimerEngine(Protocol):
-    """The three engine calls a timer needs (README "Timers" has the contract)."""
+    """The engine calls a timer needs (README "Timers" has the contract)."""
+
+    async def still_at(self, game_id: str, version: int) -> MoveResult: ...
 
     async def stand_in_view(self, game_id: str, version: int) -> StandInTurn | MoveResult: ...
 
@@ -103,6 +109,15 @@ class ClientTimerEngine:
 
     def __init__(self, client: EngineClient) -> None:
         self._client = client
+
+    async def still_at(self, game_id: str, version: int) -> MoveResult:
+        """APPLIED while the game is in play at ``version``, else STALE (or GONE)."""
+        game = await _answer(f"the version of {game_id}", self._client.game(game_id))
+        if isinstance(game, MoveResult):
+            return game
+        if game.version != version or game.status != "playing":
+            return MoveResult.STALE
+        return MoveResult.APPLIED
 
     async def stand_in_view(self, game_id: str, version: int) -> StandInTurn | MoveResult:
         turn = await _answer(
@@ -171,6 +186,9 @@ async def fire(
 ) -> FireOutcome:
     """Act on ``deadline`` through the engine; the outcome is definite (or it raises).
     A human's stand-in plays at the chat's level (``chat_level``), else ``policy_name``."""
+    if deadline.kind is DeadlineKind.NUDGE:
+        owed = await engine.still_at(deadline.game_id, deadline.version)
+        return FireOutcome.NUDGED if owed is MoveResult.APPLIED else _outcome(owed)
     if deadline.kind is DeadlineKind.UNO:
         closed = await engine.close_uno_window(
             deadline.game_id, deadline.version, deadline.action_id
@@ -263,6 +281,8 @@ def fire_deadline(
         log.warning("deadline %s (attempt %d) left for later: %s", deadline.member, attempt, exc)
         record_fire("later", None)
         return "later"
+    if outcome is FireOutcome.NUDGED:
+        deadline_board().nudge_due(deadline)
     lateness = deadline_board().release(deadline, outcome.value, due)
     record_fire(outcome.value, lateness)
     log.info(

@@ -7,6 +7,8 @@ the state write that creates it, as a member of the sorted set ``uno:deadlines``
     "{game_id}|turn|{version}"   score = unix seconds when the owed decision times out
     "{game_id}|uno|{version}"    score = unix seconds when the UNO window opened at
                                  ``version`` closes
+    "{game_id}|nudge|{version}"  score = unix seconds when the human owing ``version``'s
+                                 decision is reminded of it (the bot sends the message)
 
 The worker never writes game state; it only moves deadline members through three places:
 
@@ -35,7 +37,15 @@ from typing import Any
 
 import redis
 
-from services.engine.wire.deadline_keys import CLAIMED_KEY, CLAIMS_KEY, DEAD_KEY, DEADLINES_KEY
+from services.engine.wire.deadline_keys import (
+    CLAIMED_KEY,
+    CLAIMS_KEY,
+    DEAD_KEY,
+    DEADLINES_KEY,
+    NUDGES_KEY,
+    NUDGES_MAXLEN,
+)
+from services.engine.wire.event_log import encode_events
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +57,7 @@ FIRED_STREAM_MAXLEN = 10_000
 class DeadlineKind(StrEnum):
     TURN = "turn"  # a decision a player owes (RULES.md §7)
     UNO = "uno"  # the UNO-call window (RULES.md §2 "UNO")
+    NUDGE = "nudge"  # a human slow to make a decision is reminded of it in private
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +227,17 @@ class DeadlineBoard:
         )
         text = _text(lateness)
         return float(text) if text else None
+
+    def nudge_due(self, deadline: Deadline) -> None:
+        """Record that the human owing ``deadline``'s decision is to be reminded of it: an
+        entry of the stream the bot reads with the event log. A second copy (a fire
+        delivered twice) is harmless: the bot sends one reminder a decision."""
+        fields: Any = {
+            "g": deadline.game_id,
+            "v": deadline.version,
+            "e": encode_events([{"type": "turn_nudge_due"}]),
+        }
+        self._redis.xadd(NUDGES_KEY, fields, maxlen=NUDGES_MAXLEN, approximate=True)
 
     def set_aside(self, member: str) -> None:
         """Move a member nobody can fire to the dead set, where a human can look at it."""

@@ -143,6 +143,52 @@ def test_a_player_slow_to_act_is_told_once_in_private(stack: Stack, make_group: 
     assert not any("Your turn in" in m["text"] for m in scene.players.bot_messages())
 
 
+def reminders(stack: Stack, user: int) -> list[dict[str, Any]]:
+    """Every "your turn" reminder the bot sent the user in private, deleted ones too."""
+    return [
+        m
+        for m in stack.control.private_messages(user, stack.token)
+        if "Your turn in" in (m.get("text") or "")
+    ]
+
+
+def live_reminders(stack: Stack, user: int) -> list[dict[str, Any]]:
+    return [m for m in reminders(stack, user) if not m["deleted"]]
+
+
+def test_a_turns_reminder_is_gone_once_the_turn_is_taken_and_once_the_game_ends(
+    stack: Stack, make_group: Any
+) -> None:
+    """The worker finds each reminder due (the engine set it with the turn); the bot sends
+    it, one live at a time, and removes it when the turn is taken and when /end ends the
+    game, so an hour's play leaves no stack of them in a private chat."""
+    scene = deal(stack, make_group(2), HANDS, turn_seconds=16)
+    first, second = scene.person(0)["id"], scene.person(1)["id"]
+    scene.open_hand(0)
+    scene.open_hand(1)
+    stack.control.wait_until(
+        lambda: live_reminders(stack, first), timeout=30, what="P0 told it is their turn"
+    )
+    assert len(reminders(stack, first)) == 1
+    scene.press(0, "p.R1")
+    stack.control.wait_until(
+        lambda: not live_reminders(stack, first),
+        timeout=30,
+        what="P0's reminder removed once they played",
+    )
+    stack.control.wait_until(
+        lambda: live_reminders(stack, second), timeout=30, what="P1 told it is their turn"
+    )
+    assert len(reminders(stack, second)) == 1 and len(reminders(stack, first)) == 1
+    stack.control.send_message(first, scene.group.id, "/end")
+    scene.wait_group("The game was ended.")
+    stack.control.wait_until(
+        lambda: not live_reminders(stack, second),
+        timeout=30,
+        what="P1's reminder removed once the game ended",
+    )
+
+
 def written_to(call: dict[str, Any], message_id: int) -> bool:
     """Whether a Bot API call wrote to (edited or deleted) the message ``message_id``."""
     params = call.get("params") or {}

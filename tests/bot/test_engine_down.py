@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from harness.processes import free_port
-from services.bot.context import EngineDown, call_engine
+from services.bot.engine_calls import EngineDown, call_engine
 from services.bot.engine_http import engine_transport
 from services.engine.client import EngineClient
 from services.presentation.screens.refusals import not_answering

@@ -1,4 +1,4 @@
-"""Every call the bot makes to the engine goes through ``context.call_engine`` (its retries
+"""Every call the bot makes to the engine goes through ``engine_calls.call_engine`` (its retries
 when the engine is unreachable, all within the deadline a press allows): no module of the
 bot calls a method of the engine's client bare."""
 
@@ -15,9 +15,6 @@ REQUESTS = {m for m in vars(EngineClient) if not m.startswith("_")}
 #: Not requests to wrap: the readiness probe answers for this instant (never retried), and
 #: closing the client at shutdown asks the engine nothing.
 NOT_WRAPPED = {"ready", "aclose", "from_settings"}
-#: The path from the event log to the messages, which is being split by concern and keeps
-#: its engine reads as they are until then.
-SPLIT_APART = {"publisher.py"}
 
 
 def _is_call_engine(node: ast.AST) -> bool:
@@ -75,7 +72,7 @@ def bare_engine_calls(source: str) -> list[tuple[int, str]]:
 
 
 def test_every_engine_call_goes_through_call_engine() -> None:
-    modules = sorted(p for p in BOT.rglob("*.py") if p.name not in SPLIT_APART)
+    modules = sorted(BOT.rglob("*.py"))
     assert BOT / "lobby.py" in modules and BOT / "play.py" in modules
     found = {
         f"{p.name}:{line}": method

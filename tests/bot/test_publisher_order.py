@@ -100,7 +100,7 @@ async def test_a_rounds_first_table_tells_none_of_the_last_rounds_moves(memory: 
     assert isinstance(won, Applied)
     assert won.state.round == 2
     engine, outbox = Engine(won.state), Outbox()
-    publisher = Publisher(engine, memory, outbox, nudge_after=0)  # type: ignore[arg-type]
+    publisher = Publisher(engine, memory, outbox)  # type: ignore[arg-type]
     await memory.redis.delete(Memory.game_key(GAME_ID), Memory.moves_key(GAME_ID))
     await memory.remember_game(GAME_ID, -100, 0, "Friday UNO", "en", table_message=7)
 
@@ -131,7 +131,7 @@ async def test_a_table_write_tells_every_move_since_the_last_one(memory: Memory)
         Setup(hands=["R1 R2 R4 R5", "R6 R7 R8 R9"], discard="R3", current=0, draw_pile="G1 G2")
     )
     engine, outbox = Engine(state), Outbox()
-    publisher = Publisher(engine, memory, outbox, nudge_after=0)  # type: ignore[arg-type]
+    publisher = Publisher(engine, memory, outbox)  # type: ignore[arg-type]
     await memory.redis.delete(Memory.game_key(GAME_ID), Memory.moves_key(GAME_ID))
     await memory.remember_game(GAME_ID, -100, 0, "Friday UNO", "en", table_message=7)
     await publisher.on_entry(LogEntry("s", "1-0", GAME_ID, state.version, []))

@@ -47,7 +47,7 @@ def playground(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LauncherPro
         UNO_AWAY_PAUSE_SECONDS="0.3",
         # The page's scripted people find a private hand as the chat's last message: no
         # reminder of a slow turn after it.
-        UNO_BOT_TURN_NUDGE_SECONDS="0",
+        UNO_TURN_NUDGE_SECONDS="0",
     )
     try:
         launcher.wait_for("UNO playground: ")

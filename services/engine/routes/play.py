@@ -77,18 +77,24 @@ async def get_views(
     context: Context,
     game_id: GameId,
     user_id: Annotated[list[UserId], Query(min_length=1, max_length=MAX_VIEWS)],
+    spectator: Annotated[bool, Query()] = False,
 ) -> Response:
     """Several people's views at one version: each one's own seat's (their hand), or the
-    spectator's for one without a seat. [decision] What a Mini App replica shows everyone
-    watching a game after a write, for one request and one read of the game instead of one
-    per viewer; the views are the same ``player_view`` as the single view's, so hidden
-    cards still pass through one door."""
-    return await show_views(context, game_id, user_id)
+    spectator's for one without a seat; with ``spectator``, the spectator's view besides.
+    [decision] What a Mini App replica shows everyone watching a game after a write, and
+    what the bot shows a group's table and its players' private hands, for one request and
+    one read of the game instead of one per viewer; the views are the same ``player_view``
+    as the single view's, so hidden cards still pass through one door."""
+    return await show_views(context, game_id, user_id, with_spectator=spectator)
 
 
-async def show_views(context: EngineContext, game_id: str, user_ids: list[int]) -> Response:
+async def show_views(
+    context: EngineContext, game_id: str, user_ids: list[int], *, with_spectator: bool = False
+) -> Response:
     record = await context.games.get(game_id)
     spectator: dict[str, object] = {}
+    if with_spectator:
+        spectator["view"] = player_view(record, None)
     views = []
     for person in dict.fromkeys(user_ids):
         # A person out of the game (kicked, gone from its chat) sees what a spectator sees:
@@ -106,7 +112,10 @@ async def show_views(context: EngineContext, game_id: str, user_ids: list[int]) 
             one["removed"] = removal.reason.value
         views.append(one)
     turn_left = await context.store.turn_left(game_id, record.version)
-    return json_response({"game": game_info(record), "views": views, "turn_left": turn_left})
+    answer: dict[str, object] = {"game": game_info(record), "views": views, "turn_left": turn_left}
+    if with_spectator:
+        answer["spectator"] = spectator["view"]
+    return json_response(answer)
 
 
 async def show_spectator_view(context: EngineContext, game_id: str) -> Response:

@@ -2,8 +2,9 @@
 
 RULES.md §7 "Timing in a chat": the engine records each owed decision's deadline as a
 member of ``DEADLINES_KEY`` in the same atomic step as the state write that creates it; the
-worker (services/worker/timers.py) moves due members through the others. Both name the keys
-from here so the two sides cannot drift apart.
+worker (services/worker/timers.py) moves due members through the others, and appends the
+turns whose reminder fell due to ``NUDGES_KEY``, which the bot reads. They all name the keys
+from here so the sides cannot drift apart.
 """
 
 from __future__ import annotations
@@ -16,3 +17,9 @@ CLAIMED_KEY = "uno:deadlines:claimed"
 CLAIMS_KEY = "uno:deadlines:claims"
 #: Deadlines given up on after ``timer_max_attempts`` claims (kept for a human).
 DEAD_KEY = "uno:deadlines:dead"
+#: Turns whose reminder fell due (a ``nudge`` deadline the worker fired): a stream the bot
+#: reads with the event log, its entries shaped as the log's (``g``, ``v``, ``e``: one
+#: ``turn_nudge_due`` event), so the bot, which alone speaks to Telegram, sends it.
+NUDGES_KEY = "uno:nudges"
+#: About how many reminders the stream keeps (the bot reads them within seconds).
+NUDGES_MAXLEN = 1_000

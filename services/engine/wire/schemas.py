@@ -409,6 +409,11 @@ class ViewsOf(BaseModel):
         description="Seconds until the decision owed at this version times out, as the "
         "answer was made (0: being fired now); null: no timed decision",
     )
+    spectator: EngineView | None = Field(
+        default=None,
+        description="The spectator's view, when asked for (``spectator=true``); null "
+        "otherwise, and before the game starts",
+    )
 
 
 class ActionResult(BaseModel):

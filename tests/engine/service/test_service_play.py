@@ -188,18 +188,21 @@ async def test_private_events_reach_only_their_player(
     assert later.events == []
 
 
-async def test_each_write_moves_the_turn_deadline_to_the_new_version(
+async def test_each_write_moves_the_turn_deadline_and_its_reminder_to_the_new_version(
     engine: EngineClient, raw_redis: redis.Redis
 ) -> None:
-    """README "Timers": ``{gid}|turn|{version}``, due after the game's turn time."""
+    """README "Timers": ``{gid}|turn|{version}``, due after the game's turn time, and
+    ``{gid}|nudge|{version}``, when the human owing the decision is reminded of it (15 s
+    into a 60 s turn); the write that replaces the version drops both."""
     game = await table(engine, ["R5 R6 G7", "B1 B2 B3"])
     gid = game.game_id
-    assert set(deadlines(raw_redis)) == {f"{gid}|turn|1"}
+    assert set(deadlines(raw_redis)) == {f"{gid}|turn|1", f"{gid}|nudge|1"}
     now = redis_now(raw_redis)
     await engine.act(gid, 101, "p.R5", version=1, action_id="a")
     board = deadlines(raw_redis)
-    assert set(board) == {f"{gid}|turn|2"}
+    assert set(board) == {f"{gid}|turn|2", f"{gid}|nudge|2"}
     assert now + 55 < board[f"{gid}|turn|2"] < now + 65
+    assert now + 10 < board[f"{gid}|nudge|2"] < now + 20
 
 
 async def test_s7_a_uno_call_or_a_catch_keeps_the_turns_deadline(
@@ -241,8 +244,9 @@ async def test_an_ai_seat_is_due_after_the_short_pause(
     game = await table(engine, ["R5 R6 G7", "B1 B2 B3"], seats=seats)
     now = redis_now(raw_redis)
     await engine.act(game.game_id, 101, "p.R5", version=1, action_id="a")
-    due = deadlines(raw_redis)[f"{game.game_id}|turn|2"]
-    assert now < due < now + settings.away_pause_seconds + 5
+    board = deadlines(raw_redis)
+    assert now < board[f"{game.game_id}|turn|2"] < now + settings.away_pause_seconds + 5
+    assert f"{game.game_id}|nudge|2" not in board  # an AI is reminded of nothing
 
 
 async def test_stand_in_turn_gives_the_owing_seats_view_or_409_when_stale(

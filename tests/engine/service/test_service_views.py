@@ -34,6 +34,25 @@ async def test_each_person_gets_their_own_seat_or_the_spectators_view(
     assert single.view is not None and views[ANN]["view"]["legal"] == single.view.legal
 
 
+async def test_the_spectators_view_comes_with_the_hands_when_asked_for(
+    engine: EngineClient,
+) -> None:
+    """What the bot reads per move: the group's table and every private hand at one
+    version, one request."""
+    seats = [SeatSpec(name="Ann", user_id=ANN), SeatSpec(name="Bob", user_id=BOB)]
+    game = await engine.create_test_game(
+        CHAT, seats, {"hands": ["R5 R6", "B1 B2 B3"], "discard": "R3", "current": 0}
+    )
+    both = await engine.views(game.game_id, [ANN, BOB], spectator=True)
+    table = await engine.spectator_view(game.game_id)
+    assert both.game.version == table.game.version == game.version
+    assert both.spectator == table.view and both.spectator is not None
+    assert both.spectator.hand == []
+    assert [(v.user_id, v.seat) for v in both.views] == [(ANN, 0), (BOB, 1)]
+    assert both.views[1].view is not None and both.views[1].view.hand == ["B1", "B2", "B3"]
+    assert (await engine.views(game.game_id, [ANN])).spectator is None  # not asked for
+
+
 async def test_an_unknown_game_or_a_bad_list_is_refused(
     engine: EngineClient, http: httpx.AsyncClient
 ) -> None:
