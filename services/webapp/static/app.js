@@ -57,7 +57,7 @@
   const digits = (text) => (DIGITS[lang] ? String(text).replace(/[0-9]/g, (d) => DIGITS[lang][d]) : String(text));
   const say = (key, values = {}) => String(words[key] || key).replace(/\{(\w+)\}/g, (_, k) => (k === "n" ? digits(values[k] ?? "") : values[k] ?? ""));
 
-  const gameId = tg.startParam || new URLSearchParams(window.location.search).get("game") || "";
+  const gameId = tg.initDataUnsafe.start_param || new URLSearchParams(window.location.search).get("game") || "";
   let table = null;
   // The server's clock less this device's (ms), from the last table: every clock counts to
   // the server's deadline, whatever time the device thinks it is.
