@@ -48,6 +48,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from starlette.background import BackgroundTask
 from starlette.datastructures import MutableHeaders
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.config import Settings, get_settings
@@ -72,7 +73,14 @@ from services.webapp.metrics import CONNECTIONS, MOVES, PUSH_LAG, PUSHES, REFUSE
 from services.webapp.stream_leases import Lease, StreamLeases, TooManyStreams
 from services.webapp.tables import Tables
 from services.webapp.tickets import BadTicket, StreamTickets
-from services.webapp.words import RTL, out_of_game_words, text, viewer_language, with_moves
+from services.webapp.words import (
+    RTL,
+    out_of_game_words,
+    page_words,
+    text,
+    viewer_language,
+    with_moves,
+)
 
 log = logging.getLogger(__name__)
 
@@ -394,6 +402,12 @@ class WebApp:
             ],
         }
 
+    async def page_words(self, init_data: str) -> dict[str, Any]:
+        """What the page says of its own (``words.page_words``), in the language the bot
+        speaks to the person its initData proves."""
+        user = self.authenticate(init_data)
+        return page_words(await viewer_language(self.redis, user.id, user.language_code))
+
     async def move(self, game_id: str, init_data: str, move: Move) -> dict[str, Any]:
         user = self.authenticate(init_data)
         await self.flood_check("move", user.id)
@@ -548,6 +562,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(SecurityHeaders, headers=security_headers(settings.dev_mode))
+    # The page's files and JSON go compressed (Telegram's SDK is 109 KB, 25 KB gzipped);
+    # the table stream is left as it is (Starlette never compresses text/event-stream).
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
@@ -607,6 +624,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         request: Request, authorization: Annotated[str | None, Header()] = None
     ) -> JSONResponse:
         body = await service(request).my_games(_init_data_of(authorization))
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+    @app.get("/v1/me/words")
+    async def my_words(
+        request: Request, authorization: Annotated[str | None, Header()] = None
+    ) -> JSONResponse:
+        body = await service(request).page_words(_init_data_of(authorization))
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     @app.post("/v1/games/{game_id}/moves")

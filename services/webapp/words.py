@@ -22,8 +22,8 @@ from redis.exceptions import RedisError
 from services.engine.client import EngineView, GameInfo
 from services.language_preferences import LanguagePreferences
 from services.presentation.cards import color_name, face_label
-from services.presentation.i18n import gettext, language
-from services.presentation.locales.glossary import UnknownCard, face_name
+from services.presentation.i18n import gettext, language, number
+from services.presentation.locales.glossary import UnknownCard, card_count, face_name
 from services.presentation.screens.event_lines import event_lines
 from services.presentation.screens.hand import action_label, owes, why_line
 from services.presentation.screens.names import variant_name
@@ -132,6 +132,7 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
         if not code.startswith("p.")
     }
     words["why"] = text(why_line(locale, game, view)) if owes(view) else ""
+    words["counts"] = seat_counts(locale, view)
     end = _the_end(locale, game, view)
     if end:
         words["game_over"] = end
@@ -160,3 +161,48 @@ def _faces(view: EngineView) -> set[str]:
         codes.update(seat.back_faces or ())
     codes.update(str(c) for c in extra.get("reveal") or ())
     return codes
+
+
+def page_words(locale: str) -> dict[str, str]:
+    """What the page says of its own, in the viewer's language: before a table arrives
+    (connecting, refused, busy), around it (the seats' marks, the piles' and the hand's
+    names for screen readers, the turn, the sound switch), and its digits (the bot's: Persian
+    its own, Gujarati and English Latin ones), so the page's scripts keep no words at all."""
+    return {
+        "lang": locale,
+        "dir": "rtl" if locale in RTL else "ltr",
+        "digits": "".join(number(locale, d) for d in range(10)),
+        "connecting": gettext(locale, "Connecting…"),
+        "reconnecting": gettext(locale, "Reconnecting…"),
+        "no_game": gettext(locale, "No game to show."),
+        "refused": gettext(locale, "Not allowed"),
+        "stale": gettext(locale, "The game moved on"),
+        "illegal": gettext(locale, "Not allowed now"),
+        "slow": gettext(locale, "Slow down: too many presses at once."),
+        "busy_person": gettext(locale, "Too many tables open: close one."),
+        "busy_game": gettext(locale, "Too many are watching this table: wait a little."),
+        "lobby": gettext(locale, "Waiting for the game to start"),
+        "over": gettext(locale, "Game over"),
+        "spectator": gettext(locale, "Watching"),
+        "your_turn": gettext(locale, "Your turn"),
+        # a template: the page puts the seat's name in place of {name}
+        "turn": gettext(locale, "{name} to play", name="{name}"),
+        "ai": gettext(locale, "AI"),
+        "away": gettext(locale, "away"),
+        "frozen": gettext(locale, "frozen"),
+        "knocked_out": gettext(locale, "knocked out"),
+        "table": gettext(locale, "Table"),
+        "hand": gettext(locale, "Your hand"),
+        "draw_pile": gettext(locale, "Draw pile"),
+        "discard_pile": gettext(locale, "Discard pile"),
+        "moves": gettext(locale, "Last moves"),
+        "sounds_on": gettext(locale, "Sounds on"),
+        "sounds_off": gettext(locale, "Sounds off"),
+        "clockwise": gettext(locale, "clockwise"),
+        "anticlockwise": gettext(locale, "anticlockwise"),
+    }
+
+
+def seat_counts(locale: str, view: EngineView) -> dict[int, str]:
+    """How many cards each seat holds, as words (``1 card``, ``۳ کارت``)."""
+    return {seat.seat: str(card_count(locale, seat.cards)) for seat in view.seats}
