@@ -65,6 +65,7 @@ from services.http_limits import BodyLimit
 from services.move_ids import action_id, is_game_id
 from services.presentation.screens.mini_app import already_caught, games_list_words
 from services.presentation.screens.names import person, variant_name
+from services.presentation.screens.refusals import move_refused
 from services.webapp.flood import FloodLimit
 from services.webapp.init_data import InvalidInitData, WebAppUser, validate
 from services.webapp.log_follower import LogFollower, Watch
@@ -430,7 +431,15 @@ class WebApp:
             ) from None
         except IllegalAction as illegal:
             MOVES.labels("illegal").inc()
-            raise Refused(422, "illegal", "the rules refuse that", reason=illegal.reason) from None
+            # why, as the chat says it to a press the rules refuse, in the person's language
+            locale = await viewer_language(self.redis, user.id, user.language_code)
+            raise Refused(
+                422,
+                "illegal",
+                "the rules refuse that",
+                reason=illegal.reason,
+                say=move_refused(locale, illegal),
+            ) from None
         except Forbidden as refused:
             if refused.removed is None:
                 raise Refused(403, "not_seated", "you have no seat in this game") from None
@@ -562,15 +571,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(SecurityHeaders, headers=security_headers(settings.dev_mode))
-    # The page's files and JSON go compressed (Telegram's SDK is 109 KB, 25 KB gzipped);
-    # the table stream is left as it is (Starlette never compresses text/event-stream).
-    app.add_middleware(GZipMiddleware, minimum_size=1024)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # The page's files go compressed (Telegram's SDK is 109 KB, 25 KB gzipped); only
+    # they: wrapped round the whole app, the compression broke the table stream's chunks.
+    app.mount(
+        "/static", GZipMiddleware(StaticFiles(directory=STATIC), minimum_size=1024), name="static"
+    )
 
     @app.get("/healthz")
     async def healthz() -> dict[str, str]:

@@ -203,6 +203,7 @@ def page_words(locale: str) -> dict[str, str]:
     }
 
 
-def seat_counts(locale: str, view: EngineView) -> dict[int, str]:
-    """How many cards each seat holds, as words (``1 card``, ``۳ کارت``)."""
-    return {seat.seat: str(card_count(locale, seat.cards)) for seat in view.seats}
+def seat_counts(locale: str, view: EngineView) -> dict[str, str]:
+    """How many cards each seat holds, as words (``1 card``, ``۳ کارت``), by seat number
+    (a JSON object's keys are strings)."""
+    return {str(seat.seat): str(card_count(locale, seat.cards)) for seat in view.seats}
