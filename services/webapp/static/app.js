@@ -122,7 +122,7 @@ function clearHand() {
   $("#wheel").replaceChildren();
   $("#wheel").hidden = true;
   $("#uno").replaceChildren();
-  for (const node of document.querySelectorAll(".catch-button")) node.remove();
+  for (const node of document.querySelectorAll(".catch-button, .swap-button")) node.remove();
   $("#why").textContent = "";
 }
 
@@ -140,16 +140,18 @@ function renderDecisions(view) {
   const colours = [];
   row.replaceChildren();
   $("#uno").replaceChildren();
-  for (const node of document.querySelectorAll(".catch-button")) node.remove();
   for (const code of view.legal || []) {
     const label = labels[code] || code;
-    if (code.startsWith("p.") || code.startsWith("s.")) continue;
+    if (code.startsWith("p.")) continue;
     if (code.startsWith("c.")) { colours.push(code); continue; }
     if (code === "u") {
       $("#uno").append(decisionButton(code, label, { class: "decision uno" }));
-    } else if (code.startsWith("x.")) {
-      const seat = document.querySelector(`.seat[data-seat='${code.slice(2)}']`);
-      const button = decisionButton(code, label, { class: "decision catch-button" });
+    } else if (code.startsWith("x.") || code.startsWith("s.")) {
+      // Catch! and a 7's swap on the seat they name
+      const seat = seatNode(code.slice(2));
+      const kind = code.startsWith("x.") ? "catch-button" : "swap-button";
+      const button = decisionButton(code, label, { class: `decision ${kind}` });
+      button.addEventListener("click", (event) => event.stopPropagation());
       (seat || row).append(button);
     } else {
       row.append(decisionButton(code, label));

@@ -99,9 +99,11 @@ export function renderSeats(table, page, { myPhoto, onSeat }) {
     const where = placeOf(seat.seat, view.seats.length, table.seat);
     const current = seat.seat === owing && !over;
     const label = [info.name || seat.name, count, ...marks.map(([, word]) => word)].join(", ");
+    // a 7's swap: the seats one may swap with are picked by tapping them (app.js puts
+    // the decision's own button on each)
     const target = swapping && (view.legal || []).includes(`s.${seat.seat}`);
     const node = element(
-      target ? "button" : "li",
+      "li",
       {
         class: "seat" + (current ? " current" : "") + (mine ? " me" : "") + (target ? " target" : ""),
         "data-seat": seat.seat,
@@ -109,7 +111,6 @@ export function renderSeats(table, page, { myPhoto, onSeat }) {
         "data-frozen": seat.frozen ? "1" : null,
         "aria-label": label,
         "aria-current": current ? "true" : null,
-        "data-action": target ? `s.${seat.seat}` : null,
         onclick: target ? () => onSeat(`s.${seat.seat}`) : undefined,
       },
       avatar(info.name || seat.name, mine ? myPhoto : null, info.ai),
@@ -121,18 +122,10 @@ export function renderSeats(table, page, { myPhoto, onSeat }) {
         ...marks.map(([kind, word]) => element("span", { class: `mark mark-${kind}`, title: word }, word))),
       element("span", { class: "score", "aria-hidden": "true" }, seat.score ? page.num(seat.score) : ""),
     );
-    node.style.left = `${where.x}%`;
+    // never past the screen's edge, however narrow (a seat is 96 px wide)
+    node.style.left = `clamp(48px, ${where.x}%, calc(100% - 48px))`;
     node.style.top = `${where.y}%`;
-    if (target) {
-      // a seat to swap with is a button, in a list of seats
-      const item = element("li", { class: "seat-slot" }, node);
-      item.style.left = node.style.left;
-      item.style.top = node.style.top;
-      node.style.left = node.style.top = "";
-      list.append(item);
-    } else {
-      list.append(node);
-    }
+    list.append(node);
   }
 }
 
