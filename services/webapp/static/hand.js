@@ -73,6 +73,8 @@ function draggable(button, code, onPlay) {
   button.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
     start = { x: event.clientX, y: event.clientY, id: event.pointerId, moved: false };
+    // every move of this pointer comes here, however fast it leaves the card
+    button.setPointerCapture(event.pointerId);
   });
   button.addEventListener("pointermove", (event) => {
     if (!start || event.pointerId !== start.id) return;
@@ -81,7 +83,6 @@ function draggable(button, code, onPlay) {
     if (!start.moved && Math.hypot(dx, dy) < 10) return;
     if (!start.moved) {
       start.moved = true;
-      button.setPointerCapture(event.pointerId);
       button.classList.add("dragging");
     }
     button.style.translate = `${dx}px ${dy}px`;
