@@ -32,8 +32,9 @@ export function renderHand(table, { onPlay, onDrop }) {
   const width = full - 2 * EDGE;
   const { card, perRow, lines } = rows(codes.length, width);
   const height = Math.round(card * 1.5);
-  // two rows side by side; more overlap, so a long hand stays on the screen
-  const rowStep = Math.round(lines <= 2 ? height + 6 : height * 0.6);
+  // two rows apart on a tall screen; else overlapping, so a long hand stays on the screen
+  const roomy = lines <= 2 && window.innerHeight >= 700;
+  const rowStep = Math.round(roomy ? height + 6 : height * 0.6);
   hand.style.setProperty("--card", `${card}px`);
   hand.style.height = `${height + (lines - 1) * rowStep + 34}px`;
   const rtl = document.documentElement.dir === "rtl";
