@@ -48,5 +48,5 @@ def test_nothing_unlisted_is_vendored() -> None:
 
 def test_the_page_loads_telegrams_sdk_from_the_vendored_copy() -> None:
     page = (ROOT / "services" / "webapp" / "static" / "index.html").read_text()
-    assert '<script src="/static/vendor/telegram-web-app.js"></script>' in page
+    assert '<script src="/static/vendor/telegram-web-app.js" defer></script>' in page
     assert not (VENDOR.parent / "telegram-web-app.js").exists()

@@ -118,6 +118,7 @@ function renderResult(words) {
 // Nothing is left to press once the game is over: no hand, no decision.
 function clearHand() {
   $("#hand").replaceChildren();
+  delete $("#hand").dataset.shape;
   $("#decisions").replaceChildren();
   $("#wheel").replaceChildren();
   $("#wheel").hidden = true;
@@ -321,7 +322,13 @@ const BUSY_RETRY_MS = 5000;
 const wordsReady = loadWords();
 
 async function connect() {
-  if (!gameId) { await wordsReady; showGames(tg, status); return; } // the menu button's launch
+  if (!gameId) { // the menu button's launch: the list of one's games, no table
+    document.body.classList.add("no-game");
+    $("#table").hidden = true;
+    await wordsReady;
+    showGames(tg, status);
+    return;
+  }
   let response;
   try {
     response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/tickets`, {
@@ -334,8 +341,8 @@ async function connect() {
     return;
   }
   const body = await response.json().catch(() => ({}));
-  await wordsReady;
   if (!response.ok) {
+    await wordsReady;
     const busy = body.error === "too_many_streams";
     const key = busy ? (body.limit === "game" ? "busy_game" : "busy_person")
       : { slow_down: "slow", no_game: "no_game" }[body.error] || "refused";
@@ -350,7 +357,11 @@ async function connect() {
   const since = table ? `&since=${table.version}` : "";
   const source = new EventSource(
     `/v1/games/${encodeURIComponent(gameId)}/stream?ticket=${encodeURIComponent(body.ticket)}${since}`);
-  source.addEventListener("table", (event) => render(JSON.parse(event.data)));
+  // the stream opens without waiting for the page's words; a table waits for them
+  source.addEventListener("table", async (event) => {
+    await wordsReady;
+    render(JSON.parse(event.data));
+  });
   source.addEventListener("gone", () => {
     source.close();
     status(say("over"));

@@ -49,7 +49,16 @@ function named(code) {
 /** An <svg> of the card `code`; `chosen` colours a played wild; `name` (the card's
  * name as the chat says it, the variant's own for a themed card) is the picture's
  * accessible name (the page writes it under the card, where it has room: `named`). */
+const drawn = new Map();
+
 function cardSvg(code, chosen, name) {
+  // each face is drawn once and copied after: a table redrawn on every move stays cheap
+  const key = `${code}|${chosen || ""}|${name || ""}`;
+  if (!drawn.has(key)) drawn.set(key, drawCard(code, chosen, name));
+  return drawn.get(key).cloneNode(true);
+}
+
+function drawCard(code, chosen, name) {
   const { colour, label } = face(code);
   const c = COLOURS[colour || chosen] || null;
   const fill = colour ? c.fill : "#1b1b1b";
@@ -78,7 +87,14 @@ function cardSvg(code, chosen, name) {
 
 /** The back of a card as the other players see it: black, a red oval, a mark (no word:
  * the back is the same in every language). */
+let back = null;
+
 function backSvg() {
+  if (!back) back = drawBack();
+  return back.cloneNode(true);
+}
+
+function drawBack() {
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", "0 0 60 90");
   svg.setAttribute("class", "card back");

@@ -38,6 +38,10 @@ export function renderHand(table, { onPlay, onDrop }) {
   hand.style.setProperty("--card", `${card}px`);
   hand.style.height = `${height + (lines - 1) * rowStep + 34}px`;
   const rtl = document.documentElement.dir === "rtl";
+  // the same cards, the same choices, the same room: nothing to lay out again
+  const shape = JSON.stringify([codes, view.legal || [], full, rtl, table.words.lang]);
+  if (hand.dataset.shape === shape) return;
+  hand.dataset.shape = shape;
   const buttons = codes.map((code, i) => {
     const row = Math.floor(i / perRow);
     const inRow = Math.min(perRow, codes.length - row * perRow);
@@ -52,8 +56,8 @@ export function renderHand(table, { onPlay, onDrop }) {
       class: "hand-card" + (playable ? " playable" : ""),
       "data-code": code,
       "aria-disabled": playable ? null : "true",
+      // its accessible name is its picture's (the card's name in the viewer's language)
       title: cardName(table, code),
-      "aria-label": cardName(table, code),
     }, ...cardWithCaption(table, code, null));
     button.style.setProperty("--x", `${rtl ? full - x - card : x}px`);
     button.style.setProperty("--y", `${row * rowStep + Math.abs(offset) * (inRow > 4 ? 8 : 0)}px`);
