@@ -141,6 +141,7 @@ function renderDecisions(view) {
   const colours = [];
   row.replaceChildren();
   $("#uno").replaceChildren();
+  for (const node of document.querySelectorAll(".catch-button, .swap-button")) node.remove();
   for (const code of view.legal || []) {
     const label = labels[code] || code;
     if (code.startsWith("p.")) continue;
@@ -360,7 +361,9 @@ async function connect() {
   // the stream opens without waiting for the page's words; a table waits for them
   source.addEventListener("table", async (event) => {
     await wordsReady;
+    performance.mark("uno:table");
     render(JSON.parse(event.data));
+    performance.measure("uno:render", "uno:table"); // what a move costs the page (bench/)
   });
   source.addEventListener("gone", () => {
     source.close();

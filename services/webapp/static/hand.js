@@ -28,7 +28,9 @@ export function renderHand(table, { onPlay, onDrop }) {
   const hand = $("#hand");
   const codes = view.hand || [];
   // room at each end for the outer cards' tilt
-  const full = hand.clientWidth || document.documentElement.clientWidth;
+  // the window's width, not the hand's: reading a laid-out width here would make the
+  // browser lay out the whole table it has just been given, once more per move
+  const full = Math.min(window.innerWidth, 760) - 16;
   const width = full - 2 * EDGE;
   const { card, perRow, lines } = rows(codes.length, width);
   const height = Math.round(card * 1.5);

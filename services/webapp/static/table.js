@@ -75,6 +75,10 @@ export function renderSeats(table, page, { myPhoto, onSeat }) {
   const owing = view.pending ? view.pending.player : view.current;
   const over = table.over;
   const swapping = (view.legal || []).some((code) => code.startsWith("s."));
+  // the seats as they were (a move that changed no seat): left as they are
+  const shape = JSON.stringify([view.seats, infos, owing, over, table.seat, words.counts, view.legal, words.lang]);
+  if (list.dataset.shape === shape) return;
+  list.dataset.shape = shape;
   list.replaceChildren();
   for (const seat of view.seats) {
     const info = infos[seat.seat] || {};
