@@ -82,7 +82,11 @@ export function spread(table, fill) {
 /** Flip: the whole table turns over. */
 export function turnOver(table) {
   if (still() || !table) return;
-  table.animate([{ transform: "rotateY(0)" }, { transform: "rotateY(90deg)", offset: 0.5 }, { transform: "rotateY(0)" }], {
+  table.animate([
+    { transform: "perspective(900px) rotateY(0)" },
+    { transform: "perspective(900px) rotateY(90deg)", offset: 0.5 },
+    { transform: "perspective(900px) rotateY(0)" },
+  ], {
     duration: 300, easing: "ease-in-out",
   });
 }
