@@ -77,7 +77,7 @@ ANIMATION = """
   b.result = null;
   const watch = async () => {
     await new Promise((resolve) => {
-      const check = () => (document.body.dataset.version === String(version)
+      const check = () => (Number(document.body.dataset.version) >= version
         ? resolve() : setTimeout(check, 5));
       check();
     });
