@@ -111,7 +111,8 @@ def security_headers(dev_mode: bool) -> dict[str, str]:
     Telegram's web clients only."""
     ancestors = " ".join(TELEGRAM_WEB_CLIENTS + (PLAYGROUND_ORIGINS if dev_mode else ()))
     return {
-        "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+        # images also from t.me: initData's photo_url, the viewer's own avatar on the table
+        "Content-Security-Policy": "default-src 'self'; img-src 'self' data: https://t.me; "
         f"style-src 'self' 'unsafe-inline'; frame-ancestors {ancestors}",
         "X-Content-Type-Options": "nosniff",
         "Referrer-Policy": "no-referrer",
