@@ -304,7 +304,12 @@ def test_the_playground_answers_what_the_table_asks_of_telegram(
         page.wait_for_selector("#web-app.fullscreen")
         # closing asks first (the player holds a seat)
         asked: list[str] = []
-        page.once("dialog", lambda dialog: (asked.append(dialog.type), dialog.accept()))
+
+        def answer(dialog: Any) -> None:
+            asked.append(dialog.type)
+            dialog.accept()
+
+        page.once("dialog", answer)
         page.click("#web-app-close")
         page.wait_for_selector("#web-app", state="hidden")
         assert asked == ["confirm"]
