@@ -41,7 +41,7 @@ BENCH_STAMP := $(BIN)/.installed-bench-$(DEPS_HASH)
 PIP := $(BIN)/python -m pip --quiet --disable-pip-version-check
 
 .PHONY: help setup setup-bench services tools browser lint test pytest container-check play \
-	play-terminal bench lock \
+	play-terminal bench lock vendor-page-libraries \
 	lock-upgrade clean \
 	catalogs catalogs-extract catalogs-update catalog-init
 
@@ -57,6 +57,7 @@ help:
 	@echo "make bench                      run the benchmarks in bench/"
 	@echo "make lock    LOCK_ARGS='...'    re-pin the lock files from pyproject.toml"
 	@echo "make lock-upgrade               re-pin everything to the newest allowed releases"
+	@echo "make vendor-page-libraries       copy the page's npm libraries (package-lock.json) into its static files"
 	@echo "make catalogs                   compile the bot's translations (part of setup)"
 	@echo "make catalogs-extract           collect the bot's messages into bot.pot"
 	@echo "make catalogs-update            merge bot.pot into every language's .po"
@@ -181,6 +182,11 @@ lock: setup
 
 lock-upgrade:
 	$(MAKE) lock LOCK_ARGS=--upgrade
+
+# The Mini App page's browser libraries, as package-lock.json pins them (needs npm; the
+# copies are committed, so neither play nor test runs it).
+vendor-page-libraries:
+	scripts/vendor-page-libraries.sh
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis build *.egg-info

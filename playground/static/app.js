@@ -588,8 +588,14 @@ function renderMenuButton() {
 // unasked once the app loads), iframe_ready (set_custom_style), sendData (from a keyboard
 // button's app only), links, the clipboard (no text) and biometry (unavailable); and, as the
 // other clients do, web_app_expand, the safe-area requests and the switch back to inline
-// mode. The rest (colours, main and back buttons, haptics) changes nothing here.
-let webApp = null; // { launch, expanded, ready, theme }
+// mode; full screen (fullscreen_changed: the panel fills the page), the closing behaviour
+// (a confirmation before the panel closes while the app asks for one), the vertical swipes
+// (kept on the panel for a test to read: the page has no swipe to close), the back button
+// (shown in the panel's bar, back_button_pressed when pressed), haptics (the last one kept on
+// the panel) and the person's CloudStorage for this bot (web_app_invoke_custom_method, kept
+// in this page's localStorage, answered custom_method_invoked as Telegram answers it). The
+// rest (colours, the main button) changes nothing here.
+let webApp = null; // { launch, expanded, ready, theme, confirmClose }
 
 async function openWebApp(opening, title) {
   try {
@@ -615,8 +621,38 @@ function closeWebApp() {
   webApp = null;
   const panel = $("#web-app");
   panel.hidden = true;
-  panel.classList.remove("expanded");
+  panel.classList.remove("expanded", "fullscreen");
+  for (const key of ["confirmClose", "verticalSwipes", "haptic"]) delete panel.dataset[key];
+  $("#web-app-back").hidden = true;
   $("#web-app-frame").src = "about:blank";
+}
+
+/** The close button: while the app asks for a confirmation (it holds a seat), Telegram
+ * asks before closing it, in its own words. */
+function askToCloseWebApp() {
+  if (webApp && webApp.confirmClose && !window.confirm("Changes that you made may not be saved.")) return;
+  closeWebApp();
+}
+
+/** The person's CloudStorage for the app's bot, as Telegram keeps it (per person and
+ * bot): here in this page's localStorage. Answers what Telegram's methods answer. */
+function cloudStorage(method, params) {
+  const prefix = `cloud:${bot ? bot.id : 0}:${me() ? me().id : 0}:`;
+  const keys = Array.isArray(params.keys) ? params.keys.map(String) : [];
+  switch (method) {
+    case "saveStorageValue":
+      localStorage.setItem(prefix + params.key, String(params.value ?? ""));
+      return { result: true };
+    case "getStorageValues":
+      return { result: Object.fromEntries(keys.map((k) => [k, localStorage.getItem(prefix + k) ?? ""])) };
+    case "deleteStorageValues":
+      for (const k of keys) localStorage.removeItem(prefix + k);
+      return { result: true };
+    case "getStorageKeys":
+      return { result: Object.keys(localStorage).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)) };
+    default:
+      return { error: "UNKNOWN_METHOD" };
+  }
 }
 
 function toApp(eventType, eventData) {
@@ -647,6 +683,38 @@ async function onAppEvent(eventType, eventData) {
     case "web_app_request_safe_area": toApp("safe_area_changed", NO_INSETS); break;
     case "web_app_request_content_safe_area": toApp("content_safe_area_changed", NO_INSETS); break;
     case "web_app_close": closeWebApp(); break;
+    case "web_app_request_fullscreen":
+      if (webApp.fullscreen) { toApp("fullscreen_failed", { error: "ALREADY_FULLSCREEN" }); break; }
+      webApp.fullscreen = true;
+      $("#web-app").classList.add("fullscreen", "expanded");
+      toApp("fullscreen_changed", { is_fullscreen: true });
+      requestAnimationFrame(() => webApp && toApp("viewport_changed", viewport()));
+      break;
+    case "web_app_exit_fullscreen":
+      webApp.fullscreen = false;
+      $("#web-app").classList.remove("fullscreen");
+      toApp("fullscreen_changed", { is_fullscreen: false });
+      break;
+    case "web_app_setup_closing_behavior":
+      webApp.confirmClose = !!(eventData && eventData.need_confirmation);
+      $("#web-app").dataset.confirmClose = String(webApp.confirmClose);
+      break;
+    case "web_app_setup_swipe_behavior":
+      $("#web-app").dataset.verticalSwipes = String(!!(eventData && eventData.allow_vertical_swipe));
+      break;
+    case "web_app_setup_back_button":
+      $("#web-app-back").hidden = !(eventData && eventData.is_visible);
+      break;
+    case "web_app_trigger_haptic_feedback": {
+      const haptic = eventData || {};
+      $("#web-app").dataset.haptic = [haptic.type, haptic.impact_style || haptic.notification_type].filter(Boolean).join(":");
+      break;
+    }
+    case "web_app_invoke_custom_method": {
+      const call = eventData || {};
+      toApp("custom_method_invoked", { req_id: call.req_id, ...cloudStorage(String(call.method), call.params || {}) });
+      break;
+    }
     case "iframe_ready": toApp("set_custom_style", ""); break;
     case "web_app_read_text_from_clipboard":
       toApp("clipboard_text_received", { req_id: (eventData || {}).req_id, data: null });
@@ -865,7 +933,8 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("#drawer-shade").addEventListener("click", closeDrawer);
   $("#menu-app").addEventListener("click", () =>
     openWebApp({ way: "menu_button", chat_id: bot.id }, menuApp ? menuApp.text : "Mini App"));
-  $("#web-app-close").addEventListener("click", closeWebApp);
+  $("#web-app-close").addEventListener("click", askToCloseWebApp);
+  $("#web-app-back").addEventListener("click", () => webApp && toApp("back_button_pressed"));
   $("#web-app-frame").addEventListener("load", () => webApp && toApp("viewport_changed", viewport()));
   try {
     await boot();

@@ -26,6 +26,7 @@ from services.presentation.screens.event_lines import event_lines
 from services.presentation.screens.hand import action_label, owes, why_line
 from services.presentation.screens.names import variant_name
 from services.presentation.screens.notices import notice
+from services.presentation.screens.page import seat_counts
 from services.presentation.screens.refusals import kicked_out, left_the_group, left_this_games_group
 from services.presentation.screens.scores import round_end
 from services.presentation.screens.table import (
@@ -136,6 +137,7 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
         if not code.startswith("p.")
     }
     words["why"] = why_line(locale, game, view).plain if owes(view) else ""
+    words["counts"] = seat_counts(locale, view)
     end = _the_end(locale, game, view)
     if end:
         words["game_over"] = end

@@ -1,6 +1,8 @@
-"""A whole round of every variant played through the Mini App in a real browser (Debian's
-Chromium, driven by Playwright): Ann (English) and Bob (Persian, right to left) tap their
-cards and the decisions the rules owe them, an AI seat (played by the real worker) plays
+"""A whole round of every variant played through the Mini App's table in a real browser
+(Debian's Chromium, driven by Playwright) at a phone's size (390×844): Ann (English) and Bob
+(Persian, right to left) tap their cards or drag them onto the pile (every other card
+played goes by drag), and tap the decisions the rules owe them in place (a colour on the
+wheel over the pile, a 7's swap on the seat), an AI seat (played by the real worker) plays
 between them, and Sam, a member of the group with no seat, watches in Gujarati (his
 /language choice, as the bot keeps it) and never sees a hand. Each round is dealt short
 (RULES.md §1 notation) so it opens on the variant's own decisions; it ends when the
@@ -122,13 +124,38 @@ def offered(page: Any) -> tuple[list[str], list[str]]:
     return decisions, cards
 
 
+#: How many cards each page has played, so every other one goes by drag.
+PLAYED: dict[int, int] = {}
+
+
+def drag_onto_the_pile(page: Any, code: str) -> None:
+    """Drag the card ``code`` by the part of it the next card leaves seen (the start of
+    its line: left, or right in Persian) and let go over the pile."""
+    card = page.locator(f".hand-card.playable[data-code='{code}']")
+    card.scroll_into_view_if_needed()
+    box = card.bounding_box()
+    pile = page.locator("#pile-zone").bounding_box()
+    assert box is not None and pile is not None
+    rtl = page.get_attribute("html", "dir") == "rtl"
+    x = box["x"] + (box["width"] - 18 if rtl else 18)
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2, steps=8)
+    page.mouse.up()
+
+
 def press(page: Any, code: str) -> bool:
-    """Press ``code`` (a card or a decision) and wait until the page shows the next
-    version (True), or says the press was refused (False)."""
+    """Press ``code`` (a card, tapped or dragged onto the pile, or a decision) and wait
+    until the page shows the next version (True), or says the press was refused (False)."""
     version = version_of(page)
     refused = page.get_attribute("body", "data-refused") or "0"
     if code.startswith("p."):
-        page.click(f".hand-card.playable[data-code='{code[2:]}']")
+        played = PLAYED[id(page)] = PLAYED.get(id(page), 0) + 1
+        if played % 2 == 0:
+            drag_onto_the_pile(page, code[2:])
+        else:
+            page.click(f".hand-card.playable[data-code='{code[2:]}']")
     else:
         page.click(f".decision[data-action='{code}']")
     page.wait_for_function(
@@ -201,7 +228,9 @@ def expect_label(page: Any, code: str, text: str) -> None:
 def tables(
     webapp_stack: WebAppStack, browser: Any, worker: Any, sam_speaks_gujarati: None
 ) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 390, "height": 800}, is_mobile=True)
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
     context.set_default_timeout(WAIT_MS)
 
     def open_game(game: GameInfo) -> tuple[Any, Any, Any]:

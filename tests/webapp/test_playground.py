@@ -269,3 +269,53 @@ def test_the_app_shows_a_no_mercy_game_won_by_a_knock_out_at_once(
     finally:
         page.context.close()
         worker.stop()
+
+
+def test_the_playground_answers_what_the_table_asks_of_telegram(
+    playground: tuple[LocalTelegram, WebAppStack, WebAppProcess], browser: Any
+) -> None:
+    """While the player holds a seat the table turns vertical swipes off and asks for a
+    confirmation before closing; its sound switch is kept in the person's CloudStorage
+    (the same on the next opening); a play is felt (a haptic); full screen, asked for, is
+    granted as Telegram grants it (``fullscreen_changed``)."""
+    server, stack, _ = playground
+    you = stack.people[FIRST_PERSON]["id"]
+    seats = [SeatSpec(name=FIRST_PERSON, user_id=you), SeatSpec(name="AI 1", ai="random")]
+    game = create_in_playground(
+        stack, seats, {"hands": ["R5 G2 B9", "Y1 Y2 Y3"], "discard": "R3", "current": 0}
+    )
+    post_table_link(server, stack, game.game_id)
+    page, app = open_in_playground(browser, server, game.game_id)
+    try:
+        page.wait_for_selector("#web-app[data-confirm-close='true'][data-vertical-swipes='false']")
+        assert app.get_attribute("#sounds", "aria-pressed") == "false"  # off unless chosen
+        app.click("#sounds")
+        app.wait_for_selector("#sounds[aria-pressed='true']")
+        kept = page.evaluate(
+            "() => Object.keys(localStorage).filter((k) => k.startsWith('cloud:')"
+            " && k.endsWith(':sounds')).map((k) => localStorage.getItem(k))"
+        )
+        assert kept == ["1"], kept
+        app.click(".hand-card.playable[data-code='R5']")
+        page.wait_for_selector("#web-app[data-haptic='impact:light']")
+        assert app.evaluate("() => Telegram.WebApp.isFullscreen") is False
+        app.evaluate("() => Telegram.WebApp.requestFullscreen()")
+        app.wait_for_function("() => Telegram.WebApp.isFullscreen === true")
+        page.wait_for_selector("#web-app.fullscreen")
+        # closing asks first (the player holds a seat)
+        asked: list[str] = []
+
+        def answer(dialog: Any) -> None:
+            asked.append(dialog.type)
+            dialog.accept()
+
+        page.once("dialog", answer)
+        page.click("#web-app-close")
+        page.wait_for_selector("#web-app", state="hidden")
+        assert asked == ["confirm"]
+        # opened again, the table remembers the sounds (the person's storage, not the page's)
+        page.click(f".msg:has-text('Your game {game.game_id}') button:has-text('Open table')")
+        app = page.wait_for_selector("#web-app-frame").content_frame()
+        app.wait_for_selector("body[data-version] #sounds[aria-pressed='true']")
+    finally:
+        page.context.close()

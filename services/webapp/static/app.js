@@ -1,369 +1,444 @@
-// The table: follows the game's stream (server-sent events, resumed by version), draws the
-// seats, the pile, the hand and the decisions the engine's view lists as legal, and sends a
-// press as a move. Everything it shows comes from the viewer's own view.
-(function () {
-  "use strict";
-  const tg = window.Telegram.WebApp;
-  const { cardSvg, named, COLOURS } = window.UnoCards;
-  const $ = (selector) => document.querySelector(selector);
+// The table's page: follows the game's stream (server-sent events, resumed by version),
+// lays out the table (table.js), the hand (hand.js) and the decisions the engine's view
+// lists as legal, sends a press as a move, and shows what happened with motion
+// (motion.js), haptics and optional sounds. Everything it shows comes from the viewer's
+// own view, and every word from the server: the table's `words`, and the page's own
+// (GET /v1/me/words) in the language the bot speaks to the person.
+import { tg, start, holdSeat, backButton, haptic, loadSetting, saveSetting, followTheme } from "./platform.js";
+import { showGames } from "./games.js";
+import { renderSeats, renderCentre, renderClock, element, cardName } from "./table.js";
+import { renderHand, handKeys } from "./hand.js";
+import * as motion from "./motion.js";
+import { sound, setSounds, soundsOn } from "./sound.js";
+import { backSvg, cardSvg, COLOURS } from "./cards.js";
 
-  // The page's own words: only what it says before the table arrives and the marks it
-  // draws. Everything about the game (moves, cards, decisions, results) is in the table's
-  // `words`, made by the server from the chat's own screens in the viewer's language.
-  const WORDS = {
-    en: {
-      connecting: "Connecting…", reconnecting: "Reconnecting…", noGame: "No game to show.",
-      refused: "Not allowed", turn: "{name} to play", yourTurn: "Your turn",
-      ai: "AI", away: "away", frozen: "frozen", out: "knocked out", spectator: "Watching",
-      stale: "The game moved on", illegal: "Not allowed now", slow: "Slow down",
-      lobby: "Waiting for the game to start", over: "Game over", cards: "{n} cards", card: "{n} card",
-      drawPile: "draw pile",
-      busyPerson: "Too many tables open: close one.", busyGame: "Too many are watching this table: wait a little.",
-    },
-    fa: {
-      connecting: "در حال اتصال…", reconnecting: "اتصال دوباره…", noGame: "بازی‌ای برای نمایش نیست.",
-      refused: "مجاز نیست", turn: "نوبت {name}", yourTurn: "نوبت شما",
-      ai: "هوش مصنوعی", away: "غایب", frozen: "یخ‌زده", out: "حذف‌شده", spectator: "تماشاگر",
-      stale: "بازی جلو رفت", illegal: "الان مجاز نیست", slow: "آهسته‌تر",
-      lobby: "در انتظار شروع بازی", over: "پایان بازی", cards: "{n} کارت", card: "{n} کارت",
-      drawPile: "دسته‌ی کارت",
-      busyPerson: "میزهای زیادی باز کردین: یکی رو ببندین.", busyGame: "آدم‌های زیادی دارن این میز رو می‌بینن: یه کم صبر کنین.",
-    },
-    gu: {
-      connecting: "જોડાઈ રહ્યું છે…", reconnecting: "ફરી જોડાઈ રહ્યું છે…", noGame: "બતાવવા માટે કોઈ રમત નથી.",
-      refused: "મંજૂરી નથી", turn: "{name}નો વારો", yourTurn: "તમારો વારો",
-      ai: "AI", away: "ગેરહાજર", frozen: "ફ્રીઝ", out: "નોકઆઉટ", spectator: "જોઈ રહ્યા છો",
-      stale: "રમત આગળ વધી ગઈ", illegal: "હમણાં મંજૂરી નથી", slow: "ધીમે કરો",
-      lobby: "રમત શરૂ થવાની રાહ જોવાય છે", over: "રમત પૂરી", cards: "{n} કાર્ડ", card: "{n} કાર્ડ",
-      drawPile: "ડ્રો પાઈલ",
-      busyPerson: "ઘણાં ટેબલ ખુલ્લાં છે: એક બંધ કરો.", busyGame: "આ ટેબલ ઘણા લોકો જોઈ રહ્યા છે: થોડી રાહ જુઓ.",
-    },
-  };
-  // Digits as the bot writes them (services/presentation/locales/numerals.py): Persian its own,
-  // Gujarati and English Latin ones.
-  const DIGITS = { fa: "۰۱۲۳۴۵۶۷۸۹" };
-  const user = tg.initDataUnsafe.user || {};
-  let lang = "en";
-  let words = WORDS.en;
-  // The language the bot speaks to this person: the server's (their /language choice)
-  // once the table arrives, their Telegram app's until then.
-  function speak(language) {
-    lang = WORDS[language] ? language : "en";
-    words = WORDS[lang];
-    document.documentElement.lang = lang;
-    document.documentElement.dir = lang === "fa" ? "rtl" : "ltr";
+const $ = (selector) => document.querySelector(selector);
+
+// The page's own words: none until the server's arrive ("…" meanwhile).
+let page = { num: (n) => String(n) };
+
+function learn(words) {
+  const digits = words.digits || "0123456789";
+  page = { ...words, num: (n) => String(n).replace(/[0-9]/g, (d) => digits[d]) };
+  speak(words.lang, words.dir);
+  $("#table").setAttribute("aria-label", page.table);
+  $("#log").setAttribute("aria-label", page.moves);
+  $("#draw-stack").setAttribute("aria-label", page.draw_pile);
+  showSounds();
+}
+
+function speak(lang, dir) {
+  if (!lang) return;
+  document.documentElement.lang = lang;
+  document.documentElement.dir = dir || "ltr";
+}
+
+async function loadWords() {
+  try {
+    const response = await fetch("/v1/me/words", { headers: { Authorization: `tma ${tg.initData}` } });
+    if (response.ok) learn(await response.json());
+  } catch { /* the server out of reach: the ticket's retry says so */ }
+}
+
+const gameId = tg.initDataUnsafe.start_param || new URLSearchParams(window.location.search).get("game") || "";
+const myPhoto = (tg.initDataUnsafe.user || {}).photo_url || null;
+let table = null;
+// The server's clock less this device's (ms), from the last table: every clock counts to
+// the server's deadline, whatever time the device thinks it is.
+let clockOffset = 0;
+const serverNow = () => Date.now() + clockOffset;
+// The version a move is on its way for: a second tap on the same table is not sent, but
+// a tap on a newer one is, even when the table came back before the first move's answer.
+let sendingAt = null;
+// Where the viewer's own last card left from (the hand or a drag), so it flies from there.
+let launched = null;
+
+function status(text) { $("#status").textContent = text || ""; }
+
+/** A word of the page's, or "…" while its words are on their way. */
+const say = (key) => page[key] || "…";
+
+let noticeTimer = 0;
+/** A short message; beside `anchor` (the card or button pressed) when there is one. */
+function notice(text, anchor) {
+  const node = $("#notice");
+  node.textContent = text;
+  node.hidden = !text;
+  node.style.left = node.style.top = node.style.bottom = "";
+  node.classList.toggle("beside", Boolean(anchor));
+  if (text && anchor && anchor.isConnected) {
+    const r = anchor.getBoundingClientRect();
+    const width = Math.min(260, window.innerWidth - 16);
+    node.style.width = `${width}px`;
+    node.style.left = `${Math.max(8, Math.min(window.innerWidth - width - 8, r.left + r.width / 2 - width / 2))}px`;
+    node.style.bottom = `${Math.max(8, window.innerHeight - r.top + 8)}px`;
+  } else {
+    node.style.width = "";
   }
-  speak((user.language_code || "en").slice(0, 2));
-  const digits = (text) => (DIGITS[lang] ? String(text).replace(/[0-9]/g, (d) => DIGITS[lang][d]) : String(text));
-  const say = (key, values = {}) => String(words[key] || key).replace(/\{(\w+)\}/g, (_, k) => (k === "n" ? digits(values[k] ?? "") : values[k] ?? ""));
+  clearTimeout(noticeTimer);
+  if (text) noticeTimer = setTimeout(() => { if (node.textContent === text) node.hidden = true; }, 2500);
+}
 
-  const gameId = tg.startParam || new URLSearchParams(window.location.search).get("game") || "";
-  let table = null;
-  // The server's clock less this device's (ms), from the last table: every clock counts to
-  // the server's deadline, whatever time the device thinks it is.
-  let clockOffset = 0;
-  const serverNow = () => Date.now() + clockOffset;
-  // The version a move is on its way for: a second tap on the same table is not sent, but
-  // a tap on a newer one is, even when the table came back before the first move's answer.
-  let sendingAt = null;
+/** Screen readers hear each move as it is made. */
+function announce(lines) {
+  if (lines.length) $("#announce").textContent = lines.join(". ");
+}
 
-  function status(text) { $("#status").textContent = text; }
+function renderLog(lines) {
+  const log = $("#log");
+  for (const line of lines) log.append(element("li", { class: "fresh" }, line));
+  while (log.children.length > 6) log.firstElementChild.remove();
+}
 
-  function notice(text) {
-    const node = $("#notice");
-    node.textContent = text;
-    node.hidden = !text;
-    if (text) setTimeout(() => { if (node.textContent === text) node.hidden = true; }, 2500);
+// Over (somebody won) or ended early: nothing is owed any more.
+function finished(next) {
+  const view = next.view;
+  return next.game.status === "over" || next.game.status === "ended" || (view && view.winner !== null && view.winner !== undefined);
+}
+
+// The game's end stays shown; a round's scores until the next round's first move.
+function renderResult(words) {
+  const result = $("#result");
+  if (words.game_over) {
+    result.textContent = words.game_over;
+    result.dataset.over = "1";
+    result.hidden = false;
+    return;
   }
+  const last = (words.results || []).at(-1);
+  if (last) {
+    result.textContent = last.text;
+    result.dataset.round = String(last.round);
+    result.hidden = false;
+  } else if ((words.lines || []).length) {
+    result.hidden = true;
+  }
+}
 
-  function element(tag, attrs = {}, ...children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs)) {
-      if (key === "onclick") node.addEventListener("click", value);
-      else if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value === true ? "" : value);
+// Nothing is left to press once the game is over: no hand, no decision.
+function clearHand() {
+  $("#hand").replaceChildren();
+  delete $("#hand").dataset.shape;
+  $("#decisions").replaceChildren();
+  $("#wheel").replaceChildren();
+  $("#wheel").hidden = true;
+  $("#uno").replaceChildren();
+  for (const node of document.querySelectorAll(".catch-button, .swap-button")) node.remove();
+  $("#why").textContent = "";
+}
+
+function decisionButton(code, label, extra = {}) {
+  return element("button", { class: "decision", "data-action": code, onclick: (e) => send(code, e.currentTarget), ...extra }, label);
+}
+
+/** The decisions owed, each where it belongs: a colour as a wheel over the pile, UNO! as
+ * a big button by the hand, Catch! on the seat that can be caught, a 7's swap on the seats
+ * themselves (table.js), the rest (draw, keep, take, challenge) in a row above the hand. */
+function renderDecisions(view) {
+  const labels = table.words.actions || {};
+  const row = $("#decisions");
+  const wheel = $("#wheel");
+  const colours = [];
+  row.replaceChildren();
+  $("#uno").replaceChildren();
+  for (const node of document.querySelectorAll(".catch-button, .swap-button")) node.remove();
+  for (const code of view.legal || []) {
+    const label = labels[code] || code;
+    if (code.startsWith("p.")) continue;
+    if (code.startsWith("c.")) { colours.push(code); continue; }
+    if (code === "u") {
+      $("#uno").append(decisionButton(code, label, { class: "decision uno" }));
+    } else if (code.startsWith("x.") || code.startsWith("s.")) {
+      // Catch! and a 7's swap on the seat they name
+      const seat = seatNode(code.slice(2));
+      const kind = code.startsWith("x.") ? "catch-button" : "swap-button";
+      const button = decisionButton(code, label, { class: `decision ${kind}` });
+      button.addEventListener("click", (event) => event.stopPropagation());
+      (seat || row).append(button);
+    } else {
+      row.append(decisionButton(code, label));
     }
-    for (const child of children) node.append(child);
-    return node;
   }
-
-  function seatName(seat) {
-    const s = table && table.game.seats[seat];
-    return s ? s.name : `#${seat}`;
-  }
-
-  function renderSeats(view) {
-    const list = $("#seats");
-    list.replaceChildren();
-    const infos = table.game.seats;
-    view.seats.forEach((seat) => {
-      const info = infos[seat.seat] || {};
-      const marks = [];
-      if (info.ai) marks.push(say("ai"));
-      if (info.away) marks.push(say("away"));
-      if (seat.frozen) marks.push("🧊 " + say("frozen"));
-      if (seat.knocked_out) marks.push("☠ " + say("out"));
-      if (seat.declared_uno) marks.push("🔔 UNO");
-      else if (view.uno_window === seat.seat) marks.push("⚠️");
-      // UNO Flip: the sides of this player's cards that the table sees (RULES.md §3)
-      const backs = element("span", { class: "backs" });
-      for (const code of seat.back_faces || []) backs.append(cardSvg(code, null, cardName(code)));
-      list.append(element("li", {
-        class: "seat" + (seat.seat === view.current && !finished(table) ? " current" : "") + (seat.seat === table.seat ? " me" : ""),
-        "data-seat": seat.seat,
-        "data-knocked-out": seat.knocked_out ? "1" : null,
-        "data-frozen": seat.frozen ? "1" : null,
-      },
-      element("span", { class: "name" }, (info.ai ? "🤖 " : "") + seat.name),
-      element("span", { class: "count", "data-cards": seat.cards }, say(seat.cards === 1 ? "card" : "cards", { n: seat.cards })),
-      element("span", { class: "marks" }, marks.join(" · ")),
-      element("span", { class: "score" }, digits(seat.score)),
-      backs));
-    });
-  }
-
-  function cardName(code) {
-    const card = table.words.cards && table.words.cards[code];
-    return card ? card.name : code;
-  }
-
-  // A card's picture and, for an action or a wild, its whole name beneath it (wrapped,
-  // never cut: the picture has no room for "Yellow Skip Everyone").
-  function cardWithCaption(code, chosen) {
-    const name = cardName(code);
-    const parts = [cardSvg(code, chosen, name)];
-    if (named(code)) parts.push(element("span", { class: "caption" }, name));
-    return parts;
-  }
-
-  function renderCentre(view) {
-    const w = table.words;
-    $("#pile").replaceChildren(...cardWithCaption(view.top, view.color));
-    $("#pile").dataset.top = view.top;
-    const colour = view.color && COLOURS[view.color];
-    $("#colour").textContent = colour ? w.colour : "";
-    $("#colour").dataset.colour = view.color || "";
-    $("#head").textContent = w.head || "";
-    $("#direction").textContent = view.direction === 1 ? "↻" : "↺";
-    $("#direction").dataset.direction = String(view.direction);
-    const owed = view.pending && view.pending.kind === "respond_to_draw" ? view.pending.amount : 0;
-    $("#owed").dataset.owed = String(owed);
-    $("#draw-pile").textContent = w.pile || "";
-    $("#catch").textContent = w.catch || "";
-    // UNO Flip: the side in play, and the draw pile's top card as the table sees it
-    document.body.dataset.side = view.side || "light";
-    const back = view.draw_pile_back;
-    $("#draw-back").replaceChildren(...(back ? cardWithCaption(back, null) : []));
-    $("#draw-back").dataset.code = back || "";
-    $("#draw-back").hidden = !back;
-  }
-
-  // Over (somebody won) or ended early: nothing is owed any more.
-  function finished(next) {
-    const view = next.view;
-    return next.game.status === "over" || next.game.status === "ended" || (view && view.winner !== null && view.winner !== undefined);
-  }
-
-  function renderTurn() {
-    if (!table || !table.view) return;
-    const view = table.view;
-    const turn = $("#turn");
-    if (finished(table) || !view.pending) {
-      turn.textContent = finished(table) ? say("over") : "";
-      delete turn.dataset.left;
-      return;
+  wheel.replaceChildren();
+  wheel.hidden = colours.length === 0;
+  colours.forEach((code, i) => {
+    const colour = COLOURS[code.slice(2)];
+    const button = decisionButton(code, labels[code] || code, { "data-colour": code.slice(2) });
+    const angle = (360 / colours.length) * i - 90 + 180 / colours.length;
+    button.style.setProperty("--a", `${angle}deg`);
+    if (colour) { // a colour's button in that colour
+      button.style.background = colour.fill;
+      button.style.color = colour.ink || "#fff";
     }
-    const owing = view.pending.player;
-    const who = owing === table.seat ? say("yourTurn") : say("turn", { name: seatName(owing) });
-    if (typeof table.deadline !== "number") {
-      turn.textContent = who;
-      delete turn.dataset.left;
-      return;
-    }
-    const left = Math.max(0, Math.ceil((table.deadline - serverNow()) / 1000));
-    turn.dataset.left = String(left);
-    turn.textContent = `${who} · ⏱ ${digits(left)}`;
-  }
+    wheel.append(button);
+  });
+  $("#why").textContent = table.words.why || "";
+}
 
-  function renderHand(view) {
-    const legal = new Set(view.legal || []);
-    const hand = $("#hand");
-    hand.replaceChildren();
-    (view.hand || []).forEach((code) => {
-      const playable = legal.has(`p.${code}`);
-      const button = element("button", {
-        class: "hand-card" + (playable ? " playable" : ""),
-        "data-code": code,
-        disabled: !playable,
-        onclick: () => send(`p.${code}`),
-        title: cardName(code),
-      }, ...cardWithCaption(code, null));
-      hand.append(button);
-    });
-    const decisions = $("#decisions");
-    decisions.replaceChildren();
-    for (const code of view.legal || []) {
-      if (code.startsWith("p.")) continue;
-      const attrs = { class: "decision", "data-action": code, onclick: () => send(code) };
-      if (code.startsWith("c.")) attrs["data-colour"] = code.slice(2);
-      const button = element("button", attrs, (table.words.actions || {})[code] || code);
-      const colour = code.startsWith("c.") && COLOURS[code.slice(2)];
-      if (colour) { // a colour's button in that colour
-        button.style.background = colour.fill;
-        button.style.color = colour.ink || "#fff";
+function seatNode(seat) {
+  return document.querySelector(`.seat[data-seat='${seat}']`);
+}
+
+/** What happened since the table before, shown: a card flies to the pile, draws fly to
+ * the seat, a Skip is marked, a Reverse turns the arrows, a wild's colour spreads, Flip
+ * turns the table, the roulette turns its cards, a knock-out and a win are marked. */
+function animate(events) {
+  for (const item of events) {
+    const e = item.event || {};
+    const who = e.player ?? e.target;
+    switch (e.type) {
+      case "played": {
+        const mine = who === table.seat && launched && launched.code === e.card;
+        const from = mine ? launched.rect : seatNode(who) && seatNode(who).getBoundingClientRect();
+        const pile = $("#pile .card");
+        if (pile) motion.fly(pile, from, pile, { hide: true });
+        if (!mine) sound("play");
+        launched = null;
+        break;
       }
-      decisions.append(button);
-    }
-    $("#why").textContent = table.words.why || "";
-  }
-
-  function renderLog(lines) {
-    const log = $("#log");
-    for (const line of lines) log.append(element("li", { class: "fresh" }, line));
-    while (log.children.length > 6) log.firstElementChild.remove();
-  }
-
-  // The game's end stays shown; a round's scores until the next round's first move.
-  function renderResult(words) {
-    const result = $("#result");
-    if (words.game_over) {
-      result.textContent = words.game_over;
-      result.dataset.over = "1";
-      result.hidden = false;
-      return;
-    }
-    const last = (words.results || []).at(-1);
-    if (last) {
-      result.textContent = last.text;
-      result.dataset.round = String(last.round);
-      result.hidden = false;
-    } else if ((words.lines || []).length) {
-      result.hidden = true;
-    }
-  }
-
-  // Nothing is left to press once the game is over: no hand, no decision.
-  function clearHand() {
-    $("#hand").replaceChildren();
-    $("#decisions").replaceChildren();
-    $("#why").textContent = "";
-  }
-
-  function render(next) {
-    table = next;
-    if (typeof next.now === "number") clockOffset = next.now - Date.now();
-    next.words = next.words || {}; // a replica older than the table's words sends none
-    if (next.words.lang && next.words.lang !== lang) speak(next.words.lang);
-    document.body.dataset.version = String(next.version);
-    document.body.dataset.role = next.seat === null ? "spectator" : "player";
-    document.body.dataset.variant = next.game.variant;
-    renderLog(next.words.lines || []);
-    renderResult(next.words);
-    if (!next.view) {
-      status(say("lobby"));
-      $("#table").hidden = true;
-      return;
-    }
-    const over = finished(next);
-    // who owes the game's next decision (a test, like a person, reads it off the page)
-    document.body.dataset.owing = over ? "" : String(next.view.pending ? next.view.pending.player : next.view.current);
-    if (over) document.body.dataset.over = "1";
-    // out of the game (kicked): the table as a spectator sees it, and why (the server's words)
-    status(over ? say("over") : next.removed ? next.removed.words : next.seat === null ? say("spectator") : "");
-    $("#table").hidden = false;
-    renderSeats(next.view);
-    renderCentre(next.view);
-    renderTurn();
-    if (next.seat === null || over) clearHand();
-    else renderHand(next.view);
-  }
-
-  async function send(action) {
-    if (!table || sendingAt === table.version) return;
-    const version = table.version;
-    sendingAt = version;
-    try {
-      const response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/moves`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: `tma ${tg.initData}` },
-        body: JSON.stringify({ action, version }),
-      });
-      if (!response.ok) {
-        const body = await response.json().catch(() => ({}));
-        const key = { stale_version: "stale", illegal: "illegal", slow_down: "slow" }[body.error] || "refused";
-        document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
-        // the server's own words when it has them (a catch someone else made first; out of
-        // the game: kicked or gone from the group), in our language
-        notice(body.say || body.words || say(key));
-      } else if (tg.HapticFeedback) {
-        tg.HapticFeedback.impactOccurred("light");
+      case "drew": {
+        const seat = seatNode(who);
+        const from = $("#draw-stack").getBoundingClientRect();
+        const to = seat && (seat.querySelector(".backs") || seat);
+        for (let i = 0; i < Math.min(e.count || 1, 3); i += 1) {
+          if (to) motion.fly(backSvg(), from, to, { delay: i * 60, duration: 220 });
+        }
+        sound("draw");
+        break;
       }
-    } finally {
-      if (sendingAt === version) sendingAt = null;
+      case "skipped": motion.mark(seatNode(who), "⊘"); break;
+      case "reversed": motion.turnRing($("#ring-arrows"), table.view.direction); break;
+      case "color_chosen": {
+        const colour = COLOURS[e.color];
+        if (colour) motion.spread($("#felt"), colour.fill);
+        break;
+      }
+      case "flipped": motion.turnOver($("#felt")); break;
+      case "roulette":
+        motion.roulette($("#pile"), (e.cards || []).map((code) => cardSvg(code, null, cardName(table, code))));
+        break;
+      case "knocked_out": motion.mark(seatNode(who), "☠"); break;
+      case "caught":
+        motion.mark(seatNode(e.target), "🫵");
+        if (e.player === table.seat || e.target === table.seat) haptic("catch");
+        sound("catch");
+        break;
+      case "round_ended": motion.mark(seatNode(e.winner ?? who), "★"); break;
+      default: break;
     }
   }
+}
 
-  // The stream opens with a ticket, never with initData in its URL (proxies log URLs): each
-  // connect and each reconnect first trades initData, in a header, for a ticket good for
-  // this game, once, for a couple of minutes. The page reconnects by itself (an
-  // EventSource would retry with its spent ticket), from the version it last showed.
-  const RETRY_MS = 1000;
-  const BUSY_RETRY_MS = 5000;
+function render(next) {
+  const before = table;
+  next.words = next.words || {}; // a replica older than the table's words sends none
+  next.page = page;
+  next.over = finished(next);
+  table = next;
+  if (typeof next.now === "number") clockOffset = next.now - Date.now();
+  speak(next.words.lang, next.words.dir);
+  document.body.dataset.version = String(next.version);
+  document.body.dataset.role = next.seat === null ? "spectator" : "player";
+  document.body.dataset.variant = next.game.variant;
+  renderLog(next.words.lines || []);
+  if (before) announce(next.words.lines || []);
+  renderResult(next.words);
+  if (!next.view) {
+    status(say("lobby"));
+    $("#table").hidden = true;
+    holdSeat(false);
+    return;
+  }
+  const over = next.over;
+  const owing = over ? "" : String(next.view.pending ? next.view.pending.player : next.view.current);
+  // who owes the game's next decision (a test, like a person, reads it off the page)
+  const wasOwing = document.body.dataset.owing;
+  document.body.dataset.owing = owing;
+  if (over) document.body.dataset.over = "1";
+  // out of the game (kicked): the table as a spectator sees it, and why (the server's words)
+  status(over ? say("over") : next.removed ? next.removed.words : next.seat === null ? say("spectator") : "");
+  $("#table").hidden = false;
+  renderSeats(next, page, { myPhoto, onSeat: (code) => send(code, seatNode(code.slice(2))) });
+  renderCentre(next, page);
+  renderClock(next, page, serverNow);
+  const playing = next.seat !== null && !over && !next.removed;
+  holdSeat(playing);
+  if (!playing) clearHand();
+  else {
+    renderHand(next, {
+      onPlay: (code, button, rect) => play(code, button, rect),
+      onDrop: (code, button) => send(`p.${code}`, button),
+    });
+    renderDecisions(next.view);
+  }
+  $("#draw-stack").classList.toggle("can-draw", playing && (next.view.legal || []).includes("d"));
+  if (before && before.view && next.version > before.version) animate(next.events || []);
+  if (playing && owing === String(next.seat) && wasOwing !== owing) {
+    haptic("turn");
+    sound("turn");
+  }
+}
 
-  async function connect() {
-    if (!gameId) { window.UnoGames.show(tg, status); return; } // the menu button's launch
-    let response;
-    try {
-      response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/tickets`, {
-        method: "POST",
-        headers: { Authorization: `tma ${tg.initData}` },
-      });
-    } catch (error) {
-      setTimeout(connect, RETRY_MS); // the server is out of reach: try again
-      return;
-    }
-    const body = await response.json().catch(() => ({}));
+function play(code, button, rect) {
+  launched = { code, rect: rect || button.getBoundingClientRect() };
+  send(`p.${code}`, button);
+}
+
+async function send(action, anchor) {
+  if (!table || sendingAt === table.version) return;
+  const version = table.version;
+  sendingAt = version;
+  try {
+    const response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/moves`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `tma ${tg.initData}` },
+      body: JSON.stringify({ action, version }),
+    });
     if (!response.ok) {
-      const busy = body.error === "too_many_streams";
-      const key = busy ? (body.limit === "game" ? "busyGame" : "busyPerson")
-        : { slow_down: "slow", no_game: "noGame" }[body.error] || "refused";
-      if (response.status === 429 || response.status >= 500) {
-        status(response.status === 429 ? say(key) : say(table ? "reconnecting" : "connecting"));
-        setTimeout(connect, busy ? BUSY_RETRY_MS : Math.max(RETRY_MS, body.retry_after_ms || 0));
-      } else {
-        status(say(key)); // not this person's table: nothing to wait for
-      }
-      return;
+      const body = await response.json().catch(() => ({}));
+      const key = { stale_version: "stale", illegal: "illegal", slow_down: "slow" }[body.error] || "refused";
+      document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
+      // the server's own words: why the rules refuse it, a catch someone else made first,
+      // out of the game (kicked or gone from the group), in our language
+      notice(body.say || body.words || say(key), anchor);
+      motion.nudge(anchor);
+      haptic("refused");
+      sound("refused");
+      launched = null;
+    } else {
+      haptic(action.startsWith("x.") ? "catch" : "play");
+      if (action.startsWith("p.")) sound("play");
     }
-    const since = table ? `&since=${table.version}` : "";
-    const source = new EventSource(
-      `/v1/games/${encodeURIComponent(gameId)}/stream?ticket=${encodeURIComponent(body.ticket)}${since}`);
-    source.addEventListener("table", (event) => render(JSON.parse(event.data)));
-    source.addEventListener("gone", () => {
-      source.close();
-      status(say("over"));
-      document.body.dataset.over = "1";
-      clearHand();
-      $("#turn").textContent = say("over");
-    });
-    // out of the game for leaving its group: no more tables, and no reconnecting
-    source.addEventListener("removed", (event) => {
-      source.close();
-      clearHand();
-      status(JSON.parse(event.data).words);
-    });
-    source.onerror = () => { // the stream dropped, or was refused: a new ticket, again
-      source.close();
-      status(say("reconnecting"));
-      setTimeout(connect, RETRY_MS);
-    };
-    source.onopen = () => {
-      if (table) status(table.removed ? table.removed.words : table.seat === null ? say("spectator") : "");
-    };
+  } finally {
+    if (sendingAt === version) sendingAt = null;
   }
+}
 
-  tg.ready();
-  tg.expand();
-  setInterval(renderTurn, 250); // a second's change shows within a quarter of it
-  if (gameId) status(say("connecting"));
-  connect();
-})();
+// The stream opens with a ticket, never with initData in its URL (proxies log URLs): each
+// connect and each reconnect first trades initData, in a header, for a ticket good for
+// this game, once, for a couple of minutes. The page reconnects by itself (an
+// EventSource would retry with its spent ticket), from the version it last showed.
+const RETRY_MS = 1000;
+const BUSY_RETRY_MS = 5000;
+const wordsReady = loadWords();
+
+async function connect() {
+  if (!gameId) { // the menu button's launch: the list of one's games, no table
+    document.body.classList.add("no-game");
+    $("#table").hidden = true;
+    await wordsReady;
+    showGames(tg, status);
+    return;
+  }
+  let response;
+  try {
+    response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/tickets`, {
+      method: "POST",
+      headers: { Authorization: `tma ${tg.initData}` },
+    });
+  } catch {
+    status(say(table ? "reconnecting" : "connecting"));
+    setTimeout(connect, RETRY_MS); // the server is out of reach: try again
+    return;
+  }
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    await wordsReady;
+    const busy = body.error === "too_many_streams";
+    const key = busy ? (body.limit === "game" ? "busy_game" : "busy_person")
+      : { slow_down: "slow", no_game: "no_game" }[body.error] || "refused";
+    if (response.status === 429 || response.status >= 500) {
+      status(response.status === 429 ? say(key) : say(table ? "reconnecting" : "connecting"));
+      setTimeout(connect, busy ? BUSY_RETRY_MS : Math.max(RETRY_MS, body.retry_after_ms || 0));
+    } else {
+      status(page[key] || body.message); // not this person's table: nothing to wait for
+    }
+    return;
+  }
+  const since = table ? `&since=${table.version}` : "";
+  const source = new EventSource(
+    `/v1/games/${encodeURIComponent(gameId)}/stream?ticket=${encodeURIComponent(body.ticket)}${since}`);
+  // the stream opens without waiting for the page's words; a table waits for them
+  source.addEventListener("table", async (event) => {
+    await wordsReady;
+    performance.mark("uno:table");
+    render(JSON.parse(event.data));
+    performance.measure("uno:render", "uno:table"); // what a move costs the page (bench/)
+  });
+  source.addEventListener("gone", () => {
+    source.close();
+    status(say("over"));
+    document.body.dataset.over = "1";
+    clearHand();
+    holdSeat(false);
+    $("#turn").textContent = say("over");
+  });
+  // out of the game for leaving its group: no more tables, and no reconnecting
+  source.addEventListener("removed", (event) => {
+    source.close();
+    clearHand();
+    holdSeat(false);
+    status(JSON.parse(event.data).words);
+  });
+  source.onerror = () => { // the stream dropped, or was refused: a new ticket, again
+    source.close();
+    status(say("reconnecting"));
+    setTimeout(connect, RETRY_MS);
+  };
+  source.onopen = () => {
+    if (table) status(table.removed ? table.removed.words : table.seat === null ? say("spectator") : "");
+  };
+}
+
+// Sounds: off unless the person turned them on, remembered in their Telegram storage.
+function showSounds() {
+  const button = $("#sounds");
+  button.setAttribute("aria-pressed", String(soundsOn()));
+  button.setAttribute("aria-label", soundsOn() ? say("sounds_on") : say("sounds_off"));
+  button.title = button.getAttribute("aria-label");
+  button.textContent = soundsOn() ? "🔊" : "🔇";
+}
+
+$("#sounds").addEventListener("click", () => {
+  setSounds(!soundsOn());
+  saveSetting("sounds", soundsOn() ? "1" : "");
+  showSounds();
+});
+loadSetting("sounds").then((value) => { setSounds(value === "1"); showSounds(); });
+
+// Tapping the draw pile draws, when drawing is what the rules allow.
+$("#draw-stack").addEventListener("click", (event) => {
+  if (table && (table.view.legal || []).includes("d")) send("d", event.currentTarget);
+});
+
+// Keyboard play: arrows move along the hand, Enter or Space plays the card in focus (a
+// button's own), D draws, U calls UNO.
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest && event.target.closest("input, textarea")) return;
+  handKeys(event);
+  const key = event.key.toLowerCase();
+  if (key === "d" && table && (table.view?.legal || []).includes("d")) send("d", $("#draw-stack"));
+  if (key === "u") $("#uno .decision")?.click();
+});
+
+// The hand is laid out for the width it has: again when that changes.
+let resizing = 0;
+window.addEventListener("resize", () => {
+  cancelAnimationFrame(resizing);
+  resizing = requestAnimationFrame(() => {
+    if (table && table.view && table.seat !== null && !table.over && !table.removed) {
+      renderHand(table, { onPlay: play, onDrop: (code, button) => send(`p.${code}`, button) });
+    }
+  });
+});
+
+// Opened from the list of one's games: Telegram's Back button goes back to it.
+if (gameId && sessionStorage.getItem("uno:from-list")) {
+  backButton(() => { window.location.href = `/${window.location.hash}`; });
+}
+
+start();
+followTheme();
+setInterval(() => table && renderClock(table, page, serverNow), 250); // a second's change shows within a quarter of it
+wordsReady.then(() => { if (gameId && !table) status(say("connecting")); });
+connect();
