@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -190,6 +191,16 @@ def test_the_colour_buttons_wear_their_colours_and_anticlockwise_has_its_mark(
     assert sorted(c for c, _, _ in painted) == ["B", "G", "R", "Y"]
     for colour, shown, fill in painted:
         assert shown == rgb(fill), (colour, shown, fill)
+
+
+def test_the_table_shows_the_rounds_deal_fingerprint(webapp_stack: WebAppStack, phone: Any) -> None:
+    """RULES.md §2 "Checking a deal": the table shows the short fingerprint of the round's
+    commitment to its shuffle, the chat's line, and never the seed."""
+    game = deal(webapp_stack, ["Ann", "Bob"], {"hands": ["R5 G7", "B1 B2"], "discard": "R3"})
+    ann = phone("Ann", game)
+    ann.wait_for_selector("#fingerprint:not(:empty)")
+    shown = ann.text_content("#fingerprint") or ""
+    assert re.search(r"🔒 .*\b[0-9a-f]{8}\b", shown), shown
 
 
 def test_a_rounds_scores_give_way_once_the_next_round_is_played_and_the_end_stays(

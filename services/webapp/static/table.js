@@ -177,6 +177,7 @@ export function renderCentre(table, page) {
   $("#colour").textContent = colour ? words.colour : "";
   $("#colour").dataset.colour = view.color || "";
   $("#head").textContent = words.head || "";
+  $("#fingerprint").textContent = words.fingerprint || "";
   const direction = $("#direction");
   direction.textContent = view.direction === 1 ? "↻" : "↺";
   direction.dataset.direction = String(view.direction);
