@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -112,3 +114,17 @@ async def finished_game(stack: WebAppStack, *, moves: int | None = None) -> Game
     players = [(stack.people[n]["id"], n) for n in ("Ann", "Bob")]
     async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
         return await play_a_round(engine, stack.group["id"], players, moves=moves)
+
+
+def act(stack: WebAppStack, game_id: str, name: str, code: str, version: int) -> int:
+    """``name`` acts as a chat press would (straight to the engine): the new version. In a
+    thread of its own: Playwright's sync API runs its own event loop in the test's."""
+
+    async def send() -> int:
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            user = stack.people[name]["id"]
+            done = await engine.act(game_id, user, code, version=version, action_id=f"t:{code}")
+            return done.version
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, send()).result()

@@ -14,7 +14,7 @@ import pytest
 
 from harness.services import ENGINE_TOKEN
 from services.engine.client import EngineClient, GameInfo, SeatSpec
-from tests.helpers.webapp import WebAppStack
+from tests.helpers.webapp import WebAppStack, act
 
 pytestmark = pytest.mark.slow
 
@@ -66,17 +66,6 @@ def deal(stack: WebAppStack, hands: list[str], names: list[str]) -> GameInfo:
 
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, create()).result()
-
-
-def act(stack: WebAppStack, game_id: str, name: str, code: str, version: int) -> int:
-    async def send() -> int:
-        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
-            user = stack.people[name]["id"]
-            done = await engine.act(game_id, user, code, version=version, action_id=f"n:{code}")
-            return done.version
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, send()).result()
 
 
 def fits(page: Any) -> None:

@@ -24,7 +24,7 @@ from services.language_preferences import CHOICE_KEY
 from services.presentation.i18n import gettext
 from services.presentation.locales.glossary import face_name
 from tests.helpers.chat_text import plain_text
-from tests.helpers.webapp import WebAppStack
+from tests.helpers.webapp import WebAppStack, act
 
 pytestmark = pytest.mark.slow
 
@@ -47,19 +47,6 @@ def deal(stack: WebAppStack, names: list[str], setup: dict[str, Any]) -> GameInf
     # Playwright's sync API runs its own event loop in this thread: the engine in another
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, create()).result()
-
-
-def act(stack: WebAppStack, game_id: str, name: str, code: str, version: int) -> int:
-    """``name`` acts as a chat press would (straight to the engine): the new version."""
-
-    async def send() -> int:
-        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
-            user = stack.people[name]["id"]
-            done = await engine.act(game_id, user, code, version=version, action_id=f"t:{code}")
-            return done.version
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, send()).result()
 
 
 def end(stack: WebAppStack, game_id: str, name: str) -> None:

@@ -13,7 +13,7 @@ from services.presentation.i18n import gettext, ngettext, number, rich_gettext
 from services.presentation.locales.bidi import isolate
 from services.presentation.rich import Rich, bold, join, text
 from services.presentation.screens.keyboard import Screen, button
-from services.presentation.screens.names import shortened, variant_name
+from services.presentation.screens.names import known_variants, shortened, variant_name
 
 
 class VariantRecord(Protocol):
@@ -152,12 +152,11 @@ def board_text(
 
 def unknown_board_word(locale: str | None, word: str, variants: Mapping[str, object]) -> Rich:
     """A word after /top that names no variant, ``global`` or ``wins``: what /top knows."""
-    known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
     return rich_gettext(
         locale,
         "I don't know {word}. Try /top, /top global, /top wins or a variant: {known}.",
         word=shortened(word),
-        known=known,
+        known=known_variants(locale, variants),
     )
 
 

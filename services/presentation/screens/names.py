@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from services.engine.views import UnknownVariant, variant_facts
 from services.presentation.i18n import gettext, language, rich_gettext
@@ -37,10 +37,15 @@ def shortened(text: str, limit: int = ECHO_CHARS) -> str:
 
 def unknown_rules_word(locale: str | None, word: str, variants: Sequence[str]) -> Rich:
     """A name after /rules that calls no variant: the names /rules knows."""
-    known = ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
     return rich_gettext(
         locale,
         "I don't know {word}. Try /rules alone or a variant: {known}.",
         word=shortened(word),
-        known=known,
+        known=known_variants(locale, variants),
     )
+
+
+def known_variants(locale: str | None, variants: Iterable[str]) -> str:
+    """The variants a command knows, each by its name and the word to type: "No Mercy
+    (no_mercy), …"."""
+    return ", ".join(variant_name(locale, v) + f" ({v})" for v in variants)
