@@ -8,7 +8,7 @@
   const tg = window.Telegram.WebApp;
   const $ = (id) => document.getElementById(id);
   const query = new URLSearchParams(location.search);
-  const gameId = tg.startParam || query.get("game") || "";
+  const gameId = (tg.initDataUnsafe && tg.initDataUnsafe.start_param) || query.get("game") || "";
   const cards = window.UnoCards || null;
   const COLOUR_SQUARES = { R: "🟥", Y: "🟨", G: "🟩", B: "🟦", P: "🟪", T: "🟦", O: "🟧", V: "🟪" };
 
