@@ -136,8 +136,10 @@ async def choose_variant(update: Update, context: ContextTypes.DEFAULT_TYPE, cb:
     await uno.memory.remember_game(
         game.game_id, chat_id, topic, title, chat_language, table_message=message.message_id
     )
-    await uno.publisher.render(game.game_id, game.version)
+    # Answered before the lobby is drawn: a group whose budget is spent may hold the
+    # drawing past the press's life, and the press must not spin meanwhile.
     await query.answer()
+    await uno.publisher.render(game.game_id, game.version)
 
 
 async def lobby_button(update: Update, context: ContextTypes.DEFAULT_TYPE, cb: Callback) -> None:

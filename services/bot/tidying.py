@@ -78,7 +78,9 @@ class Tidying:
                     # for a free one: a brisk game's table write, woken by each move, would
                     # win every race and keep the old table live for good.
                     await asyncio.sleep(max(await self.outbox.reserve(mem.chat_id), 0.0))
-                    old = await self.memory.superseded(mem.game_id) or old
+                    old = await self.memory.superseded(mem.game_id)
+                    if not old:
+                        return  # deleted meanwhile: the game's end deletes them at once
                     await self.outbox.delete_many(mem.chat_id, old, reserved=True)
                     await self.memory.deleted(mem.game_id, old)
                     since = max(shown, await self.memory.shown_version(mem.game_id))
