@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from services.presentation.i18n import gettext
-from services.presentation.screens.names import plain_text
+from tests.helpers.chat_text import plain_text
 from tests.helpers.webapp import WebAppStack, deal_classic
 
 pytestmark = pytest.mark.slow
