@@ -33,14 +33,26 @@ function speak(lang, dir) {
   document.documentElement.dir = dir || "ltr";
 }
 
+const gameId = tg.initDataUnsafe.start_param || new URLSearchParams(window.location.search).get("game") || "";
+
+// What early.js asked before this module ran, taken once: only for this very viewer and
+// game (the initData the SDK read); anything else is asked again.
+const early = window.unoEarly && window.unoEarly.initData === tg.initData && window.unoEarly.game === gameId
+  ? window.unoEarly : {};
+function takeEarly(key) {
+  const answer = early[key] || null;
+  early[key] = null;
+  return answer;
+}
+
 async function loadWords() {
   try {
-    const response = await fetch("/v1/me/words", { headers: { Authorization: `tma ${tg.initData}` } });
+    const response = (await takeEarly("words"))
+      || await fetch("/v1/me/words", { headers: { Authorization: `tma ${tg.initData}` } });
     if (response.ok) learn(await response.json());
   } catch { /* the server out of reach: the ticket's retry says so */ }
 }
 
-const gameId = tg.initDataUnsafe.start_param || new URLSearchParams(window.location.search).get("game") || "";
 const myPhoto = (tg.initDataUnsafe.user || {}).photo_url || null;
 let table = null;
 // The server's clock less this device's (ms), from the last table: every clock counts to
@@ -120,6 +132,7 @@ function clearHand() {
   $("#hand").replaceChildren();
   delete $("#hand").dataset.shape;
   $("#decisions").replaceChildren();
+  $("#decisions").owed = null;
   $("#wheel").replaceChildren();
   $("#wheel").hidden = true;
   $("#uno").replaceChildren();
@@ -139,6 +152,10 @@ function renderDecisions(view) {
   const row = $("#decisions");
   const wheel = $("#wheel");
   const colours = [];
+  // the same decisions in the same words: the buttons there are the right ones
+  const owed = JSON.stringify([view.legal || [], labels, table.words.why || ""]);
+  if (row.owed === owed) return;
+  row.owed = owed;
   row.replaceChildren();
   $("#uno").replaceChildren();
   for (const node of document.querySelectorAll(".catch-button, .swap-button")) node.remove();
@@ -179,34 +196,63 @@ function seatNode(seat) {
   return document.querySelector(`.seat[data-seat='${seat}']`);
 }
 
+/** Where things are on the screen before the table changes, read at once: the moves'
+ * motion starts from these, and reading them after the new table is written would make
+ * the browser lay it out there and then, in the middle of the move (a seat and the piles
+ * stay where they are from move to move). */
+function measure(events) {
+  const rects = new Map();
+  const rect = (key, node) => {
+    if (node && !rects.has(key)) rects.set(key, node.getBoundingClientRect());
+  };
+  for (const item of events) {
+    const e = item.event || {};
+    const who = e.player ?? e.target;
+    const seat = seatNode(who);
+    if (e.type === "played") {
+      rect("pile", $("#pile .card"));
+      rect(`seat:${who}`, seat);
+    } else if (e.type === "drew") {
+      rect("draw", $("#draw-stack"));
+      rect(`to:${who}`, seat && (seat.querySelector(".backs:not([hidden])") || seat));
+    } else if (e.type === "roulette") {
+      rect("pile-zone", $("#pile"));
+    } else if (["skipped", "knocked_out", "caught", "round_ended"].includes(e.type)) {
+      const whom = e.type === "caught" ? e.target : e.type === "round_ended" ? e.winner ?? who : who;
+      rect(`seat:${whom}`, seatNode(whom));
+    }
+  }
+  return rects;
+}
+
 /** What happened since the table before, shown: a card flies to the pile, draws fly to
  * the seat, a Skip is marked, a Reverse turns the arrows, a wild's colour spreads, Flip
- * turns the table, the roulette turns its cards, a knock-out and a win are marked. */
-function animate(events) {
+ * turns the table, the roulette turns its cards, a knock-out and a win are marked; from
+ * and to where `rects` (measure, before the table changed) says. */
+function animate(events, rects) {
+  const seatRect = (who) => rects.get(`seat:${who}`);
   for (const item of events) {
     const e = item.event || {};
     const who = e.player ?? e.target;
     switch (e.type) {
       case "played": {
         const mine = who === table.seat && launched && launched.code === e.card;
-        const from = mine ? launched.rect : seatNode(who) && seatNode(who).getBoundingClientRect();
+        const from = mine ? launched.rect : seatRect(who);
         const pile = $("#pile .card");
-        if (pile) motion.fly(pile, from, pile, { hide: true });
+        if (pile) motion.fly(pile, from, pile, { hide: true, toRect: rects.get("pile") });
         if (!mine) sound("play");
         launched = null;
         break;
       }
       case "drew": {
-        const seat = seatNode(who);
-        const from = $("#draw-stack").getBoundingClientRect();
-        const to = seat && (seat.querySelector(".backs") || seat);
+        const to = rects.get(`to:${who}`);
         for (let i = 0; i < Math.min(e.count || 1, 3); i += 1) {
-          if (to) motion.fly(backSvg(), from, to, { delay: i * 60, duration: 220 });
+          if (to) motion.fly(backSvg(), rects.get("draw"), null, { delay: i * 60, duration: 220, toRect: to });
         }
         sound("draw");
         break;
       }
-      case "skipped": motion.mark(seatNode(who), "⊘"); break;
+      case "skipped": motion.mark(seatRect(who), "⊘"); break;
       case "reversed": motion.turnRing($("#ring-arrows"), table.view.direction); break;
       case "color_chosen": {
         const colour = COLOURS[e.color];
@@ -215,15 +261,15 @@ function animate(events) {
       }
       case "flipped": motion.turnOver($("#felt")); break;
       case "roulette":
-        motion.roulette($("#pile"), (e.cards || []).map((code) => cardSvg(code, null, cardName(table, code))));
+        motion.roulette(rects.get("pile-zone"), (e.cards || []).map((code) => cardSvg(code, null, cardName(table, code))));
         break;
-      case "knocked_out": motion.mark(seatNode(who), "☠"); break;
+      case "knocked_out": motion.mark(seatRect(who), "☠"); break;
       case "caught":
-        motion.mark(seatNode(e.target), "🫵");
+        motion.mark(seatRect(e.target), "🫵");
         if (e.player === table.seat || e.target === table.seat) haptic("catch");
         sound("catch");
         break;
-      case "round_ended": motion.mark(seatNode(e.winner ?? who), "★"); break;
+      case "round_ended": motion.mark(seatRect(e.winner ?? who), "★"); break;
       default: break;
     }
   }
@@ -231,6 +277,9 @@ function animate(events) {
 
 function render(next) {
   const before = table;
+  const moved = Boolean(before && before.view && next.view && next.version > before.version);
+  // read before anything is written (see measure)
+  const rects = moved ? measure(next.events || []) : null;
   next.words = next.words || {}; // a replica older than the table's words sends none
   next.page = page;
   next.over = finished(next);
@@ -272,7 +321,7 @@ function render(next) {
     renderDecisions(next.view);
   }
   $("#draw-stack").classList.toggle("can-draw", playing && (next.view.legal || []).includes("d"));
-  if (before && before.view && next.version > before.version) animate(next.events || []);
+  if (moved) animate(next.events || [], rects);
   if (playing && owing === String(next.seat) && wasOwing !== owing) {
     haptic("turn");
     sound("turn");
@@ -330,9 +379,18 @@ async function connect() {
     showGames(tg, status);
     return;
   }
+  // the stream early.js opened, when it is still open: followed from where it is
+  const opened = await takeEarly("stream");
+  if (opened) {
+    takeEarly("ticket"); // spent on that stream
+    if (opened.source.readyState !== EventSource.CLOSED) {
+      follow(opened.source, opened);
+      return;
+    }
+  }
   let response;
   try {
-    response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/tickets`, {
+    response = (await takeEarly("ticket")) || await fetch(`/v1/games/${encodeURIComponent(gameId)}/tickets`, {
       method: "POST",
       headers: { Authorization: `tma ${tg.initData}` },
     });
@@ -356,8 +414,14 @@ async function connect() {
     return;
   }
   const since = table ? `&since=${table.version}` : "";
-  const source = new EventSource(
-    `/v1/games/${encodeURIComponent(gameId)}/stream?ticket=${encodeURIComponent(body.ticket)}${since}`);
+  follow(new EventSource(
+    `/v1/games/${encodeURIComponent(gameId)}/stream?ticket=${encodeURIComponent(body.ticket)}${since}`));
+}
+
+/** The game's stream followed: its tables drawn, its end and a removal shown, a drop
+ * reconnected. `early`: what early.js's stream said before this page was ready, said again
+ * here first, in order. */
+function follow(source, early = null) {
   // the stream opens without waiting for the page's words; a table waits for them
   source.addEventListener("table", async (event) => {
     await wordsReady;
@@ -388,6 +452,10 @@ async function connect() {
   source.onopen = () => {
     if (table) status(table.removed ? table.removed.words : table.seat === null ? say("spectator") : "");
   };
+  if (early) {
+    early.release();
+    for (const event of early.held) source.dispatchEvent(new MessageEvent(event.type, { data: event.data }));
+  }
 }
 
 // Sounds: off unless the person turned them on, remembered in their Telegram storage.

@@ -3,7 +3,7 @@
 // up to as many as fit so, in one gently curved row, past that in overlapping rows (the
 // fan tightens rather than running off the screen). Playable cards are lifted; a tap
 // plays one, and so does dragging it onto the pile.
-import { cardWithCaption, element, cardName } from "./table.js";
+import { cardWithCaption, element, cardName, setAttr, setStyle } from "./table.js";
 
 const TARGET = 44; // px: the least a finger gets of each card
 const EDGE = 12; // px: kept clear at each end of a row
@@ -37,14 +37,27 @@ export function renderHand(table, { onPlay, onDrop }) {
   // two rows apart on a tall screen; else overlapping, so a long hand stays on the screen
   const roomy = lines <= 2 && window.innerHeight >= 700;
   const rowStep = Math.round(roomy ? height + 6 : height * 0.6);
-  hand.style.setProperty("--card", `${card}px`);
-  hand.style.height = `${height + (lines - 1) * rowStep + 34}px`;
+  setStyle(hand, "--card", `${card}px`);
+  setStyle(hand, "height", `${height + (lines - 1) * rowStep + 34}px`);
   const rtl = document.documentElement.dir === "rtl";
   // the same cards, the same choices, the same room: nothing to lay out again
   const shape = JSON.stringify([codes, view.legal || [], full, rtl, table.words.lang]);
   if (hand.dataset.shape === shape) return;
   hand.dataset.shape = shape;
-  const buttons = codes.map((code, i) => {
+  // each card keyed by its code and which of that code it is (a hand may hold two R5s):
+  // a card that stays is the same button, moved and restyled; only the cards that came
+  // are made, only the cards that went are taken away
+  const kept = new Map();
+  for (const button of hand.children) kept.set(button.key, button);
+  const seen = new Map();
+  let at = hand.firstElementChild;
+  codes.forEach((code, i) => {
+    const nth = seen.get(code) || 0;
+    seen.set(code, nth + 1);
+    const key = `${code}#${nth}`;
+    let button = kept.get(key);
+    kept.delete(key);
+    if (!button) button = handCard(code, key, { onPlay, onDrop });
     const row = Math.floor(i / perRow);
     const inRow = Math.min(perRow, codes.length - row * perRow);
     const k = i - row * perRow;
@@ -54,31 +67,43 @@ export function renderHand(table, { onPlay, onDrop }) {
     const offset = (k - middle) / Math.max(1, middle); // -1 … 1 across the row
     const x = EDGE + (width - span) / 2 + k * step;
     const playable = legal.has(`p.${code}`);
-    const button = element("button", {
-      class: "hand-card" + (playable ? " playable" : ""),
-      "data-code": code,
-      "aria-disabled": playable ? null : "true",
-      // its accessible name is its picture's (the card's name in the viewer's language)
-      title: cardName(table, code),
-    }, ...cardWithCaption(table, code, null));
-    button.style.setProperty("--x", `${rtl ? full - x - card : x}px`);
-    button.style.setProperty("--y", `${row * rowStep + Math.abs(offset) * (inRow > 4 ? 8 : 0)}px`);
-    button.style.setProperty("--r", `${(rtl ? -1 : 1) * offset * Math.min(6, inRow * 0.9)}deg`);
-    button.style.setProperty("--step", `${Math.max(TARGET, Math.min(card, step || card))}px`);
-    button.style.zIndex = String(i + 1);
-    button.addEventListener("click", () => (playable ? onPlay(code, button) : onDrop(code, button, false)));
-    if (playable) draggable(button, code, onPlay);
-    return button;
+    button.playable = playable;
+    setAttr(button, "class", "hand-card" + (playable ? " playable" : ""));
+    setAttr(button, "aria-disabled", playable ? null : "true");
+    // its accessible name is its picture's (the card's name in the viewer's language)
+    const name = cardName(table, code);
+    if (button.named !== name) {
+      button.named = name;
+      button.title = name;
+      button.replaceChildren(...cardWithCaption(table, code, null));
+    }
+    setStyle(button, "--x", `${rtl ? full - x - card : x}px`);
+    setStyle(button, "--y", `${row * rowStep + Math.abs(offset) * (inRow > 4 ? 8 : 0)}px`);
+    setStyle(button, "--r", `${(rtl ? -1 : 1) * offset * Math.min(6, inRow * 0.9)}deg`);
+    setStyle(button, "--step", `${Math.max(TARGET, Math.min(card, step || card))}px`);
+    setStyle(button, "z-index", String(i + 1));
+    if (button === at) at = at.nextElementSibling;
+    else hand.insertBefore(button, at);
   });
-  hand.replaceChildren(...buttons);
-  hand.setAttribute("aria-label", table.page.hand);
+  for (const gone of kept.values()) gone.remove();
+  setAttr(hand, "aria-label", table.page.hand);
+}
+
+/** A card of the hand, made once: a tap plays it while it is playable, and otherwise asks
+ * the server (whose words say why not); a drag onto the pile plays it too. */
+function handCard(code, key, { onPlay, onDrop }) {
+  const button = element("button", { class: "hand-card", "data-code": code });
+  button.key = key;
+  button.addEventListener("click", () => (button.playable ? onPlay(code, button) : onDrop(code, button, false)));
+  draggable(button, code, onPlay);
+  return button;
 }
 
 /** Dragging a playable card onto the pile plays it; let go elsewhere, it goes back. */
 function draggable(button, code, onPlay) {
   let start = null;
   button.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0) return;
+    if (event.button !== 0 || !button.playable) return;
     start = { x: event.clientX, y: event.clientY, id: event.pointerId, moved: false };
     // every move of this pointer comes here, however fast it leaves the card
     button.setPointerCapture(event.pointerId);

@@ -10,10 +10,11 @@ function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
 }
 
-/** A copy of `node` flying from `fromRect` to where `to` is on the screen. */
-export function fly(node, fromRect, to, { duration = QUICK, delay = 0, hide = false } = {}) {
-  if (still() || !fromRect || !to) return null;
-  const toRect = to.getBoundingClientRect();
+/** A copy of `node` flying from `fromRect` to where `to` is on the screen (`toRect`,
+ * when the caller read it before changing the page: no layout forced here). */
+export function fly(node, fromRect, to, { duration = QUICK, delay = 0, hide = false, toRect = null } = {}) {
+  if (still() || !fromRect || !(to || toRect)) return null;
+  if (!toRect) toRect = to.getBoundingClientRect();
   const ghost = node.cloneNode(true);
   ghost.classList.add("ghost");
   ghost.removeAttribute("id");
@@ -32,18 +33,18 @@ export function fly(node, fromRect, to, { duration = QUICK, delay = 0, hide = fa
     ],
     { duration, delay, easing: "cubic-bezier(.2,.7,.3,1)", fill: "backwards" },
   );
-  if (hide) to.style.visibility = "hidden"; // the card arrives, it does not appear twice
+  if (hide && to) to.style.visibility = "hidden"; // the card arrives, it does not appear twice
   animation.onfinish = animation.oncancel = () => {
     ghost.remove();
-    if (hide) to.style.visibility = "";
+    if (hide && to) to.style.visibility = "";
   };
   return animation;
 }
 
-/** A mark over `target` (a Skip's ⊘, a knock-out's ☠, a win's ★) that swells and fades. */
-export function mark(target, symbol) {
-  if (still() || !target) return;
-  const rect = target.getBoundingClientRect();
+/** A mark over `rect` (a seat's: a Skip's ⊘, a knock-out's ☠, a win's ★) that swells
+ * and fades. */
+export function mark(rect, symbol) {
+  if (still() || !rect) return;
   const badge = document.createElement("span");
   badge.className = "ghost flash";
   badge.setAttribute("aria-hidden", "true");
@@ -91,12 +92,12 @@ export function turnOver(table) {
   });
 }
 
-/** No Mercy's roulette: the cards turned up shown one by one over the pile. */
-export function roulette(pile, faces) {
-  if (still() || !pile || !faces.length) return;
+/** No Mercy's roulette: the cards turned up shown one by one over the pile (`rect`). */
+export function roulette(rect, faces) {
+  if (still() || !rect || !faces.length) return;
   const step = Math.min(90, 280 / faces.length);
   faces.forEach((face, i) => {
-    fly(face, pile.getBoundingClientRect(), pile, { duration: step, delay: i * step });
+    fly(face, rect, null, { duration: step, delay: i * step, toRect: rect });
   });
 }
 
