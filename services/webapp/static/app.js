@@ -379,15 +379,6 @@ async function connect() {
     showGames(tg, status);
     return;
   }
-  // the stream early.js opened, when it is still open: followed from where it is
-  const opened = await takeEarly("stream");
-  if (opened) {
-    takeEarly("ticket"); // spent on that stream
-    if (opened.source.readyState !== EventSource.CLOSED) {
-      follow(opened.source, opened);
-      return;
-    }
-  }
   let response;
   try {
     response = (await takeEarly("ticket")) || await fetch(`/v1/games/${encodeURIComponent(gameId)}/tickets`, {
@@ -414,14 +405,8 @@ async function connect() {
     return;
   }
   const since = table ? `&since=${table.version}` : "";
-  follow(new EventSource(
-    `/v1/games/${encodeURIComponent(gameId)}/stream?ticket=${encodeURIComponent(body.ticket)}${since}`));
-}
-
-/** The game's stream followed: its tables drawn, its end and a removal shown, a drop
- * reconnected. `early`: what early.js's stream said before this page was ready, said again
- * here first, in order. */
-function follow(source, early = null) {
+  const source = new EventSource(
+    `/v1/games/${encodeURIComponent(gameId)}/stream?ticket=${encodeURIComponent(body.ticket)}${since}`);
   // the stream opens without waiting for the page's words; a table waits for them
   source.addEventListener("table", async (event) => {
     await wordsReady;
@@ -452,10 +437,6 @@ function follow(source, early = null) {
   source.onopen = () => {
     if (table) status(table.removed ? table.removed.words : table.seat === null ? say("spectator") : "");
   };
-  if (early) {
-    early.release();
-    for (const event of early.held) source.dispatchEvent(new MessageEvent(event.type, { data: event.data }));
-  }
 }
 
 // Sounds: off unless the person turned them on, remembered in their Telegram storage.
