@@ -33,26 +33,14 @@ function speak(lang, dir) {
   document.documentElement.dir = dir || "ltr";
 }
 
-const gameId = tg.initDataUnsafe.start_param || new URLSearchParams(window.location.search).get("game") || "";
-
-// What early.js asked before this module ran, taken once: only for this very viewer and
-// game (the initData the SDK read); anything else is asked again.
-const early = window.unoEarly && window.unoEarly.initData === tg.initData && window.unoEarly.game === gameId
-  ? window.unoEarly : {};
-function takeEarly(key) {
-  const answer = early[key] || null;
-  early[key] = null;
-  return answer;
-}
-
 async function loadWords() {
   try {
-    const response = (await takeEarly("words"))
-      || await fetch("/v1/me/words", { headers: { Authorization: `tma ${tg.initData}` } });
+    const response = await fetch("/v1/me/words", { headers: { Authorization: `tma ${tg.initData}` } });
     if (response.ok) learn(await response.json());
   } catch { /* the server out of reach: the ticket's retry says so */ }
 }
 
+const gameId = tg.initDataUnsafe.start_param || new URLSearchParams(window.location.search).get("game") || "";
 const myPhoto = (tg.initDataUnsafe.user || {}).photo_url || null;
 let table = null;
 // The server's clock less this device's (ms), from the last table: every clock counts to
@@ -381,7 +369,7 @@ async function connect() {
   }
   let response;
   try {
-    response = (await takeEarly("ticket")) || await fetch(`/v1/games/${encodeURIComponent(gameId)}/tickets`, {
+    response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/tickets`, {
       method: "POST",
       headers: { Authorization: `tma ${tg.initData}` },
     });
