@@ -57,6 +57,10 @@ def help_text(locale: str | None) -> Rich:
         "Play from “My cards” (inline mode) or from your hand in a private chat with me.\n"
         "Minions' Dumb Fu needs group privacy mode off so I notice a frozen player "
         "talking.",
+    ) + rich_gettext(
+        locale,
+        "\n\n/stats, /top — games, wins and ratings\n"
+        "/replay — watch a finished game again, move by move, and check its deals",
     )
 
 
