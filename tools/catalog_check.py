@@ -53,7 +53,8 @@ def po_path(language: str) -> Path:
 
 def read_catalog(path: Path) -> Catalog:
     with path.open("rb") as po:
-        return read_po(po)
+        # A broken entry (two merges that both added at the end) is refused, not skipped.
+        return read_po(po, abort_invalid=True)
 
 
 def extracted_keys(
