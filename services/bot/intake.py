@@ -24,6 +24,7 @@ from telegram.error import TelegramError
 
 from services.bot.background import FINISHED, Background
 from services.bot.engine_calls import call_engine
+from services.bot.final_message import REMATCH_EVENTS
 from services.bot.hands import Hands
 from services.bot.logreader import LogEntry
 from services.bot.memory import Claim, GameMemory, Memory
@@ -84,6 +85,10 @@ class Intake:
             await self.nudges.on_due(entry)
             return True
         public = entry.events
+        if public and all(e.get("type") in REMATCH_EVENTS for e in public):
+            # A finished game's rematch vote: its final message shows it; no table.
+            await self.notices.finals.redraw(entry.game_id)
+            return True
         starts = [i for i, e in enumerate(public) if e.get("type") == "round_started"]
         this_round = public[starts[-1] + 1 :] if starts else public
         moves = [e for e in this_round if e.get("type") in MOVE_EVENTS]
