@@ -88,3 +88,33 @@ def test_two_players_pressing_rematch_get_the_new_games_table(
         lambda m: m["message_id"] > final["message_id"] and "P0" in m["text"] and "P1" in m["text"],
     )
     assert is_table(table["text"])
+
+
+def test_one_player_saying_yes_gets_the_rematchs_lobby(stack: Stack, make_group: Any) -> None:
+    group = make_group(2)
+    players, control = group.players, stack.control
+    ann, bob = group.people
+    seated = [(int(p["id"]), p["first_name"]) for p in group.people]
+
+    async def play() -> GameInfo:
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            return await play_a_round(engine, group.id, seated)
+
+    asyncio.run(play())
+    final = control.wait_until(
+        lambda: final_message(players), timeout=120, what="the final message's Rematch button"
+    )
+    answer = players.press(int(bob["id"]), final, rematch_press(final, "no"))
+    assert answer["text"] == "You're leaving this table."
+    players.press(int(ann["id"]), final, rematch_press(final, "yes"))
+    lobby = players.wait_table(
+        "the rematch's lobby",
+        lambda m: m["message_id"] > final["message_id"] and "waiting for players" in m["text"],
+    )
+    assert "P0" in lobby["text"]
+
+    def told() -> bool:
+        message = next(m for m in players.bot_messages() if m["message_id"] == final["message_id"])
+        return "Leaving: P1" in message["text"] and "The rematch has started." in message["text"]
+
+    control.wait_until(told, timeout=60, what="both votes on the final message")
