@@ -55,6 +55,9 @@ log = logging.getLogger(__name__)
 
 #: A render lock left by a replica that died mid-render is free again after this.
 LOCK_MS = 10_000
+#: Events after which the table is written whoever has the app open: the game's first
+#: table (the lobby's message becomes it) and each round's (below the last one's scores).
+OPENINGS = ("game_started", "round_started")
 #: How often a write that no version asks for tries the render lock another render holds.
 LOCK_POLL_S = 0.05
 
@@ -127,9 +130,10 @@ class Intake:
             mem = await noted()
             if mem is None:
                 return True
-        if notable and self.quiet_seconds > 0:
-            # A round's scores (or another notice) go out below the table: the table is
-            # written after them, app or not, so the chat is current at a round's end.
+        if self.quiet_seconds > 0 and (notable or any(e.get("type") in OPENINGS for e in public)):
+            # A round's scores (or another notice) go out below the table, and a game's or
+            # round's first table replaces the lobby's or the scores': written app or not,
+            # so the chat is current at a round's start and end.
             await self.memory.owe_table_write(entry.game_id)
         await self.notices.announce(mem, entry, public)
         if notable:
