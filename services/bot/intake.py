@@ -14,8 +14,8 @@ it knows is shown again as it is now.
 **A quiet table.** While every seated human of a game has its Mini App open (a live table
 stream each: services/app_presence.py), the app shows them each move, and the group's
 table is not written per move: it is written when one of them closes the app (the Mini App
-tells the bot on ``NUDGES_KEY``), at a round's or the game's end (their notices), and at
-most once every ``quiet_seconds`` otherwise, by a timer in this process (``keep_quiet``),
+tells the bot on ``NUDGES_KEY``), at a round's or the game's start and end, and at most
+once every ``quiet_seconds`` otherwise, by a timer in this process (``keep_quiet``),
 each time with the game as it is then. Who is present is read at each render, so a lease
 that lapsed (its Mini App replica died) ends the quiet at the next move or timer.
 """
