@@ -11,19 +11,28 @@ each game's player to act presses the first of their legal moves (play, colour, 
 keep, draw) through ``POST …/moves``. Prints, over the measured window:
 
 - press → every viewer's table updated: from the press being sent to each of the game's
-  four streams delivering that version (p50/p99; goal at 250 games × 4 viewers, one move
+  four streams delivering that version (p50/p99; goal at 625 games × 4 viewers, one move
   per 10 s a game: p50 ≤ 20 ms, p99 ≤ 100 ms);
 - beside it, the baseline of the same run: press → the move's answer (the engine applied
   it, through the Mini App);
 - the chat path of the same moves: press → the group's table in the chat rewritten by the
   bot (its first write of that table after the press, on the local Telegram's clock);
-- Bot API calls per app move, by kind (goal: the group table's merged edit only);
+- Bot API calls per app move, by kind (goal at 625 games x 4 viewers, one move per 10 s a
+  game, every player following in the app: <= 0.4, none answered 429), and the token's
+  ceiling in app moves a second (the local Telegram's per-token rate over the calls per
+  move) beside the load offered;
 - the Mini App's resident memory per open connection (its RSS with every stream open,
   minus before any, over the count; goal ≤ 50 KB), its engine requests per move, and each
   process's CPU over the window.
 
     .venv/bin/python bench/mini_app.py [--games 50] [--interval 10] [--seconds 60]
-            [--redis redis://127.0.0.1:6379/12]
+            [--quiet-seconds 30] [--no-baseline-run] [--redis redis://127.0.0.1:6379/12]
+
+The bot runs with the quiet table (``UNO_BOT_QUIET_TABLE_SECONDS``, services/bot/README.md
+"A quiet table": every seated human has the app open, so the group's table is written at
+most once in that many seconds); then, unless ``--no-baseline-run``, the same load runs
+again on a fresh stack with the quiet table off (one table write per move), and both runs'
+figures are printed side by side.
 
 Stopped early (Ctrl-C, SIGTERM as ``timeout`` sends it), it prints the figures of the window
 measured so far, cut at the stop, and says that it was stopped (bench/stopping.py).
@@ -110,6 +119,11 @@ class Figures:
     seconds: float = 0.0
     cpu: dict[str, float] = field(default_factory=dict)
     view_requests: float = 0.0
+    #: the local Telegram's overall calls a second for one token
+    token_rate: float = 30.0
+    quiet_seconds: float = 0.0
+    connections: int = 0
+    per_connection_kb: float = 0.0
 
 
 async def viewer(
@@ -348,6 +362,7 @@ async def run(args: argparse.Namespace, stack: Stack, webapp: WebAppProcess) -> 
     connections = sum(1 for e in opened if e.is_set()) - len(failed)
     end = rss_kb(pid)
     per_connection = (end - warm) / max(1, connections - warm_connections)
+    figures.connections, figures.per_connection_kb = connections, per_connection
     print(
         f"connections: {connections}; Mini App RSS {before} KB before any, {warm} KB with the "
         f"first {warm_connections}, {end} KB with all: "
@@ -450,20 +465,38 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0, help="measured window")
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/12")
+    parser.add_argument(
+        "--quiet-seconds",
+        type=float,
+        default=30.0,
+        help="UNO_BOT_QUIET_TABLE_SECONDS of the measured run (0: a table write per move)",
+    )
+    parser.add_argument(
+        "--baseline-run",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="run the same load again with the quiet table off, and print both",
+    )
     args = parser.parse_args()
     stop_signals_interrupt()
-    log_dir = Path(tempfile.mkdtemp(prefix="mini-app-bench-"))
-    figures = None
+    runs: list[Figures] = []
     with until_stopped():
-        figures = start_and_run(args, log_dir)
-    if figures is not None:
-        report(args, figures)
+        for quiet in (args.quiet_seconds, 0.0) if args.baseline_run else (args.quiet_seconds,):
+            log_dir = Path(tempfile.mkdtemp(prefix="mini-app-bench-"))
+            print(f"\n== the quiet table {f'at {quiet:g} s' if quiet else 'off'} ==", flush=True)
+            measured = start_and_run(args, log_dir, quiet)
+            report(args, measured)
+            runs.append(measured)
+            if STOP.by:
+                break
+    if len(runs) == 2 and not STOP.by:
+        compare(args, runs[0], runs[1])
     if STOP.by:
-        what = "the figures above are of the window before it" if figures else "nothing measured"
+        what = "the figures above are of the window before it" if runs else "nothing measured"
         print(f"\nstopped by {STOP.by}: {what}; every process the bench started is stopped")
 
 
-def start_and_run(args: argparse.Namespace, log_dir: Path) -> Figures:
+def start_and_run(args: argparse.Namespace, log_dir: Path, quiet_seconds: float) -> Figures:
     """The stack and the Mini App started, the load run and measured, everything stopped."""
     stack = start_stack(args.redis, log_dir, bot_username="uno_bench_app_bot")
     webapp = None
@@ -479,8 +512,15 @@ def start_and_run(args: argparse.Namespace, log_dir: Path) -> Figures:
             log_dir,
             UNO_WEBAPP_MEMBER_CACHE_SECONDS="600",
         )
-        stack.start_bot("bot", UNO_WEBAPP_PUBLIC_URL=f"{webapp.url}/")
-        return uvloop.run(watched(run(args, stack, webapp)))
+        stack.start_bot(
+            "bot",
+            UNO_WEBAPP_PUBLIC_URL=f"{webapp.url}/",
+            UNO_BOT_QUIET_TABLE_SECONDS=str(quiet_seconds),
+        )
+        figures = uvloop.run(watched(run(args, stack, webapp)))
+        figures.token_rate = float(limits["global_per_second"])
+        figures.quiet_seconds = quiet_seconds
+        return figures
     finally:
         if webapp is not None:
             webapp.terminate()  # told with the stack, so they stop together
@@ -505,7 +545,7 @@ def report(args: argparse.Namespace, figures: Figures) -> None:
             p50, p99 = percentile(values, 0.5) * 1000, percentile(values, 0.99) * 1000
             print(f"{name:34} p50 {p50:7.1f} ms   p99 {p99:7.1f} ms   (n={len(values)})")
     print(f"chat path: moves whose group table was not rewritten within 10 s: {figures.chat_late}")
-    print("goal (250 games x 4 viewers, 1 move / 10 s a game): p50 <= 20 ms, p99 <= 100 ms")
+    print("goal (625 games x 4 viewers, 1 move / 10 s a game): p50 <= 20 ms, p99 <= 100 ms")
     per_move = max(moves, 1)
     total = sum(figures.calls.values())
     print(f"Bot API calls per app move: {total / per_move:.2f} ({figures.too_many} answered 429)")
@@ -517,6 +557,71 @@ def report(args: argparse.Namespace, figures: Figures) -> None:
         for name, seconds in sorted(figures.cpu.items())
     )
     print(f"CPU over the window (share of one core): {cpu}")
+    offered = args.games / args.interval
+    rate = total / max(figures.seconds, 1e-9)
+    busy = (
+        " (the token at its rate: the bot merges what waits)"
+        if rate > 0.9 * figures.token_rate
+        else ""
+    )
+    print(f"Bot API calls a second: {rate:.1f} of the token's {figures.token_rate:g}{busy}")
+    print(
+        f"the token's ceiling: {ceiling(figures):.0f} app moves a second "
+        f"({figures.token_rate:g} calls a second / {calls_per_move(figures):.2f} calls a move), "
+        f"load offered {offered:g} app moves a second"
+    )
+
+
+def calls_per_move(figures: Figures) -> float:
+    return sum(figures.calls.values()) / max(len(figures.answered), 1)
+
+
+def calls_per_second(figures: Figures) -> float:
+    return sum(figures.calls.values()) / max(figures.seconds, 1e-9)
+
+
+def ceiling(figures: Figures) -> float:
+    """App moves a second one token carries at these calls per move."""
+    per_move = calls_per_move(figures)
+    return figures.token_rate / per_move if per_move else float("inf")
+
+
+def compare(args: argparse.Namespace, quiet: Figures, loud: Figures) -> None:
+    """The two runs side by side: the quiet table, and one table write per move."""
+
+    def ms(values: list[float], q: float) -> str:
+        return f"{percentile(values, q) * 1000:.1f} ms" if values else "-"
+
+    rows = [
+        ("app moves applied", str(len(quiet.answered)), str(len(loud.answered))),
+        ("answered 429", str(quiet.too_many), str(loud.too_many)),
+        (
+            "Bot API calls per app move",
+            f"{calls_per_move(quiet):.2f}",
+            f"{calls_per_move(loud):.2f}",
+        ),
+        ("token's ceiling, app moves/s", f"{ceiling(quiet):.0f}", f"{ceiling(loud):.0f}"),
+        ("Bot API calls a second", *(f"{calls_per_second(f):.1f}" for f in (quiet, loud))),
+        ("press -> every viewer p50", ms(quiet.updated, 0.5), ms(loud.updated, 0.5)),
+        ("press -> every viewer p99", ms(quiet.updated, 0.99), ms(loud.updated, 0.99)),
+        ("press -> group table p50", ms(quiet.chat, 0.5), ms(loud.chat, 0.5)),
+        ("group table not within 10 s", str(quiet.chat_late), str(loud.chat_late)),
+        (
+            "KB per open connection",
+            f"{quiet.per_connection_kb:.1f}",
+            f"{loud.per_connection_kb:.1f}",
+        ),
+        ("open connections", str(quiet.connections), str(loud.connections)),
+    ]
+    print(
+        f"\n{args.games} games x {PLAYERS} viewers, load offered "
+        f"{args.games / args.interval:g} app moves a second; goal (625 x 4): 0 x 429, <= 0.4 "
+        "calls a move, p50 <= 20 ms, p99 <= 100 ms, <= 50 KB a connection"
+    )
+    head = f"quiet table {quiet.quiet_seconds:g} s"
+    print(f"{'':32} {head:>20} {'a write per move':>20}")
+    for name, a, b in rows:
+        print(f"{name:32} {a:>20} {b:>20}")
 
 
 if __name__ == "__main__":

@@ -213,6 +213,20 @@ class Settings(BaseSettings):
         "anew at the bottom instead of editing it up the chat (the same one write): 2 keeps "
         "it among the chat's last three messages.",
     )
+    # [decision] 30 s: with every seated human following the game in the Mini App, the
+    # group's table is for the rest of the chat, for whom a table half a minute behind is
+    # still the game; at a move every 10 s a game that is a third of a write a move (0.33
+    # Bot API calls), so one token's 30 calls a second carry some 90 app moves a second
+    # instead of 30, and a group's 20 writes a minute are left to what must go out now (a
+    # person closing the app, a round's end).
+    bot_quiet_table_seconds: float = Field(
+        default=30.0,
+        ge=0,
+        description="While every seated human of a game has the Mini App open, the group's "
+        "table is written at most once in this many seconds (and when one of them closes "
+        "it, and at a round's or the game's end) instead of at every move; 0: at every "
+        "move.",
+    )
     bot_claim_idle_ms: int = Field(
         default=10_000,
         gt=0,

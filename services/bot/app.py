@@ -106,6 +106,7 @@ def build_application(
             outbox,
             mini_app,
             repost_after=settings.bot_table_repost_after,
+            quiet_seconds=settings.bot_quiet_table_seconds,
         )
         records = await asyncio.to_thread(Records.from_url, settings.database_url)
         app.bot_data[SERVICES_KEY] = BotServices(

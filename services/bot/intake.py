@@ -10,6 +10,14 @@ private hands) and keeps doing so until no newer version has been seen, so a bur
 becomes one edit and a game never shows an older state after a newer one, whichever replica
 renders it. A game this bot has no memory of is adopted; after a gap in the log every game
 it knows is shown again as it is now.
+
+**A quiet table.** While every seated human of a game has its Mini App open (a live table
+stream each: services/app_presence.py), the app shows them each move, and the group's
+table is not written per move: it is written when one of them closes the app (the Mini App
+tells the bot on ``NUDGES_KEY``), at a round's or the game's start and end, and at most
+once every ``quiet_seconds`` otherwise, by a timer in this process (``keep_quiet``),
+each time with the game as it is then. Who is present is read at each render, so a lease
+that lapsed (its Mini App replica died) ends the quiet at the next move or timer.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from typing import Any
 
 from telegram.error import TelegramError
 
+from services import app_presence
 from services.bot.background import FINISHED, Background
 from services.bot.engine_calls import call_engine
 from services.bot.final_message import REMATCH_EVENTS
@@ -47,6 +56,11 @@ log = logging.getLogger(__name__)
 
 #: A render lock left by a replica that died mid-render is free again after this.
 LOCK_MS = 10_000
+#: Events after which the table is written whoever has the app open: the game's first
+#: table (the lobby's message becomes it) and each round's (below the last one's scores).
+OPENINGS = ("game_started", "round_started")
+#: How often a write that no version asks for tries the render lock another render holds.
+LOCK_POLL_S = 0.05
 
 
 class Intake:
@@ -61,6 +75,7 @@ class Intake:
         hands: Hands,
         notices: Notices,
         nudges: Nudges,
+        quiet_seconds: float = 0.0,
     ) -> None:
         self.engine = engine
         self.memory = memory
@@ -70,6 +85,8 @@ class Intake:
         self.hands = hands
         self.notices = notices
         self.nudges = nudges
+        #: 0: the table is written at every move, whoever has the app open
+        self.quiet_seconds = quiet_seconds
 
     async def on_entry(self, entry: LogEntry) -> bool:
         """Render one entry; False when it must stay pending (another render holds the game
@@ -81,6 +98,11 @@ class Intake:
         noted in one call and the render lock taken in another, which hands the render the
         game's memory and last moves with it."""
         if entry.stream == NUDGES_KEY:
+            if any(e.get("type") == app_presence.APP_CLOSED for e in entry.events):
+                # A person closed their last stream of the game: a quiet table is written
+                # now (if they were a seated player, the game is no longer quiet).
+                await self.write_table(entry.game_id)
+                return True
             # A turn's reminder fell due (the worker's, read with the log): no render.
             await self.nudges.on_due(entry)
             return True
@@ -115,6 +137,11 @@ class Intake:
             mem = await noted()
             if mem is None:
                 return True
+        if self.quiet_seconds > 0 and (notable or any(e.get("type") in OPENINGS for e in public)):
+            # A round's scores (or another notice) go out below the table, and a game's or
+            # round's first table replaces the lobby's or the scores': written app or not,
+            # so the chat is current at a round's start and end.
+            await self.memory.owe_table_write(entry.game_id)
         await self.notices.announce(mem, entry, public)
         if notable:
             await self.memory.mark_noted(entry.game_id, entry.version)
@@ -201,10 +228,76 @@ class Intake:
             await self.memory.drop_lock(game_id, owner)
             raise
 
-    async def render_now(self, game_id: str, version: int = -1, claim: Claim | None = None) -> int:
+    async def write_table(self, game_id: str, *, force: bool = False) -> None:
+        """Show the game as it is now although no new version asks for it (a quiet table's
+        timer, ``force``: written whoever has the app open; a person closing the app),
+        under the render lock, waiting for a render that holds it."""
+        if await self.memory.game(game_id) is None:
+            return  # not a game this bot shows (or shows no more)
+        owner = secrets.token_hex(8)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + LOCK_MS / 1000
+        while not await self.memory.take_lock(game_id, owner, LOCK_MS):
+            if loop.time() > until:
+                return  # a render of this game is stuck: the next move's render shows it
+            await asyncio.sleep(LOCK_POLL_S)
+        try:
+            while True:
+                shown = await self.render_now(game_id, force=force)
+                force = False
+                if await self.memory.done_rendering(game_id, shown, owner, LOCK_MS):
+                    return
+        except BaseException:
+            await self.memory.drop_lock(game_id, owner)
+            raise
+
+    def keep_quiet(self, game_id: str) -> None:
+        """A quiet table left behind: written within ``quiet_seconds`` by one replica."""
+
+        async def later() -> None:
+            try:
+                if not await self.memory.start_quiet_timer(game_id, self.quiet_seconds):
+                    return  # a replica waits to write it already
+                await asyncio.sleep(self.quiet_seconds)
+                await self.write_table(game_id, force=True)
+            except Exception:
+                log.exception("a quiet table's write failed", extra={"game_id": game_id})
+
+        self.background.spawn(later())
+
+    async def quiet(self, mem: GameMemory, spectator: PlayerView) -> bool:
+        """Whether the table may stay as it is: a game in play whose table is posted, owing
+        no write, every seated human of which has the app open."""
+        game = spectator.game
+        if (
+            self.quiet_seconds <= 0
+            or mem.write_due
+            or mem.table_message is None
+            or spectator.view is None
+            or game.status != "playing"
+        ):
+            return False
+        humans = {
+            seat.user_id
+            for seat in game.seats
+            if seat.user_id is not None and not seat.ai and not seat.left
+        }
+        if not humans:
+            return False
+        return humans <= await app_presence.watching(self.memory.redis, game.game_id)
+
+    async def render_now(
+        self,
+        game_id: str,
+        version: int = -1,
+        claim: Claim | None = None,
+        *,
+        force: bool = False,
+    ) -> int:
         """Show the game's current state in its chat and in the private hands; the version
         shown. ``claim``: the game's memory and last moves as the lock for ``version`` was
-        taken with them (else they are read)."""
+        taken with them (else they are read). ``force``: the table is written even while
+        the game is quiet (every seated human has the app open)."""
         mem = claim.game if claim is not None else await self.memory.game(game_id)
         if mem is None:
             return 2**53
@@ -223,6 +316,13 @@ class Intake:
             await self.memory.forget_game(game_id, mem.chat_id, mem.topic_id)
             return 2**53
         game = spectator.game
+        if not force and await self.quiet(mem, spectator):
+            # The app shows each move to every seated human: the chat's table (and their
+            # private hands) catch up at the timer's write, or when one closes the app.
+            self.keep_quiet(game_id)
+            if mem.nudge is not None and game.version > mem.nudge.version:
+                await self.nudges.remove_nudge(mem.game_id, game.version)
+            return game.version
         recent: list[dict[str, Any]] | None = None
         if spectator.view is not None and game.status not in FINISHED and mem.noted < game.version:
             # A state newer than the log's entries noted: the table waits for their moves
@@ -235,6 +335,8 @@ class Intake:
         # The table first, then the private hands as it shows the game: a hand never shows
         # a state the table has not (they follow it when it waits for the group's budget).
         table_version = await self.table.show_table(mem, spectator, recent)
+        if mem.write_due and table_version is not None:
+            await self.memory.table_write_paid(game_id)
         if table_version is not None:
             await self.hands.show_hands(
                 mem, spectator, up_to=table_version, hands=hands, batch=batch

@@ -1,7 +1,8 @@
 """A turn's reminder in a player's private chat: a human who owes a decision and has not
 made it some seconds into it (``UNO_TURN_NUDGE_SECONDS``, 15, or half the turn time if
 sooner) is told once, in their language. An edit notifies nobody, and a private message
-costs none of the group's budget.
+costs none of the group's budget. A player with the game's Mini App open is told nothing:
+the app shows them whose turn it is (services/app_presence.py says who has it open).
 
 What happens by time is the worker's: the engine sets the reminder's deadline with the
 state write that makes the decision owed, and drops it with the write that replaces it;
@@ -18,6 +19,7 @@ from functools import partial
 
 from telegram.error import TelegramError
 
+from services import app_presence
 from services.bot.engine_calls import call_engine
 from services.bot.logreader import LogEntry
 from services.bot.memory import GameMemory, Memory, Nudge
@@ -52,6 +54,8 @@ class Nudges:
             seat = now.game.seats[pending.player]
             if seat.user_id is None or seat.ai or seat.away or seat.left:
                 return
+            if seat.user_id in await app_presence.watching(self.memory.redis, game_id):
+                return  # the app in front of them shows it is their turn
             if not await self.memory.first_time(f"nudge:{game_id}:{version}"):
                 return
             await self.send_nudge(mem, seat.user_id, version)

@@ -30,6 +30,7 @@ class Publisher:
         mini_app: MiniApp | None = None,
         *,
         repost_after: int = REPOST_AFTER,
+        quiet_seconds: float = 0.0,
     ) -> None:
         self.mini_app = mini_app  # what its buttons open (/replay's too)
         self.background = Background()
@@ -55,6 +56,7 @@ class Publisher:
             hands=self.hands,
             notices=self.notices,
             nudges=self.nudges,
+            quiet_seconds=quiet_seconds,
         )
         self.on_entry = self.intake.on_entry
         self.render = self.intake.render

@@ -1,27 +1,30 @@
 """How many table streams one person and one game hold open, counted on every replica alike.
 
-An open stream holds a lease: its random id in two sorted sets in Redis, the person's and
-the game's, scored with the moment it lapses (on Redis's clock, the one every replica
-shares). Each replica renews the leases of its open streams together, every third of
-``seconds``, and a stream drops its lease the moment it closes; a replica that dies drops
-nothing, and its leases lapse within ``seconds``, so a crash holds its viewers' places that
-long at most. Taking a lease clears the lapsed ones and counts the rest against both caps
-in one Lua call: two replicas opening at the same instant cannot both take the last place.
+An open stream holds a lease: its id (whose it is, and a random part) in two sorted sets
+in Redis, the person's and the game's (the keys and ids are services/app_presence.py's,
+which the bot reads to know who has the app open), scored with the moment it lapses (on
+Redis's clock, the one every replica shares). Each replica renews the leases of its open
+streams together, every third of ``seconds``, and a stream drops its lease the moment it
+closes (telling the bot when it was the person's last stream of that game); a replica that
+dies drops nothing, and its leases lapse within ``seconds``, so a crash holds its viewers'
+places that long at most. Taking a lease clears the lapsed ones and counts the rest against
+both caps in one Lua call: two replicas opening at the same instant cannot both take the
+last place.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 from dataclasses import dataclass
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
-log = logging.getLogger(__name__)
+from services import app_presence
+from services.app_presence import game_key, person_key
 
-PREFIX = "webapp:streams:"
+log = logging.getLogger(__name__)
 
 # KEYS: the person's set, the game's. ARGV: the lease's id ('' counts without taking), its
 # life in ms, the person's cap, the game's. Returns 0 (taken, or there is room), 1 (the
@@ -60,14 +63,6 @@ return 0
 RENEW_BATCH = 250
 
 
-def person_key(user_id: int) -> str:
-    return f"{PREFIX}person:{user_id}"
-
-
-def game_key(game_id: str) -> str:
-    return f"{PREFIX}game:{game_id}"
-
-
 class TooManyStreams(Exception):
     """No place left: ``limit`` is whose cap is full (``person`` or ``game``), ``most`` it."""
 
@@ -81,6 +76,8 @@ class TooManyStreams(Exception):
 class Lease:
     id: str
     keys: tuple[str, str]
+    user_id: int
+    game_id: str
 
 
 class StreamLeases:
@@ -114,19 +111,22 @@ class StreamLeases:
     async def take(self, user_id: int, game_id: str) -> Lease:
         """A place for one more stream of ``user_id`` on ``game_id``, or ``TooManyStreams``;
         renewed by ``keep_renewed`` until ``release``."""
-        lease = Lease(secrets.token_hex(8), (person_key(user_id), game_key(game_id)))
+        lease = Lease(
+            app_presence.new_lease_id(user_id),
+            (person_key(user_id), game_key(game_id)),
+            user_id,
+            game_id,
+        )
         await self._try(lease.id, lease.keys)
         self._live.add(lease)
         return lease
 
     async def release(self, lease: Lease) -> None:
-        """The place back at once; left to lapse when Redis cannot be told now."""
+        """The place back at once, and the bot told when it was the person's last stream of
+        the game; left to lapse when Redis cannot be told now."""
         self._live.discard(lease)
         try:
-            async with self.redis.pipeline(transaction=True) as pipe:
-                for key in lease.keys:
-                    pipe.zrem(key, lease.id)
-                await pipe.execute()
+            await app_presence.release(self.redis, lease.id, lease.user_id, lease.game_id)
         except (RedisError, OSError):
             log.warning("could not give a table stream's place back; it lapses with its lease")
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from harness.services import start_engine
+from services.app_presence import PREFIX as LEASES_PREFIX
 from services.webapp.flood import PREFIX as FLOOD_PREFIX
-from services.webapp.stream_leases import PREFIX as LEASES_PREFIX
 from tests.helpers.webapp import Deal, WebAppStack, deal_classic, start_webapp
 
 TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

@@ -18,7 +18,7 @@ import pytest
 import redis as sync_redis
 
 from harness.services import WebAppProcess
-from services.webapp.stream_leases import person_key
+from services.app_presence import person_key
 from tests.helpers.waiting import async_wait_for
 from tests.helpers.webapp import APP_NAME, Deal, WebAppStack, deal_classic, start_webapp
 from tests.helpers.webapp_stream import WAIT, stream_ticket, table_stream, ticket_stream

@@ -15,6 +15,7 @@ Each family of keys is a module of its own, which names its keys and says what t
 | ``hands.py`` | ``bot:hands:{game}``, ``bot:handedit:{game}:{user}`` |
 | ``nudges.py`` | the ``nudge`` field of ``bot:game:{game}`` |
 | ``once.py`` | ``bot:once:{what}``, ``bot:seen:{block}`` |
+| ``quiet.py`` | ``bot:quiet:{game}``, and the ``wdue`` field of ``bot:game:{game}`` |
 
 ``Memory`` is all of them on one client, the one object handlers and the redraw path hold.
 """
@@ -29,6 +30,7 @@ from services.bot.memory.hands import HAND_EDIT_SECONDS, HandMessage, HandMessag
 from services.bot.memory.moves import LastMoves
 from services.bot.memory.nudges import Nudge, TurnNudges
 from services.bot.memory.once import UPDATE_BLOCK_BITS, SaidOnce
+from services.bot.memory.quiet import QuietTables
 from services.bot.memory.render_lock import Claim, RenderLock
 from services.bot.memory.store import PREFIX, TTL_SECONDS
 from services.bot.memory.superseded import SupersededTables
@@ -48,7 +50,15 @@ __all__ = [
 
 
 class Memory(
-    Games, ChatGames, RenderLock, LastMoves, SupersededTables, HandMessages, TurnNudges, SaidOnce
+    Games,
+    ChatGames,
+    RenderLock,
+    LastMoves,
+    SupersededTables,
+    HandMessages,
+    TurnNudges,
+    SaidOnce,
+    QuietTables,
 ):
     def __init__(self, redis: Redis) -> None:
         super().__init__(redis)

@@ -6,7 +6,7 @@ Keys: ``bot:game:{game}``, a hash; this module's fields: ``chat``, ``topic``, ``
 ``lang``, ``table``, ``tfp`` (the table's fingerprint), ``scrolled``, ``recent``,
 ``frozen``, ``al:{user}`` (a player's app language). It also reads, for ``GameMemory``, the
 fields other families keep there: ``nudge`` (nudges.py), ``noted`` and ``tver``
-(moves.py). Writing a game also names it in its chat's games (chats.py).
+(moves.py), ``wdue`` (quiet.py). Writing a game also names it in its chat's games (chats.py).
 """
 
 from __future__ import annotations
@@ -46,6 +46,8 @@ class GameMemory:
     table_version: int = -1
     #: user id → the language of their Telegram app, as their inline choices told it
     app_languages: dict[int, str] = field(default_factory=dict)
+    #: the table owes a write whoever has the app open (quiet.py)
+    write_due: bool = False
 
 
 def game_memory(game_id: str, raw: Mapping[Any, bytes | str]) -> GameMemory | None:
@@ -74,6 +76,7 @@ def game_memory(game_id: str, raw: Mapping[Any, bytes | str]) -> GameMemory | No
             for k, v in fields.items()
             if k.startswith(APP_LANGUAGE)
         },
+        write_due=fields.get("wdue") == "1",
     )
 
 

@@ -112,6 +112,11 @@ class RenderLock(Store):
         value = await self.redis.hget(game_key(game_id), "shown")
         return int(value) if value else -1
 
+    async def take_lock(self, game_id: str, owner: str, lock_ms: int) -> bool:
+        """The render lock alone, whatever version was shown (a write of the table that no
+        new version asks for: a quiet table's timer, a person closing the app)."""
+        return bool(await self.redis.set(lock_key(game_id), owner, nx=True, px=lock_ms))
+
     async def drop_lock(self, game_id: str, owner: str) -> None:
         key = lock_key(game_id)
         if await self.redis.get(key) == owner.encode():

@@ -19,7 +19,9 @@ CLAIMS_KEY = "uno:deadlines:claims"
 DEAD_KEY = "uno:deadlines:dead"
 #: Turns whose reminder fell due (a ``nudge`` deadline the worker fired): a stream the bot
 #: reads with the event log, its entries shaped as the log's (``g``, ``v``, ``e``: one
-#: ``turn_nudge_due`` event), so the bot, which alone speaks to Telegram, sends it.
+#: ``turn_nudge_due`` event), so the bot, which alone speaks to Telegram, sends it. The Mini
+#: App appends to it too: an ``app_closed`` entry when a person's last table stream of a
+#: game closes (services/app_presence.py), for the bot to write the group's table then.
 NUDGES_KEY = "uno:nudges"
 #: About how many reminders the stream keeps (the bot reads them within seconds).
 NUDGES_MAXLEN = 1_000
