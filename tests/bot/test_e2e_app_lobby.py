@@ -1,0 +1,263 @@
+"""The whole evening in the Mini App, end to end (the bot, the engine, the worker, the Mini
+App and the local Telegram, the page in Debian's Chromium at a phone's size): the group's
+lobby message links to the app on its lobby; there a second person joins, the host adds an
+AI and starts, and the lobby becomes the table without a reload, the chat's lobby message
+following each change; the Invite's inline query is answered by the bot with the lobby and
+a button opening the app on it; the lobby lists among the person's games; and every refusal
+(not in the chat, not the host nor an admin, kicked, a started game, a closed lobby) is the
+chat's own words and changes nothing. ``UNO_TEST_SCREENSHOT_DIR=dir`` keeps pictures of the
+lobby (light and dark)."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from harness.players import buttons
+from harness.services import WebAppProcess, start_webapp
+from harness.stack import FAST_LIMITS, Stack, start_stack
+from services.engine.client import GameInfo
+from tests.helpers.bot_scenes import Group, open_lobby
+from tests.helpers.bot_scenes import engine_game as engine_game_here
+
+TEST_REDIS_URL = os.environ.get("UNO_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+SHORT_NAME = "table"
+PHONE = {"width": 390, "height": 844}
+WAIT_MS = 60_000
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def app_stack(
+    local_telegram: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Stack, WebAppProcess]]:
+    local_telegram.control.set_limits(False)
+    log_dir = tmp_path_factory.mktemp("app-lobby")
+    stack = start_stack(
+        TEST_REDIS_URL,
+        log_dir,
+        telegram_url=local_telegram.url,
+        bot_username="uno_app_lobby_bot",
+        bot_env=FAST_LIMITS,
+    )
+    webapp = start_webapp(
+        "webapp", TEST_REDIS_URL, stack.engine_url, stack.bot_api_url, stack.token, log_dir
+    )
+    stack.control.register_web_app(stack.token, SHORT_NAME, f"{webapp.url}/")
+    stack.start_bot("bot-a", UNO_WEBAPP_PUBLIC_URL=f"{webapp.url}/")
+    yield stack, webapp
+    webapp.stop()
+    stack.stop()
+    local_telegram.control.set_limits(True)
+
+
+def a_group(stack: Stack) -> tuple[Group, dict[str, Any], dict[str, Any]]:
+    """Ann (the host to be) and Bob in a group Cat owns (an admin, not the host), and Out,
+    who is not in it."""
+    control = stack.control
+    people = [control.create_user(n, username=None) for n in ("Ann", "Bob", "Cat")]
+    out = control.create_user("Out", username=None)
+    chat = control.create_group(
+        "UNO night", [p["id"] for p in people], bots=[stack.token], admins=[people[2]["id"]]
+    )
+    for person in [*people, out]:
+        control.start_bot(person["id"], stack.token)
+    return Group(chat, people, stack.players(int(chat["id"]))), people[2], out
+
+
+def lobby_message(stack: Stack, group: Group, *, having: str = "") -> dict[str, Any]:
+    """The group's lobby message (the one with the app's link), once its text has ``having``."""
+
+    def found() -> dict[str, Any] | None:
+        for m in reversed(group.players.bot_messages()):
+            if any("url" in b for b in buttons(m)) and having in m.get("text", ""):
+                return m
+        return None
+
+    return stack.control.wait_until(found, timeout=60, what=f"the lobby with {having!r}")
+
+
+def engine_game(stack: Stack, game_id: str) -> GameInfo:
+    """The game's facts, asked in a thread of its own: Playwright's sync API runs its own
+    event loop in the test's thread."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(engine_game_here, stack, game_id).result()
+
+
+def app_link(message: dict[str, Any]) -> str:
+    return str(next(b for b in buttons(message) if "url" in b)["url"])
+
+
+def launch(stack: Stack, person: dict[str, Any], link: str, group: Group) -> dict[str, Any]:
+    opened: dict[str, Any] = stack.control.open_web_app(
+        person["id"], "direct_link", link=link, chat_id=group.id
+    )
+    return opened
+
+
+def word(
+    webapp: WebAppProcess, game_id: str, init_data: str, body: dict[str, Any]
+) -> httpx.Response:
+    return httpx.post(
+        f"{webapp.url}/v1/games/{game_id}/lobby",
+        json=body,
+        headers={"Authorization": f"tma {init_data}"},
+        timeout=30,
+    )
+
+
+def keep_picture(page: Any, name: str) -> None:
+    pictures = os.environ.get("UNO_TEST_SCREENSHOT_DIR")
+    if pictures:
+        page.screenshot(path=os.path.join(pictures, f"{name}.png"))
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    contexts: list[Any] = []
+
+    def open_page(url: str, scheme: str = "light") -> Any:
+        context = browser.new_context(
+            viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=scheme
+        )
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(url)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def test_the_groups_lobby_opens_in_the_app_and_becomes_its_table(
+    app_stack: tuple[Stack, WebAppProcess], phone: Any
+) -> None:
+    stack, webapp = app_stack
+    group, cat, out = a_group(stack)
+    ann, bob = group.people[0], group.people[1]
+    open_lobby(stack, group)
+    lobby = lobby_message(stack, group, having="Ann")
+    link = app_link(lobby)
+    assert link.startswith(f"https://t.me/{stack.username}/{SHORT_NAME}?startapp=")
+    game_id = link.rsplit("=", 1)[1]
+
+    # Ann, the host, opens the lobby from the group's message: her seat, the variant, Start
+    ann_launch = launch(stack, ann, link, group)
+    ann_page = phone(ann_launch["url"])
+    ann_page.wait_for_selector("#lobby-seats .lobby-seat", timeout=WAIT_MS)
+    assert "Classic" in ann_page.locator("#lobby-title").inner_text()
+    assert "Turn" in ann_page.locator("#lobby-settings").inner_text()
+    assert ann_page.locator("[data-word='start']").is_visible()
+    assert ann_page.locator("[data-word='invite']").is_visible()
+    for tap in ann_page.locator("#lobby-actions .decision").all():
+        box = tap.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44
+
+    # Bob opens it too and joins: both pages and the group's message show him
+    bob_launch = launch(stack, bob, link, group)
+    bob_page = phone(bob_launch["url"], "dark")
+    bob_page.wait_for_selector("[data-word='join']", timeout=WAIT_MS)
+    assert bob_page.locator("[data-word='start']").count() == 0  # neither host nor admin
+    bob_page.click("[data-word='join']")
+    ann_page.wait_for_selector("#lobby-seats .lobby-seat:nth-child(2)", timeout=WAIT_MS)
+    bob_page.wait_for_selector("[data-word='leave']", timeout=WAIT_MS)
+    lobby_message(stack, group, having="Bob")
+
+    # the lobby lists among Bob's games, said to be waiting
+    mine = httpx.get(
+        f"{webapp.url}/v1/me/games",
+        headers={"Authorization": f"tma {bob_launch['init_data']}"},
+        timeout=30,
+    ).json()
+    listed = [g for g in mine["games"] if g["game_id"] == game_id]
+    assert listed and listed[0]["status"] == "lobby" and mine["words"]["lobby"]
+
+    # refusals, in the chat's words, changing nothing
+    before = engine_game(stack, game_id).version
+    refused = word(webapp, game_id, bob_launch["init_data"], {"action": "start"})
+    assert refused.status_code == 403
+    assert refused.json()["words"] == "Only the host or a chat admin can do that."
+    outsider = stack.control.open_web_app(out["id"], "direct_link", link=link)
+    refused = word(webapp, game_id, outsider["init_data"], {"action": "join"})
+    assert refused.status_code == 403 and refused.json()["words"] == (
+        "You are not in this game's group."
+    )
+    assert engine_game(stack, game_id).version == before
+
+    # the Invite: the bot answers its inline query with the lobby and the app's link
+    answer = stack.control.inline_query(ann["id"], f"lobby {game_id}", bot=stack.token)
+    [article] = answer["results"]
+    assert "Bob" in article["input_message_content"]["message_text"]
+    [[invite_button]] = article["reply_markup"]["inline_keyboard"]
+    assert invite_button["url"] == link
+
+    # Ann adds an easy AI: the lobby shows its level, the group's message too
+    ann_page.click("[data-word='ai.random']")
+    ann_page.wait_for_selector(".lobby-seat[data-ai] .level", timeout=WAIT_MS)
+    lobby_message(stack, group, having="easy AI")
+    keep_picture(ann_page, "mini_app_lobby_light")
+    bob_page.wait_for_selector(".lobby-seat[data-ai]", timeout=WAIT_MS)
+    keep_picture(bob_page, "mini_app_lobby_dark")
+
+    # Ann starts: the lobby becomes the table on both pages, no reload
+    ann_page.click("[data-word='start']")
+    for page in (ann_page, bob_page):
+        page.wait_for_selector("body[data-status='playing'] #table:not([hidden])", timeout=WAIT_MS)
+        assert page.locator("#lobby").is_hidden()
+    ann_page.wait_for_selector("#hand .hand-card", timeout=WAIT_MS)
+
+    # a started game refuses Start again, in the chat's words
+    again = word(webapp, game_id, ann_launch["init_data"], {"action": "start"})
+    assert again.status_code == 409 and again.json()["words"] == "The game has already started."
+
+    # coming back: a reload resumes on the table
+    bob_page.reload()
+    bob_page.wait_for_selector("body[data-status='playing'] #table:not([hidden])", timeout=WAIT_MS)
+
+
+def test_an_admin_starts_a_kicked_player_and_a_closed_lobby_are_refused(
+    app_stack: tuple[Stack, WebAppProcess],
+) -> None:
+    stack, webapp = app_stack
+    group, cat, _ = a_group(stack)
+    ann, bob = group.people[0], group.people[1]
+    open_lobby(stack, group)
+    link = app_link(lobby_message(stack, group, having="Ann"))
+    game_id = link.rsplit("=", 1)[1]
+    bob_data = launch(stack, bob, link, group)["init_data"]
+    cat_data = launch(stack, cat, link, group)["init_data"]
+    assert word(webapp, game_id, bob_data, {"action": "join"}).status_code == 200
+
+    # Bob kicked by the host in the chat (/kick in reply to him): he may not join again
+    message = stack.control.send_message(bob["id"], group.id, "hi")
+    stack.control.send_message(ann["id"], group.id, "/kick", reply_to=message["message_id"])
+    stack.control.wait_until(
+        lambda: all(s.user_id != bob["id"] for s in engine_game(stack, game_id).seats),
+        timeout=60,
+        what="Bob kicked",
+    )
+    refused = word(webapp, game_id, bob_data, {"action": "join"})
+    assert refused.status_code == 403
+    assert refused.json()["words"] == (
+        "You were removed from this game, so you can't take a seat in it again."
+    )
+
+    # Cat, an admin of the group but not the host, adds an AI and starts
+    assert word(webapp, game_id, cat_data, {"action": "ai", "level": "hard"}).status_code == 200
+    started = word(webapp, game_id, cat_data, {"action": "start"})
+    assert started.status_code == 200 and started.json()["status"] == "playing"
+
+    # the game ended: its lobby, opened again, is closed
+    stack.control.send_message(ann["id"], group.id, "/end")
+    stack.control.wait_until(
+        lambda: engine_game(stack, game_id).status == "ended", timeout=60, what="ended"
+    )
+    closed = word(webapp, game_id, cat_data, {"action": "join"})
+    assert closed.status_code in (404, 409) and closed.json()["words"] == "This game is over."
