@@ -11,8 +11,8 @@ lobby (light and dark)."""
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -140,7 +140,7 @@ def test_the_groups_lobby_opens_in_the_app_and_becomes_its_table(
     app_stack: tuple[Stack, WebAppProcess], phone: Any
 ) -> None:
     stack, webapp = app_stack
-    group, cat, out = a_group(stack)
+    group, _cat, out = a_group(stack)
     ann, bob = group.people[0], group.people[1]
     open_lobby(stack, group)
     lobby = lobby_message(stack, group, having="Ann")
