@@ -10,18 +10,22 @@ lobby (light and dark)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 import httpx
 import pytest
 
 from harness.players import buttons
-from harness.services import WebAppProcess, start_webapp
+from harness.rounds import play_a_round
+from harness.services import ENGINE_TOKEN, WebAppProcess, start_webapp
 from harness.stack import FAST_LIMITS, Stack, start_stack
-from services.engine.client import GameInfo
+from services.engine.client import EngineClient, GameInfo
 from tests.helpers.bot_scenes import Group, open_lobby
 from tests.helpers.bot_scenes import engine_game as engine_game_here
 
@@ -118,14 +122,29 @@ def keep_picture(page: Any, name: str) -> None:
         page.screenshot(path=os.path.join(pictures, f"{name}.png"))
 
 
+#: Telegram's own dark theme (its apps' night mode), as a client sends it.
+DARK = {
+    "bg_color": "#212121",
+    "text_color": "#ffffff",
+    "hint_color": "#aaaaaa",
+    "link_color": "#8774e1",
+    "button_color": "#8774e1",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#181818",
+}
+
+
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     contexts: list[Any] = []
 
     def open_page(url: str, scheme: str = "light") -> Any:
-        context = browser.new_context(
-            viewport=PHONE, is_mobile=True, has_touch=True, color_scheme=scheme
-        )
+        if scheme == "dark":  # the launch as a client in night mode makes it
+            base, _, fragment = url.partition("#")
+            params = dict(parse_qsl(fragment, keep_blank_values=True))
+            params["tgWebAppThemeParams"] = json.dumps(DARK)
+            url = f"{base}#{urlencode(params)}"
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
         contexts.append(context)
         page = context.new_page()
         page.goto(url)
@@ -261,3 +280,32 @@ def test_an_admin_starts_a_kicked_player_and_a_closed_lobby_are_refused(
     )
     closed = word(webapp, game_id, cat_data, {"action": "join"})
     assert closed.status_code in (404, 409) and closed.json()["words"] == "This game is over."
+
+
+def test_the_end_shows_the_result_rematch_leave_and_the_replay(
+    app_stack: tuple[Stack, WebAppProcess], phone: Any
+) -> None:
+    """A game played to its end: the page shows the winner and every seat's points (the
+    chat's own end), Rematch and Leave for a player, and the replay's link."""
+    stack, _ = app_stack
+    group, _, _ = a_group(stack)
+    ann, bob = group.people[0], group.people[1]
+
+    async def play() -> GameInfo:
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            players = [(ann["id"], "Ann"), (bob["id"], "Bob")]
+            return await play_a_round(engine, group.id, players)
+
+    with ThreadPoolExecutor(1) as pool:
+        game = pool.submit(asyncio.run, play()).result()
+    link = f"https://t.me/{stack.username}/{SHORT_NAME}?startapp={game.game_id}"
+    for scheme in ("light", "dark"):
+        page = phone(launch(stack, ann, link, group)["url"], scheme)
+        page.wait_for_selector(
+            "body[data-over] #end-actions [data-word='rematch']", timeout=WAIT_MS
+        )
+        assert page.locator("#result").inner_text().strip()
+        assert page.locator("#end-actions [data-word='leave']").is_visible()
+        replay = page.locator("#end-actions [data-word='replay']").get_attribute("href")
+        assert replay is not None and replay.startswith(f"/replay?game={game.game_id}")
+        keep_picture(page, f"mini_app_end_{scheme}")
