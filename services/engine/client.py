@@ -81,6 +81,7 @@ from services.engine.wire.schemas import (
     Kick,
     LeftGroup,
     PlayerOnly,
+    RematchVote,
     SeatSpec,
     SetOptions,
     StandInAction,
@@ -128,6 +129,7 @@ __all__ = [
     "Options",
     "PlayerOnly",
     "PlayerView",
+    "RematchVote",
     "RemovalInfo",
     "SeatInfo",
     "SeatSpec",
@@ -381,6 +383,13 @@ class EngineClient:
         """RULES.md §7 "I'm back": the player is no longer away."""
         body = PlayerOnly(user_id=user_id)
         return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/back", body=body)
+
+    async def rematch(self, game_id: str, user_id: int, vote: bool) -> GameInfo:
+        """RULES.md §7 "Rematch": ``user_id`` votes to play the finished game again
+        (``vote`` false: to leave instead). Raises ``Conflict`` (``game_not_over``,
+        ``already_voted``, ``rematch_started``, ``chat_busy``) or ``Forbidden``."""
+        body = RematchVote(user_id=user_id, vote=vote)
+        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/rematch", body=body)
 
     # -- who is out of a game ---------------------------------------------------------------
 

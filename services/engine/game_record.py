@@ -15,6 +15,7 @@ compare-and-sets the result (store.py).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import secrets
 from dataclasses import dataclass, replace
@@ -162,6 +163,30 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
+class Rematch:
+    """A finished game's vote on playing again (RULES.md §7 "Rematch"): who said yes and
+    who no, in the order they voted, and the game it started (None: not started)."""
+
+    yes: tuple[int, ...] = ()
+    no: tuple[int, ...] = ()
+    next_game_id: str | None = None
+
+    def voted(self, user_id: int) -> bool:
+        return user_id in self.yes or user_id in self.no
+
+    def to_json(self) -> dict[str, Any]:
+        return {"yes": list(self.yes), "no": list(self.no), "next_game_id": self.next_game_id}
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Rematch:
+        return Rematch(
+            yes=tuple(d.get("yes", ())),
+            no=tuple(d.get("no", ())),
+            next_game_id=d.get("next_game_id"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """Everything the service stores for one game (one Redis key, see store.py)."""
 
@@ -195,6 +220,8 @@ class GameRecord:
     # 12 µs to decode where a list of them costs about twice that.
     seeds: tuple[int, ...] = ()
     moves: str = ""
+    # A finished game's vote on a rematch (empty until somebody votes).
+    rematch: Rematch = Rematch()
 
     # -- identity --------------------------------------------------------------------
 
@@ -298,6 +325,8 @@ class GameRecord:
             out["seeds"] = list(self.seeds)
         if self.moves:
             out["moves"] = self.moves
+        if self.rematch != Rematch():
+            out["rematch"] = self.rematch.to_json()
         return out
 
     @staticmethod
@@ -321,6 +350,7 @@ class GameRecord:
             removed=tuple(Removal.from_json(r) for r in d.get("removed", ())),
             seeds=tuple(d.get("seeds", ())),
             moves=d.get("moves", ""),
+            rematch=Rematch.from_json(d["rematch"]) if "rematch" in d else Rematch(),
         )
 
 
@@ -656,3 +686,104 @@ def finished_turns(seats: tuple[Seat, ...], state: GameState) -> tuple[Seat, ...
         else s
         for i, s in enumerate(seats)
     )
+
+
+# -- a rematch (RULES.md §7 "Rematch") ---------------------------------------------------
+
+
+def rematch_id(game_id: str) -> str:
+    """The id of the game a finished game's rematch is played as: derived from the finished
+    game's, so the vote that starts it, whether it is sent once, twice at the same moment or
+    again after a crash between the two writes, always names the same game, which can be
+    created once (README.md "Rematch")."""
+    digest = hashlib.blake2b(f"rematch\n{game_id}".encode(), digest_size=9).digest()
+    return base64.urlsafe_b64encode(digest).decode()
+
+
+def rematch_voters(record: GameRecord) -> tuple[int, ...]:
+    """Who a rematch waits for: every human seat still held (not left, not removed)."""
+    return tuple(s.user_id for s in record.seats if s.user_id is not None and not s.left)
+
+
+def vote_rematch(record: GameRecord, user_id: int, vote: bool) -> tuple[GameRecord, Events]:
+    """A player's vote on playing the finished game again (``vote`` false: they leave
+    instead). [decision rematch] Every human seat still held votes, and only they: a player
+    who left or was removed is neither waited for nor heard. When the last voter has voted
+    and somebody said yes, the vote names the new game (``next_game_id``, ``rematch_id``),
+    which the caller creates first (``rematch_game``): the ``rematch_started`` event rides
+    on the same write."""
+    if record.status.live:
+        raise GameError(
+            409, "game_not_over", "the game is not over yet", current_version=record.version
+        )
+    removal = record.removal_of(user_id)
+    if removal is not None:
+        raise removal.refusal(record.version)
+    seat = record.seat_of(user_id)
+    if seat is None or record.seats[seat].left:
+        raise GameError(403, "not_a_player", f"user {user_id} holds no seat in this game")
+    rematch = record.rematch
+    if rematch.next_game_id is not None:
+        raise GameError(
+            409,
+            "rematch_started",
+            "the rematch has started already",
+            game_id=rematch.next_game_id,
+            current_version=record.version,
+        )
+    if rematch.voted(user_id):
+        raise GameError(
+            409,
+            "already_voted",
+            f"user {user_id} has voted already",
+            current_version=record.version,
+        )
+    if vote:
+        rematch = replace(rematch, yes=(*rematch.yes, user_id))
+    else:
+        rematch = replace(rematch, no=(*rematch.no, user_id))
+    events: Events = [{"type": "rematch_vote", "user_id": user_id, "vote": vote}]
+    everyone = all(rematch.voted(u) for u in rematch_voters(record))
+    if everyone and rematch.yes:
+        rematch = replace(rematch, next_game_id=rematch_id(record.id))
+        events.append({"type": "rematch_started", "next_game_id": rematch.next_game_id})
+    return record.bumped(rematch=rematch), events
+
+
+def rematch_game(record: GameRecord, seed: int) -> tuple[GameRecord, Events]:
+    """The game a finished game's rematch starts (``record`` carries the finished vote):
+    the same chat, topic, variant, options, turn time and UNO window; the humans who said
+    yes and every AI seat (same level and name) in their old order; the old host if they
+    said yes, else the first to say yes. Dealt at once when two or more seats are taken,
+    else left a lobby. Written as version 1, like any new game."""
+    rematch = record.rematch
+    assert rematch.next_game_id is not None and rematch.yes
+    seats = tuple(
+        Seat(name=s.name, user_id=s.user_id, ai=s.ai)
+        for s in record.seats
+        if s.ai is not None or (s.user_id is not None and s.user_id in rematch.yes)
+    )
+    host = record.host if record.host in rematch.yes else rematch.yes[0]
+    host_seat = next(s for s in seats if s.user_id == host)
+    lobby, events = new_lobby(
+        rematch.next_game_id,
+        record.chat_id,
+        record.topic_id,
+        host,
+        host_seat.name,
+        record.variant,
+        record.turn_seconds,
+        record.rules,
+        record.uno_window_seconds,
+    )
+    events[0]["rematch_of"] = record.id
+    lobby = replace(lobby, seats=seats)
+    if len(seats) < 2:
+        return lobby, events
+    try:
+        started, start_events = start(lobby, host, False, seed)
+    except GameError:
+        return lobby, events  # a table the rules cannot deal (a test's set-up): a lobby
+    state = started.state
+    assert state is not None
+    return replace(started, version=1, state=replace(state, version=1)), events + start_events

@@ -106,6 +106,15 @@ def no_such_game(game_id: str) -> GameError:
     return GameError(404, "no_such_game", f"no game {game_id!r} (unknown or expired)")
 
 
+def chat_busy(game_id: str) -> GameError:
+    return GameError(
+        409,
+        "chat_busy",
+        "this chat (topic) already has another game in progress: finish or end it first",
+        game_id=game_id,
+    )
+
+
 def stale(record: GameRecord) -> GameError:
     return GameError(
         409,
@@ -293,6 +302,70 @@ class Games:
             if isinstance(result, Missing):
                 raise no_such_game(game_id)
         raise GameError(409, "busy", "the game changed too often meanwhile; try again")
+
+    async def rematch(self, game_id: str, user_id: int, vote: bool) -> GameRecord:
+        """A player's vote on a rematch of a finished game (RULES.md §7 "Rematch"); the
+        finished game as it is after the vote.
+
+        [decision] The vote that completes it writes two keys, which no one script can
+        write together since the new game's lies elsewhere: so the new game comes first,
+        under an id derived from the old one's (``rematch_id``), and claiming the chat
+        with it is what decides whether the chat is free; then the old game's vote and
+        ``next_game_id``, compare-and-set. A lost race or a crash between the two leaves
+        the vote unwritten and the new game in place: the vote sent again (or the other
+        last vote) finds the game made already and writes the old record to agree with it,
+        so neither write is ever half-done, and the chat never gets two rematches."""
+        for _ in range(LOBBY_RETRIES):
+            record = await self.get(game_id)
+            new, events = game_record.vote_rematch(record, user_id, vote)
+            await self._require_chat_free(record)
+            next_id = new.rematch.next_game_id
+            if next_id is not None:
+                made = await self._create_rematch(new)
+                if made is not None:
+                    # Made by the same vote sent before (or at the same moment): what it
+                    # made stands, and this write says what that game is.
+                    voted_yes = made.seat_of(user_id) is not None
+                    if voted_yes != vote:
+                        raise GameError(
+                            409,
+                            "already_voted",
+                            f"user {user_id} has voted already",
+                            current_version=record.version,
+                        )
+            result = await self._write(record, new, events)
+            if isinstance(result, Written):
+                return new
+            if isinstance(result, Missing):
+                raise no_such_game(game_id)
+        raise GameError(409, "busy", "the game changed too often meanwhile; try again")
+
+    async def _require_chat_free(self, record: GameRecord) -> None:
+        """409 ``chat_busy`` when the finished game's chat (topic) has another live game
+        than its rematch."""
+        live_id = await self.store.live_game_id(record.chat_id, record.topic_id)
+        if live_id is None or live_id == game_record.rematch_id(record.id):
+            return
+        live = await self.store.load(live_id)
+        if live is not None and live.status.live:
+            raise chat_busy(live_id)
+
+    async def _create_rematch(self, finished: GameRecord) -> GameRecord | None:
+        """Create the rematch ``finished`` names; None when created now, else the game that
+        was there already under its id."""
+        record, events = game_record.rematch_game(finished, secrets.randbits(63))
+        result = await self.store.write(
+            record,
+            expected_version=0,
+            events=events,
+            chat=ChatOp.CLAIM,
+            **self._deadlines(None, record),
+        )
+        if isinstance(result, Written):
+            return None
+        if isinstance(result, ChatTaken):
+            raise chat_busy(result.game_id)
+        return await self.get(record.id)
 
     # -- actions -----------------------------------------------------------------------
 

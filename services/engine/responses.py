@@ -45,6 +45,7 @@ def game_info(record: GameRecord) -> dict[str, Any]:
         "winner": record.state.winner if record.state is not None else None,
         "uno_opened": record.uno_opened,
         "removed": [r.to_json() for r in record.removed],
+        "rematch": record.rematch.to_json(),
     }
 
 

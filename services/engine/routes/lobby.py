@@ -31,6 +31,7 @@ from services.engine.wire.schemas import (
     Kick,
     LeftGroup,
     PlayerOnly,
+    RematchVote,
     SetOptions,
     UserGames,
 )
@@ -181,3 +182,12 @@ async def rejoined_group(context: Context, game_id: GameId, body: PlayerOnly) ->
     """Leaving the chat no longer holds them out: "I'm back" or a move of theirs takes the
     seat back from the stand-in. A kick still holds."""
     return await _change(context, game_id, lambda r: game_record.rejoined_group(r, body.user_id))
+
+
+@lobby_change("rematch", "Vote on playing a finished game again (RULES.md §7)")
+async def rematch(context: Context, game_id: GameId, body: RematchVote) -> Response:
+    """Every human still seated votes; once all have and somebody said yes, the game is
+    played again in the same chat (``rematch.next_game_id``). 409 ``game_not_over``,
+    ``already_voted``, ``rematch_started``, ``chat_busy``; 403 ``not_a_player``,
+    ``seat_removed``."""
+    return json_response(game_info(await context.games.rematch(game_id, body.user_id, body.vote)))

@@ -176,6 +176,11 @@ class Kick(HostCommand):
     target: UserId = Field(description="The player removed from the game for good")
 
 
+class RematchVote(Model):
+    user_id: UserId
+    vote: StrictBool = Field(description="true: play again; false: leave instead")
+
+
 class LeftGroup(Model):
     user_id: UserId = Field(description="The person who left the game's chat")
     by: UserId | None = Field(
@@ -292,6 +297,16 @@ class SeatInfo(BaseModel):
     )
 
 
+class RematchInfo(BaseModel):
+    """A finished game's vote on a rematch (RULES.md §7 "Rematch")."""
+
+    yes: list[int] = Field(default_factory=list, description="Who voted to play again")
+    no: list[int] = Field(default_factory=list, description="Who voted to leave instead")
+    next_game_id: str | None = Field(
+        default=None, description="The rematch, once every player has voted and one said yes"
+    )
+
+
 class GameInfo(BaseModel):
     """The public facts of a game: no cards."""
 
@@ -316,6 +331,9 @@ class GameInfo(BaseModel):
         default_factory=list,
         description="The people out of this game (kicked, or gone from its chat): every "
         "move, hand view, join and 'I'm back' of theirs is refused 403 seat_removed",
+    )
+    rematch: RematchInfo = Field(
+        default_factory=RematchInfo, description="The vote on playing the game again"
     )
 
 

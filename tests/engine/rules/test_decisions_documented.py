@@ -15,9 +15,13 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import services.engine.game_record as game_record_module
 import services.engine.rules as rules_package
 
 RULES_CODE = Path(rules_package.__file__).parent
+#: The game record decides the rules of a game in a chat (RULES.md §7: the lobby, the
+#: rematch), purely, as the rules library does the cards'.
+GAME_RECORD = Path(game_record_module.__file__)
 RULES_DOC = Path(__file__).resolve().parents[3] / "docs" / "RULES.md"
 
 MARKER = re.compile(r"\[decision\b([^\]]*)\]")
@@ -38,8 +42,15 @@ def code_markers() -> list[tuple[str, str]]:
 
 
 def code_keys() -> dict[str, list[str]]:
+    """The keyed markers of the rules code and of the game record (whose unkeyed
+    ``[decision]`` notes are the service's, stated in its README)."""
     keys: dict[str, list[str]] = {}
-    for where, marker in code_markers():
+    text = GAME_RECORD.read_text(encoding="utf-8")
+    record_markers = [
+        (f"{GAME_RECORD.name}:{text.count(chr(10), 0, m.start()) + 1}", m.group(0))
+        for m in KEYED_MARKER.finditer(text)
+    ]
+    for where, marker in [*code_markers(), *record_markers]:
         keyed = KEYED_MARKER.fullmatch(marker)
         if keyed is not None:
             keys.setdefault(keyed.group(1), []).append(where)
@@ -93,7 +104,9 @@ def test_every_decision_has_a_test_naming_it() -> None:
     """Each decision is pinned by at least one rules test whose docstring names its key
     (``[decision <key>]``) beside the section of RULES.md it tests."""
     named: set[str] = set()
-    for path in Path(__file__).parent.glob("test_*.py"):
+    here = Path(__file__).parent
+    # The rules' tests, and the game record's beside them (tests/engine/).
+    for path in [*here.glob("test_*.py"), *here.parent.glob("test_*.py")]:
         if path.name != Path(__file__).name:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
