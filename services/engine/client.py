@@ -201,13 +201,6 @@ def _raise_for(response: httpx.Response) -> None:
 IDLE_CONNECTIONS = 8
 
 
-class _RematchVote(BaseModel):
-    """``POST /v1/games/{id}/rematch``'s body: who votes, and which way."""
-
-    user_id: int
-    vote: bool
-
-
 class EngineClient:
     def __init__(
         self,
@@ -373,11 +366,6 @@ class EngineClient:
     async def end(self, game_id: str, user_id: int, *, admin: bool = False) -> GameInfo:
         body = HostCommand(user_id=user_id, admin=admin)
         return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/end", body=body)
-
-    async def rematch(self, game_id: str, user_id: int, vote: bool) -> GameInfo:
-        """A player's vote for (or against) playing the finished game again, the same seats."""
-        body = _RematchVote(user_id=user_id, vote=vote)
-        return await self._call(GameInfo, "POST", f"/v1/games/{game_id}/rematch", body=body)
 
     async def back(self, game_id: str, user_id: int) -> GameInfo:
         """RULES.md §7 "I'm back": the player is no longer away."""
