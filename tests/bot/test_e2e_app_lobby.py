@@ -309,3 +309,21 @@ def test_the_end_shows_the_result_rematch_leave_and_the_replay(
         replay = page.locator("#end-actions [data-word='replay']").get_attribute("href")
         assert replay is not None and replay.startswith(f"/replay?game={game.game_id}")
         keep_picture(page, f"mini_app_end_{scheme}")
+    # both vote for a rematch (Bob from his app, Ann on her page): her page follows the new game
+    bob_data = launch(stack, bob, link, group)["init_data"]
+    voted = httpx.post(
+        f"{stack_webapp(app_stack)}/v1/games/{game.game_id}/rematch",
+        json={"vote": True},
+        headers={"Authorization": f"tma {bob_data}"},
+        timeout=30,
+    )
+    assert voted.status_code == 200, voted.text
+    page.click("#end-actions [data-word='rematch']")
+    page.wait_for_selector(
+        f"body[data-status='playing']:not([data-game='{game.game_id}']) #table:not([hidden])",
+        timeout=WAIT_MS,
+    )
+
+
+def stack_webapp(app_stack: tuple[Stack, WebAppProcess]) -> str:
+    return app_stack[1].url
