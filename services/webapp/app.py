@@ -73,6 +73,7 @@ from services.presentation.screens.mini_app import (
     already_caught,
     games_list_words,
     invite_query,
+    rating_change_line,
 )
 from services.presentation.screens.names import variant_name
 from services.presentation.screens.page import page_words
@@ -415,6 +416,28 @@ class WebApp:
             raise engine_refusal(e, seat_refused(locale, e)) from None
         # the votes so far come with the game's facts (``rematch``), the stream's too
         return {"version": info.version, "rematch": getattr(info, "rematch", None)}
+
+    async def rating_changes(self, game_id: str, init_data: str) -> dict[str, Any]:
+        """How much a finished game moved each seat's player's rating, from the records
+        (written once the game's end reaches them: ``lines`` is empty until then); judged
+        as the table's requests. 404 ``no_records`` where this replica reads no records."""
+        user = self.authenticate(init_data)
+        await self.flood_check("open", user.id)
+        await self.viewer(game_id, user)
+        if self.records is None:
+            raise Refused(404, "no_records", "this replica reads no records")
+        changes = await asyncio.to_thread(queries.rating_changes, self.records, game_id)
+        locale = await viewer_language(self.redis, user.id, user.language_code)
+        game = await self.engine.game(game_id) if changes else None
+        lines = []
+        for seat, change in sorted(changes.items()):
+            if game is None or seat >= len(game.seats):
+                continue
+            name = person(game.seats[seat]).plain
+            lines.append(
+                {"seat": seat, "change": change, "text": rating_change_line(locale, name, change)}
+            )
+        return {"lines": lines}
 
     async def check_still_in_chat(self, viewer: Viewer) -> None:
         """Raise ``LeftTheChat`` when a viewer without a seat is no longer in the game's chat.
@@ -918,6 +941,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         authorization: Annotated[str | None, Header()] = None,
     ) -> dict[str, Any]:
         return await service(request).lobby_word(game_id, _init_data_of(authorization), word)
+
+    @app.get("/v1/games/{game_id}/ratings")
+    async def get_rating_changes(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> JSONResponse:
+        body = await service(request).rating_changes(game_id, _init_data_of(authorization))
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     @app.post("/v1/games/{game_id}/rematch")
     async def post_rematch(

@@ -23,7 +23,7 @@ import pytest
 
 from harness.players import buttons
 from harness.rounds import play_a_round
-from harness.services import ENGINE_TOKEN, WebAppProcess, start_webapp
+from harness.services import ENGINE_TOKEN, WebAppProcess, records_url, start_webapp
 from harness.stack import FAST_LIMITS, Stack, start_stack
 from services.engine.client import EngineClient, GameInfo
 from tests.helpers.bot_scenes import Group, open_lobby
@@ -50,8 +50,16 @@ def app_stack(
         bot_username="uno_app_lobby_bot",
         bot_env=FAST_LIMITS,
     )
+    # it reads the records the stack's worker writes: the end's rating changes
     webapp = start_webapp(
-        "webapp", TEST_REDIS_URL, stack.engine_url, stack.bot_api_url, stack.token, log_dir
+        "webapp",
+        TEST_REDIS_URL,
+        stack.engine_url,
+        stack.bot_api_url,
+        stack.token,
+        log_dir,
+        UNO_WEBAPP_REPLAY_ARCHIVE="1",
+        UNO_DATABASE_URL=records_url(log_dir),
     )
     stack.control.register_web_app(stack.token, SHORT_NAME, f"{webapp.url}/")
     stack.start_bot("bot-a", UNO_WEBAPP_PUBLIC_URL=f"{webapp.url}/")
@@ -286,7 +294,9 @@ def test_the_end_shows_the_result_rematch_leave_and_the_replay(
     app_stack: tuple[Stack, WebAppProcess], phone: Any
 ) -> None:
     """A game played to its end: the page shows the winner and every seat's points (the
-    chat's own end), Rematch and Leave for a player, and the replay's link."""
+    chat's own end), each seat's rating change (the records'), Rematch and Leave for a
+    player, and the replay's link; both players vote for the rematch and the page moves on
+    to the new game's table."""
     stack, _ = app_stack
     group, _, _ = a_group(stack)
     ann, bob = group.people[0], group.people[1]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.presentation.i18n import gettext, rich_gettext
+from services.presentation.i18n import gettext, number, rich_gettext
 from services.presentation.rich import Rich
 from services.presentation.screens.keyboard import Button, Screen
 
@@ -107,6 +107,17 @@ def invite_button(locale: str | None, app: MiniApp, game_id: str) -> Button:
     return Button(
         "📱 " + gettext(locale, "Join the game in the app"),
         url=f"{app.direct_link}?startapp={game_id}",
+    )
+
+
+def rating_change_line(locale: str | None, name: str, change: float) -> str:
+    """A seat's rating change in a finished game, as the app's end shows it (``+1.2``)."""
+    sign = "+" if change >= 0 else "−"
+    return gettext(
+        locale,
+        "{name}: rating {change}",
+        name=name,
+        change=sign + number(locale, round(abs(change), 1)),
     )
 
 

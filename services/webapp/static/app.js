@@ -8,7 +8,7 @@ import { tg, start, holdSeat, backButton, haptic, loadSetting, saveSetting, foll
 import { showGames } from "./games.js";
 import { renderSeats, renderCentre, renderClock, element, cardName } from "./table.js";
 import { renderHand, handKeys } from "./hand.js";
-import { renderLobby, hideLobby, renderEnd, hideEnd } from "./lobby.js";
+import { renderLobby, hideLobby, renderEnd, hideEnd, renderRatings } from "./lobby.js";
 import * as motion from "./motion.js";
 import { sound, setSounds, soundsOn } from "./sound.js";
 import { backSvg, cardSvg, COLOURS } from "./cards.js";
@@ -332,6 +332,7 @@ function render(next) {
     renderEnd(next, page, { onVote: vote, replayHref: `/replay?game=${encodeURIComponent(next.game.game_id)}${window.location.hash}` });
     const rematch = next.game.rematch;
     if (rematch && rematch.next_game_id) moveTo(rematch.next_game_id);
+    else if (ratingsFor !== next.game.game_id) loadRatings(next.game.game_id, 0);
   } else hideEnd();
   if (playing && owing === String(next.seat) && wasOwing !== owing) {
     haptic("turn");
@@ -384,6 +385,23 @@ function invite(query) {
   tg.switchInlineQuery(query, ["users", "groups"]);
 }
 
+// The game whose rating changes are asked for: the records write them once the game's end
+// reaches them, a moment after the page shows it, so the page asks again a few times.
+let ratingsFor = null;
+const RATINGS_TRIES = 20;
+async function loadRatings(id, tries) {
+  ratingsFor = id;
+  const response = await fetch(`/v1/games/${encodeURIComponent(id)}/ratings`, {
+    headers: { Authorization: `tma ${tg.initData}` },
+  }).catch(() => null);
+  if (ratingsFor !== id) return;
+  const body = response && response.ok ? await response.json().catch(() => null) : null;
+  if (body && body.lines.length) renderRatings(body.lines);
+  else if ((!response || response.ok || response.status >= 500) && tries < RATINGS_TRIES) {
+    setTimeout(() => { if (ratingsFor === id) loadRatings(id, tries + 1); }, 1500);
+  }
+}
+
 /** The rematch is dealt: the page follows the new game, no reload. */
 function moveTo(next) {
   if (next === gameId) return;
@@ -395,6 +413,8 @@ function moveTo(next) {
   delete $("#result").dataset.over;
   delete document.body.dataset.over;
   hideEnd();
+  renderRatings([]);
+  ratingsFor = null;
   connect();
 }
 

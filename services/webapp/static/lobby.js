@@ -67,3 +67,9 @@ export function renderEnd(table, page, { onVote, replayHref }) {
 export function hideEnd() {
   $("#end").hidden = true;
 }
+
+/** Each seat's rating change in the game, in the server's words. */
+export function renderRatings(lines) {
+  $("#end-ratings").replaceChildren(...lines.map((line) =>
+    element("li", { "data-seat": line.seat, class: line.change >= 0 ? "up" : "down" }, line.text)));
+}
