@@ -21,11 +21,15 @@ from urllib.parse import parse_qsl, urlencode
 import httpx
 import pytest
 
-from harness.players import buttons
+from harness.players import buttons, callbacks
 from harness.rounds import play_a_round
 from harness.services import ENGINE_TOKEN, WebAppProcess, records_url, start_webapp
 from harness.stack import FAST_LIMITS, Stack, start_stack
 from services.engine.client import EngineClient, GameInfo
+from services.engine.rules import Options
+from services.records import queries
+from services.records.database import make_engine
+from services.records.queries import ChatSettings
 from tests.helpers.bot_scenes import Group, open_lobby
 from tests.helpers.bot_scenes import engine_game as engine_game_here
 
@@ -337,3 +341,162 @@ def test_the_end_shows_the_result_rematch_leave_and_the_replay(
 
 def stack_webapp(app_stack: tuple[Stack, WebAppProcess]) -> str:
     return app_stack[1].url
+
+
+#: What the page sends Telegram, kept as a client would receive it: the app's calls
+#: (switchInlineQuery among them) go to the client's proxy, here a list the test reads.
+TELEGRAM_CLIENT = """
+window.TelegramWebviewProxy = {
+  postEvent(type, data) {
+    (window.sentToTelegram = window.sentToTelegram || []).push([type, data]);
+  },
+};
+"""
+#: Presses a round of the evening may take at most; more is a bug.
+MOST_STEPS = 400
+
+
+def owes(page: Any) -> bool:
+    """Whether the person of ``page`` owes the game's next decision."""
+    owing = page.get_attribute("body", "data-owing")
+    mine = page.locator(".seat.me")
+    return bool(owing) and mine.count() == 1 and mine.get_attribute("data-seat") == owing
+
+
+def press_something(page: Any) -> None:
+    """What a person in a hurry presses: the first colour, UNO!, a playable card, the first
+    decision, else the draw pile."""
+    for selector in (
+        "#wheel:not([hidden]) .decision",
+        "#uno .decision",
+        "#hand .hand-card.playable",
+        "#decisions .decision",
+        "#draw-stack.can-draw",
+    ):
+        found = page.locator(selector)
+        if found.count():
+            found.first.click()
+            return
+
+
+def state(page: Any) -> dict[str, Any]:
+    """What a page shows of the game's state, for a failure's message."""
+    return {
+        "version": page.get_attribute("body", "data-version"),
+        "owing": page.get_attribute("body", "data-owing"),
+        "me": [s.get_attribute("data-seat") for s in page.locator(".seat.me").all()],
+        "decisions": page.locator("#dock").inner_text(),
+        "status": page.locator("#status").inner_text(),
+        "playable": page.locator("#hand .hand-card.playable").count(),
+    }
+
+
+def play_until_over(pages: list[Any], steps: int = MOST_STEPS) -> int:
+    """Each person presses on their turn (the AI plays its own) until the pages show the
+    game's end, or for ``steps`` presses; the presses made."""
+    made = 0
+    while made < steps and not pages[0].locator("body[data-over]").count():
+        version = pages[0].get_attribute("body", "data-version")
+        for page in pages:
+            if owes(page):
+                seen = page.get_attribute("body", "data-version")
+                refused = page.get_attribute("body", "data-refused") or "0"
+                press_something(page)
+                made += 1
+                page.wait_for_selector(
+                    f"body:not([data-version='{seen}']), "
+                    f"body:not([data-refused='{refused}'])[data-refused]",
+                    timeout=WAIT_MS,
+                )
+                break
+        else:  # the AI's turn (or a table on its way): the next table
+            try:
+                pages[0].wait_for_selector(f"body:not([data-version='{version}'])", timeout=WAIT_MS)
+            except Exception as stuck:
+                raise AssertionError(f"stuck: {[state(p) for p in pages]}") from stuck
+    return made
+
+
+def test_the_whole_evening_in_the_app(app_stack: tuple[Stack, WebAppProcess], browser: Any) -> None:
+    """At a phone's size: Ann opens the group's lobby in the app and invites (the bot answers
+    the inline query, the invite is posted in a chat), Bob joins from the invite, Ann adds
+    an AI and starts; they play to the end (a target of one point: one round), the chat's
+    lobby, table and result following; both vote for a rematch and play its first moves."""
+    stack, _ = app_stack
+    group, _, _ = a_group(stack)
+    ann, bob = group.people[0], group.people[1]
+    records = make_engine(stack.database_url)
+    queries.save_chat_settings(records, group.id, ChatSettings(rules=Options(target_score=1)))
+    records.dispose()
+    friends = stack.control.create_group("Friends", [ann["id"], bob["id"]], bots=[stack.token])
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(TELEGRAM_CLIENT)
+    try:
+        open_lobby(stack, group)
+        link = app_link(lobby_message(stack, group, having="Ann"))
+        ann_page = context.new_page()
+        ann_page.goto(launch(stack, ann, link, group)["url"])
+        ann_page.click("[data-word='invite']", timeout=WAIT_MS)
+        sent = ann_page.evaluate("() => window.sentToTelegram")
+        [query] = [
+            json.loads(data)["query"]
+            for kind, data in sent
+            if kind == "web_app_switch_inline_query"
+        ]
+        answer = stack.control.inline_query(ann["id"], query, bot=stack.token)
+        posted = stack.control.choose_inline_result(
+            ann["id"], answer["query_id"], answer["results"][0]["id"], chat_id=friends["id"]
+        )
+        [[invited]] = posted["reply_markup"]["inline_keyboard"]
+        assert invited["url"] == link
+
+        # Bob opens the invite, joins; Ann adds an easy AI and starts
+        opened = stack.control.open_web_app(
+            bob["id"], "direct_link", link=invited["url"], chat_id=friends["id"]
+        )
+        bob_page = context.new_page()
+        bob_page.goto(opened["url"])
+        bob_page.click("[data-word='join']", timeout=WAIT_MS)
+        ann_page.wait_for_selector("#lobby-seats .lobby-seat:nth-child(2)", timeout=WAIT_MS)
+        lobby_message(stack, group, having="Bob")
+        ann_page.click("[data-word='ai.random']")
+        ann_page.wait_for_selector(".lobby-seat[data-ai]", timeout=WAIT_MS)
+        lobby_message(stack, group, having="easy AI")
+        ann_page.click("[data-word='start']")
+        pages = [ann_page, bob_page]
+        for page in pages:
+            page.wait_for_selector(
+                "body[data-status='playing'] #table:not([hidden])", timeout=WAIT_MS
+            )
+        first = ann_page.get_attribute("body", "data-game")
+        group.players.wait_table("the chat's table", lambda m: True)
+
+        # the round, to the game's end: the result on both pages, and in the chat
+        play_until_over(pages)
+        for page in pages:
+            page.wait_for_selector(
+                "body[data-over] #end-actions [data-word='rematch']", timeout=WAIT_MS
+            )
+            assert page.locator("#result").inner_text().strip()
+        stack.control.wait_until(
+            lambda: any("wins the game" in m.get("text", "") for m in group.players.bot_messages()),
+            timeout=60,
+            what="the chat's result",
+        )
+
+        # the rematch: both vote, both pages go on to the new game's table
+        for page in pages:
+            page.click("#end-actions [data-word='rematch']")
+        for page in pages:
+            page.wait_for_selector(
+                f"body[data-status='playing']:not([data-game='{first}']) #table:not([hidden])",
+                timeout=WAIT_MS,
+            )
+        again = ann_page.get_attribute("body", "data-game")
+        group.players.wait_table(
+            "the rematch's table in the chat",
+            lambda m: any(cb.game_id == again for cb in callbacks(m)),
+        )
+        assert play_until_over(pages, steps=3) == 3
+    finally:
+        context.close()

@@ -381,8 +381,12 @@ async function vote(yes, event) {
 
 /** Invite: Telegram's inline mode in a chat the person picks, the bot answering with the
  * lobby and a button opening the app on it. */
-function invite(query) {
-  tg.switchInlineQuery(query, ["users", "groups"]);
+function invite(query, event) {
+  try {
+    tg.switchInlineQuery(query, ["users", "groups"]);
+  } catch { // a client without inline mode for this app: nothing to share with
+    notice(say("refused"), event && event.currentTarget);
+  }
 }
 
 // The game whose rating changes are asked for: the records write them once the game's end
