@@ -15,6 +15,7 @@ import json
 import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
@@ -25,6 +26,7 @@ from harness.players import buttons, callbacks
 from harness.rounds import play_a_round
 from harness.services import ENGINE_TOKEN, WebAppProcess, records_url, start_webapp
 from harness.stack import FAST_LIMITS, Stack, start_stack
+from playground.control import TelegramControl
 from services.engine.client import EngineClient, GameInfo
 from services.engine.rules import Options
 from services.records import queries
@@ -391,12 +393,20 @@ def state(page: Any) -> dict[str, Any]:
     }
 
 
+def versions(pages: list[Any]) -> list[str | None]:
+    return [p.get_attribute("body", "data-version") for p in pages]
+
+
+def moved_on(pages: list[Any], seen: list[str | None]) -> bool:
+    """Whether any page shows a table newer than ``seen``."""
+    return versions(pages) != seen
+
+
 def play_until_over(pages: list[Any], steps: int = MOST_STEPS) -> int:
     """Each person presses on their turn (the AI plays its own) until the pages show the
     game's end, or for ``steps`` presses; the presses made."""
     made = 0
     while made < steps and not pages[0].locator("body[data-over]").count():
-        version = pages[0].get_attribute("body", "data-version")
         for page in pages:
             if owes(page):
                 seen = page.get_attribute("body", "data-version")
@@ -409,10 +419,13 @@ def play_until_over(pages: list[Any], steps: int = MOST_STEPS) -> int:
                     timeout=WAIT_MS,
                 )
                 break
-        else:  # the AI's turn (or a table on its way): the next table
+        else:  # the AI's turn, or a page's table still on its way: the next table on any
+            seen = versions(pages)
             try:
-                pages[0].wait_for_selector(f"body:not([data-version='{version}'])", timeout=WAIT_MS)
-            except Exception as stuck:
+                TelegramControl.wait_until(
+                    partial(moved_on, pages, seen), timeout=WAIT_MS / 1000, what="the next table"
+                )
+            except AssertionError as stuck:
                 raise AssertionError(f"stuck: {[state(p) for p in pages]}") from stuck
     return made
 
