@@ -29,6 +29,8 @@ from harness.stack import FAST_LIMITS, Stack, start_stack
 from playground.control import TelegramControl
 from services.engine.client import EngineClient, GameInfo
 from services.engine.rules import Options
+from services.presentation.i18n import gettext
+from services.presentation.screens.names import variant_name
 from services.records import queries
 from services.records.database import make_engine
 from services.records.queries import ChatSettings
@@ -239,6 +241,11 @@ def test_the_groups_lobby_opens_in_the_app_and_becomes_its_table(
     bob_page.wait_for_selector(".lobby-seat[data-ai]", timeout=WAIT_MS)
     keep_picture(bob_page, "mini_app_lobby_dark")
 
+    # coming back to the lobby: a reload shows it as it is
+    ann_page.reload()
+    ann_page.wait_for_selector(".lobby-seat[data-ai] .level", timeout=WAIT_MS)
+    assert ann_page.locator("#lobby-seats .lobby-seat").count() == 3
+
     # Ann starts: the lobby becomes the table on both pages, no reload
     ann_page.click("[data-word='start']")
     for page in (ann_page, bob_page):
@@ -256,7 +263,7 @@ def test_the_groups_lobby_opens_in_the_app_and_becomes_its_table(
 
 
 def test_an_admin_starts_a_kicked_player_and_a_closed_lobby_are_refused(
-    app_stack: tuple[Stack, WebAppProcess],
+    app_stack: tuple[Stack, WebAppProcess], phone: Any
 ) -> None:
     stack, webapp = app_stack
     group, cat, _ = a_group(stack)
@@ -276,11 +283,15 @@ def test_an_admin_starts_a_kicked_player_and_a_closed_lobby_are_refused(
         timeout=60,
         what="Bob kicked",
     )
+    kicked = "You were removed from this game, so you can't take a seat in it again."
     refused = word(webapp, game_id, bob_data, {"action": "join"})
-    assert refused.status_code == 403
-    assert refused.json()["words"] == (
-        "You were removed from this game, so you can't take a seat in it again."
-    )
+    assert refused.status_code == 403 and refused.json()["words"] == kicked
+    # in the app: his Join is answered with why, beside it, and nothing changes
+    bob_page = phone(launch(stack, bob, link, group)["url"])
+    bob_page.click("[data-word='join']", timeout=WAIT_MS)
+    bob_page.wait_for_selector("body[data-refused='1']", timeout=WAIT_MS)
+    assert bob_page.locator("#notice").inner_text() == kicked
+    assert bob_page.locator("#lobby-seats .lobby-seat").count() == 1
 
     # Cat, an admin of the group but not the host, adds an AI and starts
     assert word(webapp, game_id, cat_data, {"action": "ai", "level": "hard"}).status_code == 200
@@ -511,5 +522,45 @@ def test_the_whole_evening_in_the_app(app_stack: tuple[Stack, WebAppProcess], br
             lambda m: any(cb.game_id == again for cb in callbacks(m)),
         )
         assert play_until_over(pages, steps=3) == 3
+    finally:
+        context.close()
+
+
+def test_the_lobby_in_persian_at_320_pixels_fits_right_to_left(
+    app_stack: tuple[Stack, WebAppProcess], browser: Any
+) -> None:
+    """Dara reads Persian on a 320 px phone: the lobby's words are the catalog's Persian,
+    right to left, nothing wider than the screen, every button at least 44 px."""
+    stack, _ = app_stack
+    control = stack.control
+    ann = control.create_user("Ann", username=None)
+    dara = control.create_user("Dara", username=None, language_code="fa")
+    chat = control.create_group("UNO night", [ann["id"], dara["id"]], bots=[stack.token])
+    for person in (ann, dara):
+        control.start_bot(person["id"], stack.token)
+    group = Group(chat, [ann, dara], stack.players(int(chat["id"])))
+    open_lobby(stack, group)
+    link = app_link(lobby_message(stack, group, having="Ann"))
+    context = browser.new_context(
+        viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True
+    )
+    try:
+        page = context.new_page()
+        page.goto(launch(stack, dara, link, group)["url"])
+        page.click("[data-word='join']", timeout=WAIT_MS)
+        page.wait_for_selector("#lobby-seats .lobby-seat:nth-child(2)", timeout=WAIT_MS)
+        assert page.get_attribute("html", "dir") == "rtl"
+        assert page.locator("[data-word='leave']").inner_text().endswith(gettext("fa", "Leave"))
+        waiting = gettext(
+            "fa", "UNO {variant} · waiting for players", variant=variant_name("fa", "classic")
+        )
+        assert waiting in page.locator("#lobby-title").inner_text()
+        wide = page.evaluate("() => document.documentElement.scrollWidth")
+        assert wide <= 320
+        for tap in page.locator("#lobby-actions .decision").all():
+            box = tap.bounding_box()
+            assert box is not None and box["height"] >= 44 and box["width"] >= 44
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 320
+        keep_picture(page, "mini_app_lobby_fa_320")
     finally:
         context.close()
