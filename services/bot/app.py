@@ -33,7 +33,16 @@ from telegram.ext import (
     filters,
 )
 
-from services.bot import flood, language_commands, lobby, play, pressed, replays, standings
+from services.bot import (
+    flood,
+    language_commands,
+    lobby,
+    play,
+    pressed,
+    rematches,
+    replays,
+    standings,
+)
 from services.bot.bot_api_http import AiohttpRequest
 from services.bot.context import (
     SERVICES_KEY,
@@ -206,6 +215,7 @@ def add_handlers(app: Application) -> None:  # type: ignore[type-arg]
         (Kind.SETTINGS, standings.settings_button),
         (Kind.FORGET, standings.confirm_forget),
         (Kind.LANGUAGE, language_commands.language_button),
+        (Kind.REMATCH, rematches.rematch_button),
     ):
         app.add_handler(pressed.press_handler(kind, on_press, block=later))
     app.add_handler(CallbackQueryHandler(pressed.unknown_press, block=later))

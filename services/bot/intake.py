@@ -24,6 +24,7 @@ from telegram.error import TelegramError
 
 from services.bot.background import FINISHED, Background
 from services.bot.engine_calls import call_engine
+from services.bot.final_message import REMATCH_EVENTS
 from services.bot.hands import Hands
 from services.bot.logreader import LogEntry
 from services.bot.memory import Claim, GameMemory, Memory
@@ -84,6 +85,10 @@ class Intake:
             await self.nudges.on_due(entry)
             return True
         public = entry.events
+        if public and all(e.get("type") in REMATCH_EVENTS for e in public):
+            # A finished game's rematch vote: its final message shows it; no table.
+            await self.notices.finals.redraw(entry.game_id)
+            return True
         starts = [i for i, e in enumerate(public) if e.get("type") == "round_started"]
         this_round = public[starts[-1] + 1 :] if starts else public
         moves = [e for e in this_round if e.get("type") in MOVE_EVENTS]
@@ -103,7 +108,9 @@ class Intake:
         )
         mem = await noted()
         if mem is None:
-            if await self.adopt(entry.game_id) is None:
+            # A rematch's lobby (one player said yes) is the engine's, not a /new under way.
+            rematch = any(e.get("type") == "game_created" and "rematch_of" in e for e in public)
+            if await self.adopt(entry.game_id, lobby=rematch) is None:
                 return True  # gone already
             mem = await noted()
             if mem is None:
@@ -138,15 +145,16 @@ class Intake:
 
         self.background.spawn(later())
 
-    async def adopt(self, game_id: str) -> GameMemory | None:
+    async def adopt(self, game_id: str, *, lobby: bool = False) -> GameMemory | None:
         """A game this bot has no memory of (its memory was lost, or the game was made
-        through the engine directly): its table is posted in its chat from now on."""
+        through the engine directly, a rematch too): its table is posted in its chat from
+        now on. ``lobby``: a lobby the engine made (a rematch's) is taken up too."""
         try:
             game = await call_engine(lambda: self.engine.game(game_id))
         except NotFound:
             return None
-        if game.status != "playing":
-            # A lobby is always made through /new, which remembers it with its message;
+        if game.status != "playing" and not (lobby and game.status == "lobby"):
+            # A lobby is otherwise made through /new, which remembers it with its message;
             # one seen here first is that /new still under way.
             return None
         try:

@@ -11,19 +11,18 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from telegram import InlineKeyboardMarkup
-
 from services.bot import keyboards
 from services.bot.engine_calls import call_engine
+from services.bot.final_message import FinalMessages
 from services.bot.logreader import LogEntry
 from services.bot.memory import GameMemory, Memory
 from services.bot.outbox import Outbox
+from services.bot.telegram_html import telegram_html
 from services.engine.client import EngineClient, GameInfo
 from services.presentation.locales.bidi import with_direction
 from services.presentation.screens.event_lines import NOTICE_EVENTS
 from services.presentation.screens.mini_app import MiniApp
 from services.presentation.screens.notices import blocked, notice
-from services.presentation.screens.replay import replay_keyboard
 
 
 class Notices:
@@ -34,6 +33,7 @@ class Notices:
         self.memory = memory
         self.outbox = outbox
         self.mini_app = mini_app
+        self.finals = FinalMessages(engine, memory, outbox, mini_app)
 
     async def announce(
         self, mem: GameMemory, entry: LogEntry, public: list[dict[str, Any]]
@@ -61,18 +61,21 @@ class Notices:
                 await self.memory.update_game(mem.game_id, table="", tfp="", scrolled=0)
                 if table is not None:
                     await self.memory.supersede_table(mem.game_id, table)
-            await self.outbox.send(
-                mem.chat_id, text, self.replay_markup(locale, game, event), topic_id=mem.topic_id
-            )
+            final = self.is_final(game, event)
+            markup = keyboards.markup(self.finals.keyboard(locale, game)) if final else None
+            sent = await self.outbox.send(mem.chat_id, text, markup, topic_id=mem.topic_id)
+            if final and sent is not None:
+                # Redrawn with the rematch's vote as it comes (final_message.py).
+                await self.finals.remember(
+                    game.game_id, mem.chat_id, sent.message_id, locale, telegram_html(text)
+                )
 
-    def replay_markup(
-        self, locale: str, game: GameInfo, event: dict[str, Any]
-    ) -> InlineKeyboardMarkup | None:
-        """The game's final message offers its replay: a game dealt and then won or ended
-        (one ended in its lobby has nothing to replay)."""
-        if event["type"] not in ("game_over", "game_ended") or game.status == "lobby":
-            return None
-        return keyboards.markup(replay_keyboard(locale, self.mini_app, game.game_id, in_group=True))
+    @staticmethod
+    def is_final(game: GameInfo, event: dict[str, Any]) -> bool:
+        """Whether ``event``'s message is the game's final one, which offers its replay and
+        a rematch: a game dealt and then won or ended (one ended in its lobby has nothing to
+        replay or play again)."""
+        return event["type"] in ("game_over", "game_ended") and game.status != "lobby"
 
     async def tell_blocked(self, mem: GameMemory, game: GameInfo, user_id: int) -> None:
         """The player blocked the bot: their hand stays reachable through inline mode, and

@@ -303,9 +303,9 @@ class Games:
                 raise no_such_game(game_id)
         raise GameError(409, "busy", "the game changed too often meanwhile; try again")
 
-    async def rematch(self, game_id: str, user_id: int, vote: bool) -> GameRecord:
+    async def rematch(self, game_id: str, user_id: int, vote: bool) -> tuple[GameRecord, bool]:
         """A player's vote on a rematch of a finished game (RULES.md §7 "Rematch"); the
-        finished game as it is after the vote.
+        finished game as it is after the vote, and whether this call made the new game.
 
         [decision] The vote that completes it writes two keys, which no one script can
         write together since the new game's lies elsewhere: so the new game comes first,
@@ -315,6 +315,7 @@ class Games:
         the vote unwritten and the new game in place: the vote sent again (or the other
         last vote) finds the game made already and writes the old record to agree with it,
         so neither write is ever half-done, and the chat never gets two rematches."""
+        created = False
         for _ in range(LOBBY_RETRIES):
             record = await self.get(game_id)
             new, events = game_record.vote_rematch(record, user_id, vote)
@@ -322,6 +323,7 @@ class Games:
             next_id = new.rematch.next_game_id
             if next_id is not None:
                 made = await self._create_rematch(new)
+                created = created or made is None
                 if made is not None:
                     # Made by the same vote sent before (or at the same moment): what it
                     # made stands, and this write says what that game is.
@@ -335,7 +337,7 @@ class Games:
                         )
             result = await self._write(record, new, events)
             if isinstance(result, Written):
-                return new
+                return new, created
             if isinstance(result, Missing):
                 raise no_such_game(game_id)
         raise GameError(409, "busy", "the game changed too often meanwhile; try again")

@@ -26,6 +26,7 @@ class Kind(StrEnum):
     SETTINGS = "s"  # /settings: ``p.<panel>`` or a choice, ``h.jump_in``, ``u.8`` (no game)
     FORGET = "f"  # /forgetme's confirmation: the argument is the user who asked (no game)
     LANGUAGE = "g"  # /language's buttons: the argument is the language (no game)
+    REMATCH = "r"  # a finished game's rematch vote: ``yes`` or ``no``
 
 
 _FIELD = re.compile(r"^[A-Za-z0-9_\-.+/]*$")

@@ -86,6 +86,7 @@ from services.presentation.screens.refusals import (
     only_host_or_admin,
     seat_refused,
 )
+from services.presentation.screens.rematch import vote_open, vote_refused
 from services.presentation.screens.replay import replay_refusal
 from services.records import queries
 from services.records.database import make_engine
@@ -335,6 +336,9 @@ class WebApp:
             # or an admin of the game's chat (Telegram's word, cached as membership is).
             table["may_start"] = await self.may_host(shown.at.game, user_id)
             table["invite"] = invite_query(game_id)  # what the Invite shares (the bot answers it)
+        elif shown.at.game.status == "over":
+            # Rematch and Leave while the vote is open, as the chat's final message offers them
+            table["vote_open"] = vote_open(shown.at.game)
         if shown.removed is not None:  # kicked: they watch as a spectator, and are told why
             table["removed"] = {
                 "reason": shown.removed,
@@ -413,7 +417,7 @@ class WebApp:
         try:
             info = await self.engine.rematch(game_id, user.id, vote.vote)
         except EngineError as e:
-            raise engine_refusal(e, seat_refused(locale, e)) from None
+            raise engine_refusal(e, vote_refused(locale, e)) from None
         # the votes so far come with the game's facts (``rematch``), the stream's too
         return {"version": info.version, "rematch": getattr(info, "rematch", None)}
 

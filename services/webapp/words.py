@@ -29,6 +29,7 @@ from services.presentation.screens.names import variant_name
 from services.presentation.screens.notices import notice
 from services.presentation.screens.page import seat_counts
 from services.presentation.screens.refusals import kicked_out, left_the_group, left_this_games_group
+from services.presentation.screens.rematch import votes_text
 from services.presentation.screens.scores import round_end
 from services.presentation.screens.table import (
     catch_line,
@@ -144,6 +145,8 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
     end = _the_end(locale, game, view)
     if end:
         words["game_over"] = end
+        votes = votes_text(locale, game)  # who has voted for a rematch, as the chat says it
+        words["rematch"] = votes.plain if votes is not None else ""
     return words
 
 

@@ -24,8 +24,10 @@ def group_messages(stack: Stack, scene: Scene) -> list[dict[str, Any]]:
 
 
 def live(message: dict[str, Any]) -> bool:
-    """Whether a bot message looks like a table in play: a decision owed, or buttons."""
-    return "▶" in (message.get("text") or "") or bool(callbacks(message))
+    """Whether a bot message looks like a table in play: a decision owed, or buttons (the
+    final message's Rematch and Leave are the finished game's, not a move)."""
+    moves = [cb for cb in callbacks(message) if cb.kind is not Kind.REMATCH]
+    return "▶" in (message.get("text") or "") or bool(moves)
 
 
 def test_the_table_moves_to_the_bottom_when_cards_push_it_up(stack: Stack, make_group: Any) -> None:

@@ -190,4 +190,7 @@ async def rematch(context: Context, game_id: GameId, body: RematchVote) -> Respo
     played again in the same chat (``rematch.next_game_id``). 409 ``game_not_over``,
     ``already_voted``, ``rematch_started``, ``chat_busy``; 403 ``not_a_player``,
     ``seat_removed``."""
-    return json_response(game_info(await context.games.rematch(game_id, body.user_id, body.vote)))
+    record, created = await context.games.rematch(game_id, body.user_id, body.vote)
+    if created:
+        context.metrics.games_created.inc()
+    return json_response(game_info(record))

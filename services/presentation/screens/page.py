@@ -58,10 +58,6 @@ def page_words(locale: str) -> dict[str, str]:
         "invite": "📨 " + gettext(locale, "Invite"),
         "rematch": "🔁 " + gettext(locale, "Rematch"),
         "replay": "🎞 " + gettext(locale, "Replay"),
-        # a template: the page puts the votes in place of {yes} and {total}
-        "rematch_votes": gettext(
-            locale, "Rematch votes: {yes} of {total}", yes="{yes}", total="{total}"
-        ),
     }
 
 

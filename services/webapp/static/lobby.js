@@ -50,13 +50,11 @@ export function renderEnd(table, page, { onVote, replayHref }) {
   const end = $("#end");
   end.hidden = false;
   const rematch = table.game.rematch || null;
-  const humans = table.game.seats.filter((s) => s.user_id && !s.ai).length;
-  const yes = rematch ? (rematch.yes || []).length : 0;
   const mine = rematch && [...(rematch.yes || []), ...(rematch.no || [])].includes(table.me);
-  $("#end-votes").textContent = rematch && yes
-    ? (page.rematch_votes || "").replace("{yes}", page.num(yes)).replace("{total}", page.num(humans)) : "";
+  // who has voted which way, in the chat's words
+  $("#end-votes").textContent = table.words.rematch || "";
   const actions = [];
-  if (table.seat !== null && !table.removed) {
+  if (table.seat !== null && !table.removed && table.vote_open) {
     actions.push(button("rematch", page.rematch, (e) => onVote(true, e), { disabled: mine || null }));
     actions.push(button("leave", page.leave, (e) => onVote(false, e)));
   }

@@ -199,3 +199,33 @@ async def test_a_crash_between_the_two_writes_is_finished_by_the_vote_sent_again
     assert info.rematch.next_game_id == made.id
     assert load_record(raw_redis, made.id) == made
     await store.redis.aclose()
+
+
+@pytest.mark.parametrize("second", [True, False])
+async def test_the_last_vote_sent_twice_at_once_is_taken_once(
+    engine: EngineClient, raw_redis: redis.Redis, second: bool
+) -> None:
+    """A double press (or yes and no pressed together): one answer takes the vote, the
+    other is refused, and the rematch is made once, as the vote taken says."""
+    for _ in range(5):
+        old = await ended_game(engine, humans=2)
+        await engine.rematch(old.game_id, 1, True)
+        answers = await asyncio.gather(
+            engine.rematch(old.game_id, 2, True),
+            engine.rematch(old.game_id, 2, second),
+            return_exceptions=True,
+        )
+        taken = [a for a in answers if isinstance(a, GameInfo)]
+        refused = [a for a in answers if isinstance(a, Conflict)]
+        assert len(taken) == 1 and len(refused) == 1, answers
+        assert refused[0].error in ("rematch_started", "already_voted")
+        final = await engine.game(old.game_id)
+        assert final.rematch == taken[0].rematch
+        next_id = final.rematch.next_game_id
+        assert next_id is not None
+        new = await engine.game(next_id)
+        humans = [s.user_id for s in new.seats if s.user_id is not None]
+        assert humans == [1, *final.rematch.yes[1:]]
+        created = [e for _, _, e in stream_entries(raw_redis, next_id)]
+        assert [e["type"] for e in created].count("game_created") == 1
+        await engine.end(next_id, 1)
