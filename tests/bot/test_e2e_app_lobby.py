@@ -306,6 +306,11 @@ def test_an_admin_starts_a_kicked_player_and_a_closed_lobby_are_refused(
     closed = word(webapp, game_id, cat_data, {"action": "join"})
     assert closed.status_code in (404, 409) and closed.json()["words"] == "This game is over."
 
+    # a flood of lobby words is held as a flood of moves is
+    answers = [word(webapp, game_id, cat_data, {"action": "join"}) for _ in range(40)]
+    held = [a for a in answers if a.status_code == 429]
+    assert held and held[0].json()["error"] == "slow_down"
+
 
 def test_the_end_shows_the_result_rematch_leave_and_the_replay(
     app_stack: tuple[Stack, WebAppProcess], phone: Any
