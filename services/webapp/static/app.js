@@ -332,7 +332,8 @@ function render(next) {
     renderEnd(next, page, { onVote: vote, replayHref: `/replay?game=${encodeURIComponent(next.game.game_id)}${window.location.hash}` });
     const rematch = next.game.rematch;
     if (rematch && rematch.next_game_id) moveTo(rematch.next_game_id);
-    else if (ratingsFor !== next.game.game_id) loadRatings(next.game.game_id, 0);
+    // only a game played to its end is rated (one ended early is not)
+    else if (next.game.status === "over" && ratingsFor !== next.game.game_id) loadRatings(next.game.game_id, 0);
   } else hideEnd();
   if (playing && owing === String(next.seat) && wasOwing !== owing) {
     haptic("turn");
