@@ -111,6 +111,9 @@ def launch_url(app_url: str, init_data: str, start_param: str | None) -> str:
         "tgWebAppVersion": WEB_APP_VERSION,
         "tgWebAppPlatform": WEB_APP_PLATFORM,
         "tgWebAppThemeParams": json.dumps(THEME_PARAMS, separators=(",", ":")),
+        # as a client passes it for a bot with inline mode, which every bot here has (its
+        # getMe's supports_inline_queries): the app may switchInlineQuery
+        "tgWebAppBotInline": "1",
     }
     if start_param:
         fragment["tgWebAppStartParam"] = start_param

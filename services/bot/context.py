@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from telegram import Chat, Message, Update, User
-from telegram.constants import ChatMemberStatus
 from telegram.ext import ContextTypes
 
 from services.bot.memory import Memory
 from services.bot.outbox import Outbox
 from services.bot.publisher import Publisher
+from services.chat_roles import is_admin_status
 from services.config import Settings
 from services.engine.client import EngineClient
 from services.language_preferences import chosen_language
@@ -78,7 +78,7 @@ def is_group(chat: Chat | None) -> bool:
 
 async def is_chat_admin(context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int) -> bool:
     member = await context.bot.get_chat_member(chat_id, user_id)
-    return member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
+    return is_admin_status(str(member.status))
 
 
 def update_user(update: Update) -> User | None:

@@ -24,6 +24,7 @@ from telegram.ext import ContextTypes
 
 from services.bot.context import app_language_of, is_group, locale_of, services, topic_of
 from services.bot.engine_calls import EngineDown, call_engine
+from services.bot.invites import answer_invite
 from services.bot.keyboards import markup
 from services.bot.outbox import Outcome
 from services.bot.ratelimit import REPLY_WORTH
@@ -34,6 +35,7 @@ from services.presentation.callbacks import BadCallback, Callback, Kind
 from services.presentation.screens.commands import private_hello
 from services.presentation.screens.hand import hand_in_private_chat
 from services.presentation.screens.inline_results import did_not_count, inline_page
+from services.presentation.screens.mini_app import invited_game
 from services.presentation.screens.refusals import (
     NOT_OWED,
     card_not_playable,
@@ -230,6 +232,10 @@ async def inline_query(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
     legal actions, then the cards that cannot be played now (inert)."""
     query, user = update.inline_query, update.effective_user
     if query is None or user is None:
+        return
+    invited = invited_game(query.query)
+    if invited is not None:  # the Mini App's Invite: the lobby shared into a chat
+        await answer_invite(query, context, invited)
         return
     locale = locale_of(user)
     uno = services(context)

@@ -26,7 +26,7 @@ from services.presentation.locales.bidi import with_direction
 from services.presentation.screens.event_lines import event_lines
 from services.presentation.screens.keyboard import Screen
 from services.presentation.screens.lobby import lobby
-from services.presentation.screens.mini_app import MiniApp, with_mini_app
+from services.presentation.screens.mini_app import MiniApp, with_lobby_in_app, with_mini_app
 from services.presentation.screens.notices import game_ended
 from services.presentation.screens.table import table
 
@@ -149,7 +149,9 @@ class Table:
         """The table's message as ``spectator`` sees the game, and who in it is frozen."""
         game, view = spectator.game, spectator.view
         if view is None:
-            shown = lobby(mem.locale, game)
+            shown = with_lobby_in_app(
+                lobby(mem.locale, game), mem.locale, self.mini_app, game.game_id
+            )
             if game.status == "ended":
                 shown = Screen(game_ended(mem.locale, {}), None)
         else:

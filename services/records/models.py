@@ -138,6 +138,9 @@ class GamePlayer(SQLModel, table=True):
     knocked_out: int = 0
     #: Moves a stand-in made for this (human) seat after a missed deadline.
     stand_in_moves: int = 0
+    #: How much this game moved the seat's player's rating (its ordinal) in the variant;
+    #: ``None``: the game was not rated. What the Mini App's end shows each person.
+    rating_change: float | None = None
 
 
 class RecordedWrite(SQLModel, table=True):

@@ -392,6 +392,18 @@ def game_export(engine: Engine, game_id: str) -> dict[str, Any] | None:
     return expand(game_id, kept, [names.get(i) for i in range(len(kept["ai"]))])
 
 
+def rating_changes(engine: Engine, game_id: str) -> dict[int, float]:
+    """How much the game moved each seat's player's rating (ordinal), by seat: empty until
+    its end is recorded, or when it was not rated."""
+    with Session(engine) as session:
+        rows = session.execute(
+            select(PLAYERS.c.seat, PLAYERS.c.rating_change).where(
+                PLAYERS.c.game_id == game_id, PLAYERS.c.rating_change.is_not(None)
+            )
+        ).all()
+    return {int(r.seat): float(r.rating_change) for r in rows}
+
+
 # -- users' language ----------------------------------------------------------------------
 
 

@@ -36,7 +36,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Engine, case, delete, select, tuple_, update
+from sqlalchemy import Engine, bindparam, case, delete, select, tuple_, update
 from sqlalchemy.orm import Session
 
 from services.engine.game_export import compact
@@ -388,7 +388,13 @@ def _game_over(
         return
     rated = [s for s in subjects if s is not None]
     totals = _totals(rated, scores, winner)
-    _rate(session, facts.variant, rated, seat_places, totals)
+    changes = _rate(session, facts.variant, rated, seat_places, totals)
+    session.execute(
+        update(PLAYERS)
+        .where(PLAYERS.c.game_id == bindparam("g"), PLAYERS.c.seat == bindparam("s"))
+        .values(rating_change=bindparam("change")),
+        [{"g": game_id, "s": seat, "change": changes[who]} for seat, who in enumerate(rated)],
+    )
     _stand(session, facts.chat_id, facts.variant, totals)
 
 
@@ -429,9 +435,9 @@ def _rate(
     subjects: Sequence[int],
     seat_places: Sequence[int],
     totals: Mapping[int, Totals],
-) -> None:
+) -> dict[int, float]:
     """Update each subject's rating and totals in the variant, reading the ratings under
-    lock (``_statements``: ``lock_ratings``)."""
+    lock (``_statements``: ``lock_ratings``); how much each one's ordinal moved."""
     now = utcnow()
     current = {
         row.user_id: Skill(mu=row.mu, sigma=row.sigma)
@@ -471,6 +477,10 @@ def _rate(
             for subject, (games, wins, points) in totals.items()
         ],
     )
+    return {
+        subject: new[subject].ordinal - current.get(subject, NEW_PLAYER).ordinal
+        for subject in totals
+    }
 
 
 def _stand(session: Session, chat_id: int, variant: str, totals: Mapping[int, Totals]) -> None:

@@ -37,7 +37,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import httpx
 import orjson
@@ -69,11 +69,24 @@ from services.engine.game_export import Divergence
 from services.heap import freeze_startup_heap
 from services.http_limits import BodyLimit
 from services.move_ids import action_id, is_game_id
-from services.presentation.screens.mini_app import already_caught, games_list_words
+from services.presentation.screens.mini_app import (
+    already_caught,
+    games_list_words,
+    invite_query,
+    rating_change_line,
+)
 from services.presentation.screens.names import variant_name
 from services.presentation.screens.page import page_words
 from services.presentation.screens.people import person
-from services.presentation.screens.refusals import move_refused
+from services.presentation.screens.refusals import (
+    game_is_over,
+    move_refused,
+    not_answering,
+    not_in_games_group,
+    only_host_or_admin,
+    seat_refused,
+)
+from services.presentation.screens.rematch import vote_open, vote_refused
 from services.presentation.screens.replay import replay_refusal
 from services.records import queries
 from services.records.database import make_engine
@@ -154,6 +167,22 @@ class Move(BaseModel):
     model_config = ConfigDict(extra="forbid")
     action: str = Field(pattern=r"^[a-z]{1,5}(\.[A-Za-z0-9+]{1,8})?$")
     version: int = Field(ge=0, le=10**15)
+
+
+class LobbyAction(BaseModel):
+    """A lobby word as the page sends it: join, leave, add an AI (at ``level``) or start.
+    The person is the one the initData proves."""
+
+    model_config = ConfigDict(extra="forbid")
+    action: Literal["join", "leave", "ai", "start"]
+    level: Literal["strong", "random", "hard"] = "strong"
+
+
+class RematchVote(BaseModel):
+    """A vote for (or against) playing the finished game again, the same seats."""
+
+    model_config = ConfigDict(extra="forbid")
+    vote: bool
 
 
 @dataclass(slots=True)
@@ -251,7 +280,8 @@ class WebApp:
             raise too_many_streams(full) from None
 
     async def flood_check(self, kind: str, user_id: int) -> None:
-        limit = self.moves if kind == "move" else self.opens
+        # [decision] A lobby word or a vote is held like a move: a flood of presses.
+        limit = self.opens if kind == "open" else self.moves
         wait = await limit.wait_ms(kind, user_id)
         if wait:
             raise Refused(429, "slow_down", "too many at once", retry_after_ms=wait)
@@ -301,12 +331,117 @@ class WebApp:
             # What the chat's table shows of the round's commitment (its seed stays hidden).
             "commitment_fingerprint": shown.commitment_fingerprint,
         }
+        if shown.at.game.status == "lobby":
+            # Start and Add AI are shown to whoever the engine would let do them: the host,
+            # or an admin of the game's chat (Telegram's word, cached as membership is).
+            table["may_start"] = await self.may_host(shown.at.game, user_id)
+            table["invite"] = invite_query(game_id)  # what the Invite shares (the bot answers it)
+        elif shown.at.game.status == "over":
+            # Rematch and Leave while the vote is open, as the chat's final message offers them
+            table["vote_open"] = vote_open(shown.at.game)
         if shown.removed is not None:  # kicked: they watch as a spectator, and are told why
             table["removed"] = {
                 "reason": shown.removed,
                 "words": out_of_game_words(viewer.locale, shown.removed),
             }
         return version, b"id: %d\nevent: table\ndata: %s\n\n" % (version, orjson.dumps(table))
+
+    async def may_host(self, game: GameInfo, user_id: int) -> bool:
+        """Whether the person may do what the host may: the host, or a chat admin."""
+        if user_id == game.host:
+            return True
+        try:
+            return await self.members.is_admin(game.chat_id, user_id)
+        except MembershipUnknown:
+            return False
+
+    async def acting(self, game_id: str, init_data: str) -> tuple[WebAppUser, str, int]:
+        """The person a lobby word or a vote comes from, their language and the game's chat:
+        flood held, in the game's chat; refusals carry the chat's words for why."""
+        user = self.authenticate(init_data)
+        await self.flood_check("lobby", user.id)
+        locale = await viewer_language(self.redis, user.id, user.language_code)
+        try:
+            await self.viewer(game_id, user)
+        except Refused as refused:
+            said = {
+                "no_game": game_is_over(locale),
+                "not_in_chat": not_in_games_group(locale),
+                "telegram_unavailable": not_answering(locale),
+            }.get(refused.code)
+            if said is not None:
+                refused.extra["words"] = said
+            raise
+        return user, locale, await self.chat_of(game_id)
+
+    async def lobby_word(self, game_id: str, init_data: str, word: LobbyAction) -> dict[str, Any]:
+        """Join, leave, add an AI or start, through the engine's lobby routes as the chat's
+        buttons do: the engine judges who may (kicked: 403 ``seat_removed``; started: 409);
+        this service vouches only for what it can see, membership of the chat and whether
+        the person is one of its admins (asked only when the engine refuses a non-host)."""
+        user, locale, chat_id = await self.acting(game_id, init_data)
+        engine = self.engine
+
+        async def as_host(admin: bool) -> GameInfo:
+            if word.action == "ai":
+                return await engine.add_ai(game_id, user.id, level=word.level, admin=admin)
+            return await engine.start(game_id, user.id, admin=admin)
+
+        try:
+            if word.action == "join":
+                info = await engine.join(game_id, user.id, user.first_name[:64] or str(user.id))
+            elif word.action == "leave":
+                info = await engine.leave(game_id, user.id)
+            else:
+                try:
+                    info = await as_host(False)
+                except Forbidden as refused:
+                    if refused.removed is not None:
+                        raise
+                    try:
+                        admin = await self.members.is_admin(chat_id, user.id)
+                    except MembershipUnknown:
+                        admin = False
+                    if not admin:
+                        raise Refused(
+                            403, "not_host", "host or admin only", words=only_host_or_admin(locale)
+                        ) from None
+                    info = await as_host(True)
+        except EngineError as e:
+            raise engine_refusal(e, seat_refused(locale, e)) from None
+        return {"version": info.version, "status": info.status}
+
+    async def rematch(self, game_id: str, init_data: str, vote: RematchVote) -> dict[str, Any]:
+        """A vote for a rematch of a finished game, the engine's to count and judge."""
+        user, locale, _ = await self.acting(game_id, init_data)
+        try:
+            info = await self.engine.rematch(game_id, user.id, vote.vote)
+        except EngineError as e:
+            raise engine_refusal(e, vote_refused(locale, e)) from None
+        # the votes so far come with the game's facts (``rematch``), the stream's too
+        return {"version": info.version, "rematch": getattr(info, "rematch", None)}
+
+    async def rating_changes(self, game_id: str, init_data: str) -> dict[str, Any]:
+        """How much a finished game moved each seat's player's rating, from the records
+        (written once the game's end reaches them: ``lines`` is empty until then); judged
+        as the table's requests. 404 ``no_records`` where this replica reads no records."""
+        user = self.authenticate(init_data)
+        await self.flood_check("open", user.id)
+        await self.viewer(game_id, user)
+        if self.records is None:
+            raise Refused(404, "no_records", "this replica reads no records")
+        changes = await asyncio.to_thread(queries.rating_changes, self.records, game_id)
+        locale = await viewer_language(self.redis, user.id, user.language_code)
+        game = await self.engine.game(game_id) if changes else None
+        lines = []
+        for seat, change in sorted(changes.items()):
+            if game is None or seat >= len(game.seats):
+                continue
+            name = person(game.seats[seat]).plain
+            lines.append(
+                {"seat": seat, "change": change, "text": rating_change_line(locale, name, change)}
+            )
+        return {"lines": lines}
 
     async def check_still_in_chat(self, viewer: Viewer) -> None:
         """Raise ``LeftTheChat`` when a viewer without a seat is no longer in the game's chat.
@@ -581,6 +716,16 @@ def archived_info(found: queries.ArchivedGame, export: dict[str, Any]) -> GameIn
     )
 
 
+def engine_refusal(e: EngineError, words: str) -> Refused:
+    """The engine's refusal of a lobby word or a vote as this service answers it: the
+    engine's status and code, with ``words`` saying why in the person's language."""
+    status = e.status if 400 <= e.status < 500 else 503
+    extra: dict[str, Any] = {"words": words}
+    if isinstance(e, Forbidden) and e.removed is not None:
+        extra["reason"] = e.removed
+    return Refused(status, e.error, e.message, **extra)
+
+
 def too_many_streams(full: TooManyStreams) -> Refused:
     whose = "you hold" if full.limit == "person" else "this game has"
     return Refused(
@@ -791,6 +936,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ) -> JSONResponse:
         body = await service(request).page_words(_init_data_of(authorization))
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+    @app.post("/v1/games/{game_id}/lobby")
+    async def post_lobby_word(
+        request: Request,
+        game_id: str,
+        word: LobbyAction,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        return await service(request).lobby_word(game_id, _init_data_of(authorization), word)
+
+    @app.get("/v1/games/{game_id}/ratings")
+    async def get_rating_changes(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> JSONResponse:
+        body = await service(request).rating_changes(game_id, _init_data_of(authorization))
+        return JSONResponse(body, headers={"Cache-Control": "no-store"})
+
+    @app.post("/v1/games/{game_id}/rematch")
+    async def post_rematch(
+        request: Request,
+        game_id: str,
+        vote: RematchVote,
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        return await service(request).rematch(game_id, _init_data_of(authorization), vote)
 
     @app.post("/v1/games/{game_id}/moves")
     async def post_move(

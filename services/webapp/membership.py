@@ -14,8 +14,7 @@ import time
 
 import httpx
 
-#: Statuses of a chat member who may watch the chat's game (Bot API ``ChatMember``).
-PRESENT = frozenset({"creator", "administrator", "member", "restricted"})
+from services.chat_roles import ADMINS, PRESENT
 
 
 class MembershipUnknown(RuntimeError):
@@ -28,13 +27,22 @@ class ChatMembers:
         self._http = http
         self._url = f"{bot_api_url.rstrip('/')}{bot_token}/getChatMember"
         self._cache_seconds = cache_seconds
-        self._known: dict[tuple[int, int], tuple[float, bool]] = {}
+        #: (chat, person) → (when asked, their status; "" not in the chat)
+        self._known: dict[tuple[int, int], tuple[float, str]] = {}
 
     def forget(self, chat_id: int, user_id: int) -> None:
         """The person's standing changed (the engine says they left the chat): ask again."""
         self._known.pop((chat_id, user_id), None)
 
     async def is_member(self, chat_id: int, user_id: int) -> bool:
+        return await self.status(chat_id, user_id) in PRESENT
+
+    async def is_admin(self, chat_id: int, user_id: int) -> bool:
+        """Whether Telegram says the person administers the chat (its creator or an admin)."""
+        return await self.status(chat_id, user_id) in ADMINS
+
+    async def status(self, chat_id: int, user_id: int) -> str:
+        """The person's status in the chat as Telegram says it ("" when not in it)."""
         key = (chat_id, user_id)
         now = time.monotonic()
         cached = self._known.get(key)
@@ -47,14 +55,14 @@ class ChatMembers:
             body = response.json()
         except (httpx.HTTPError, ValueError) as error:
             raise MembershipUnknown(str(error)) from error
+        status = ""
         if body.get("ok"):
             member = body["result"]
-            present = member.get("status") in PRESENT and member.get("is_member", True)
-        elif response.status_code == 400:
-            present = False  # "user not found", "chat not found": not in it
-        else:
+            if member.get("status") in PRESENT and member.get("is_member", True):
+                status = str(member["status"])
+        elif response.status_code != 400:  # 400: "user not found", "chat not found": not in it
             raise MembershipUnknown(str(body.get("description", response.status_code)))
         if len(self._known) > 50_000:
             self._known.clear()
-        self._known[key] = (now, bool(present))
-        return bool(present)
+        self._known[key] = (now, status)
+        return status

@@ -24,10 +24,12 @@ from services.presentation.i18n import language
 from services.presentation.locales.glossary import UnknownCard, face_name
 from services.presentation.screens.event_lines import event_lines
 from services.presentation.screens.hand import action_label, owes, why_line
+from services.presentation.screens.lobby import ai_level_name, lobby_text, settings_lines
 from services.presentation.screens.names import variant_name
 from services.presentation.screens.notices import notice
 from services.presentation.screens.page import seat_counts
 from services.presentation.screens.refusals import kicked_out, left_the_group, left_this_games_group
+from services.presentation.screens.rematch import votes_text
 from services.presentation.screens.scores import round_end
 from services.presentation.screens.table import (
     catch_line,
@@ -120,6 +122,8 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
         "variant": variant_name(locale, game.variant),
     }
     if view is None:
+        if game.status == "lobby":
+            words["lobby"] = lobby_words(locale, game)
         return words
     two_sided = variant_facts(game.variant).two_sided
     lines = table_text(locale, game, view, (), two_sided=two_sided).plain.split("\n")
@@ -141,7 +145,23 @@ def view_words(locale: str, game: GameInfo, view: EngineView | None) -> dict[str
     end = _the_end(locale, game, view)
     if end:
         words["game_over"] = end
+        votes = votes_text(locale, game)  # who has voted for a rematch, as the chat says it
+        words["rematch"] = votes.plain if votes is not None else ""
     return words
+
+
+def lobby_words(locale: str, game: GameInfo) -> dict[str, Any]:
+    """A lobby's words, the chat lobby's own: its head (the variant, waiting), the host,
+    the house rules and times it plays with (``settings_lines``), each AI seat's level, and
+    its foot (how many are in, who starts)."""
+    lines = lobby_text(locale, game).plain.split("\n")
+    return {
+        "title": lines[0],
+        "host": lines[1],
+        "settings": settings_lines(locale, game),
+        "levels": {str(s.seat): ai_level_name(locale, s.ai) for s in game.seats if s.ai},
+        "foot": lines[-1],
+    }
 
 
 def _the_end(locale: str, game: GameInfo, view: EngineView) -> str:

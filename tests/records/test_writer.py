@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, insert, select
 
-from services.records import writer
+from services.records import queries, writer
 from services.records.database import make_engine
 from services.records.models import (
     AI_USER_IDS,
@@ -107,6 +107,22 @@ def test_ratings_follow_the_places_and_rate_the_ai(records_db: Engine) -> None:
         (BO, 1, 0),
         (CY, 1, 0),
     ]
+
+
+def test_each_seats_rating_change_in_the_game_is_kept_with_its_result(
+    records_db: Engine,
+) -> None:
+    """What the Mini App's end shows each person: how much this game moved their rating
+    (its ordinal), by seat; a second game's change is its own, from the rating before it."""
+    record_log(records_db, "g1", finished_game(winner=2))
+    first = queries.rating_changes(records_db, "g1")
+    assert sorted(first) == [0, 1, 2, 3] and first[2] > 0  # the strong AI won
+    assert first[0] == pytest.approx(rating(records_db, ANA).ordinal - NEW_PLAYER.ordinal)
+    before = rating(records_db, ANA).ordinal
+    record_log(records_db, "g2", finished_game(winner=2))
+    second = queries.rating_changes(records_db, "g2")
+    assert second[0] == pytest.approx(rating(records_db, ANA).ordinal - before)
+    assert queries.rating_changes(records_db, "nothing") == {}
 
 
 def test_a_replayed_event_log_counts_nothing_twice(records_db: Engine) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from services.presentation.i18n import gettext, rich_gettext
+from services.presentation.i18n import gettext, number, rich_gettext
 from services.presentation.rich import Rich
 from services.presentation.screens.keyboard import Button, Screen
 
@@ -68,6 +68,57 @@ def with_mini_app(
         return screen
     row = (open_table(locale, app, game_id, in_group=in_group),)
     return Screen(screen.text, (*screen.keyboard, row))
+
+
+def open_lobby(locale: str | None, app: MiniApp, game_id: str) -> Button:
+    """The group's lobby's button: the app on the lobby (a direct link: groups refuse
+    ``web_app`` buttons)."""
+    return Button(
+        "📱 " + gettext(locale, "Open in the app"), url=f"{app.direct_link}?startapp={game_id}"
+    )
+
+
+def with_lobby_in_app(
+    screen: Screen, locale: str | None, app: MiniApp | None, game_id: str
+) -> Screen:
+    """The group's lobby with a last row opening it in the Mini App, when one is configured."""
+    if app is None or screen.keyboard is None:
+        return screen
+    return Screen(screen.text, (*screen.keyboard, (open_lobby(locale, app, game_id),)))
+
+
+#: What the app's Invite shares: the inline query the bot answers with the lobby
+#: (``lobby <game id>``); the game's id alone is the inline hand's query.
+INVITE_PREFIX = "lobby "
+
+
+def invite_query(game_id: str) -> str:
+    return f"{INVITE_PREFIX}{game_id}"
+
+
+def invited_game(query: str) -> str | None:
+    """The game an inline query shares as an invite, or None for any other query."""
+    text = query.strip()
+    return text[len(INVITE_PREFIX) :].strip() if text.startswith(INVITE_PREFIX) else None
+
+
+def invite_button(locale: str | None, app: MiniApp, game_id: str) -> Button:
+    """The shared lobby's button: the app on that lobby."""
+    return Button(
+        "📱 " + gettext(locale, "Join the game in the app"),
+        url=f"{app.direct_link}?startapp={game_id}",
+    )
+
+
+def rating_change_line(locale: str | None, name: str, change: float) -> str:
+    """A seat's rating change in a finished game, as the app's end shows it (``+1.2``)."""
+    sign = "+" if change >= 0 else "−"
+    return gettext(
+        locale,
+        "{name}: rating {change}",
+        name=name,
+        change=sign + number(locale, round(abs(change), 1)),
+    )
 
 
 def games_list_words(locale: str | None) -> dict[str, str]:

@@ -48,6 +48,16 @@ def page_words(locale: str) -> dict[str, str]:
         "sounds_off": gettext(locale, "Sounds off"),
         "clockwise": gettext(locale, "clockwise"),
         "anticlockwise": gettext(locale, "anticlockwise"),
+        # the lobby's and the end's buttons, the chat lobby's own words
+        "join": "✋ " + gettext(locale, "Join"),
+        "leave": "🚪 " + gettext(locale, "Leave"),
+        "ai.strong": "🤖 " + gettext(locale, "Add AI"),
+        "ai.random": "🎲 " + gettext(locale, "Add easy AI"),
+        "ai.hard": "🧠 " + gettext(locale, "Add hard AI"),
+        "start": "▶️ " + gettext(locale, "Start"),
+        "invite": "📨 " + gettext(locale, "Invite"),
+        "rematch": "🔁 " + gettext(locale, "Rematch"),
+        "replay": "🎞 " + gettext(locale, "Replay"),
     }
 
 

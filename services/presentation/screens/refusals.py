@@ -125,6 +125,11 @@ def left_this_games_group(locale: str | None) -> str:
     return gettext(locale, "You left this game's group")
 
 
+def not_in_games_group(locale: str | None) -> str:
+    """A lobby word or a vote from the Mini App by someone not in the game's group."""
+    return gettext(locale, "You are not in this game's group.")
+
+
 def no_game_in_play(locale: str | None) -> str:
     """Inline mode's button when the person has no game in play: short, as its label."""
     return gettext(locale, "You have no game in play here")

@@ -8,6 +8,7 @@ import { tg, start, holdSeat, backButton, haptic, loadSetting, saveSetting, foll
 import { showGames } from "./games.js";
 import { renderSeats, renderCentre, renderClock, element, cardName } from "./table.js";
 import { renderHand, handKeys } from "./hand.js";
+import { renderLobby, hideLobby, renderEnd, hideEnd, renderRatings } from "./lobby.js";
 import * as motion from "./motion.js";
 import { sound, setSounds, soundsOn } from "./sound.js";
 import { backSvg, cardSvg, COLOURS } from "./cards.js";
@@ -40,7 +41,8 @@ async function loadWords() {
   } catch { /* the server out of reach: the ticket's retry says so */ }
 }
 
-const gameId = tg.initDataUnsafe.start_param || new URLSearchParams(window.location.search).get("game") || "";
+// the game shown: the launch's, until a rematch moves the page on to the next game
+let gameId = tg.initDataUnsafe.start_param || new URLSearchParams(window.location.search).get("game") || "";
 const myPhoto = (tg.initDataUnsafe.user || {}).photo_url || null;
 let table = null;
 // The server's clock less this device's (ms), from the last table: every clock counts to
@@ -280,11 +282,27 @@ function render(next) {
   renderLog(next.words.lines || []);
   if (before) announce(next.words.lines || []);
   renderResult(next.words);
+  document.body.dataset.game = next.game.game_id;
+  document.body.dataset.status = next.game.status;
   if (!next.view) {
-    status(say("lobby"));
+    const open = next.game.status === "lobby";
+    // the lobby: who is in, the house rules, its words; a lobby closed before it started: over
+    document.body.classList.toggle("in-lobby", open);
+    if (open) {
+      status("");
+      renderLobby(next, page, { myPhoto, onWord: lobbyWord, onInvite: invite });
+    } else {
+      hideLobby();
+      status(say("over"));
+      document.body.dataset.over = "1";
+    }
     $("#table").hidden = true;
     holdSeat(false);
     return;
+  }
+  if (document.body.classList.contains("in-lobby")) { // started: the lobby becomes the table
+    document.body.classList.remove("in-lobby");
+    hideLobby();
   }
   const over = next.over;
   const owing = over ? "" : String(next.view.pending ? next.view.pending.player : next.view.current);
@@ -310,10 +328,99 @@ function render(next) {
   }
   $("#draw-stack").classList.toggle("can-draw", playing && (next.view.legal || []).includes("d"));
   if (moved) animate(next.events || [], rects);
+  if (over) {
+    renderEnd(next, page, { onVote: vote, replayHref: `/replay?game=${encodeURIComponent(next.game.game_id)}${window.location.hash}` });
+    const rematch = next.game.rematch;
+    if (rematch && rematch.next_game_id) moveTo(rematch.next_game_id);
+    // only a game played to its end is rated (one ended early is not)
+    else if (next.game.status === "over" && ratingsFor !== next.game.game_id) loadRatings(next.game.game_id, 0);
+  } else hideEnd();
   if (playing && owing === String(next.seat) && wasOwing !== owing) {
     haptic("turn");
     sound("turn");
   }
+}
+
+/** A refusal told beside what was pressed, in the server's words. */
+async function refusedWith(response, anchor) {
+  const body = await response.json().catch(() => ({}));
+  document.body.dataset.refused = String(Number(document.body.dataset.refused || 0) + 1);
+  notice(body.words || body.say || say(body.error === "slow_down" ? "slow" : "refused"), anchor);
+  motion.nudge(anchor);
+  haptic("refused");
+}
+
+let wordSent = false;
+/** A lobby word (join, leave, an AI, start), through the same engine routes as the chat's
+ * buttons: the lobby redraws itself from the stream. */
+async function lobbyWord(body, event) {
+  const anchor = event && event.currentTarget;
+  if (wordSent) return;
+  wordSent = true;
+  try {
+    const response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/lobby`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `tma ${tg.initData}` },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) await refusedWith(response, anchor);
+    else haptic("play");
+  } catch { notice(say("reconnecting"), anchor); } finally { wordSent = false; }
+}
+
+/** Rematch (yes) or Leave (no, and the app closes). */
+async function vote(yes, event) {
+  const anchor = event && event.currentTarget;
+  const response = await fetch(`/v1/games/${encodeURIComponent(gameId)}/rematch`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `tma ${tg.initData}` },
+    body: JSON.stringify({ vote: yes }),
+  }).catch(() => null);
+  if (response && !response.ok) await refusedWith(response, anchor);
+  else if (!yes) tg.close();
+}
+
+/** Invite: Telegram's inline mode in a chat the person picks, the bot answering with the
+ * lobby and a button opening the app on it. */
+function invite(query, event) {
+  try {
+    tg.switchInlineQuery(query, ["users", "groups"]);
+  } catch { // a client without inline mode for this app: nothing to share with
+    notice(say("refused"), event && event.currentTarget);
+  }
+}
+
+// The game whose rating changes are asked for: the records write them once the game's end
+// reaches them, a moment after the page shows it, so the page asks again a few times.
+let ratingsFor = null;
+const RATINGS_TRIES = 20;
+async function loadRatings(id, tries) {
+  ratingsFor = id;
+  const response = await fetch(`/v1/games/${encodeURIComponent(id)}/ratings`, {
+    headers: { Authorization: `tma ${tg.initData}` },
+  }).catch(() => null);
+  if (ratingsFor !== id) return;
+  const body = response && response.ok ? await response.json().catch(() => null) : null;
+  if (body && body.lines.length) renderRatings(body.lines);
+  else if ((!response || response.ok || response.status >= 500) && tries < RATINGS_TRIES) {
+    setTimeout(() => { if (ratingsFor === id) loadRatings(id, tries + 1); }, 1500);
+  }
+}
+
+/** The rematch is dealt: the page follows the new game, no reload. */
+function moveTo(next) {
+  if (next === gameId) return;
+  if (source) source.close();
+  gameId = next;
+  table = null;
+  $("#log").replaceChildren();
+  $("#result").hidden = true;
+  delete $("#result").dataset.over;
+  delete document.body.dataset.over;
+  hideEnd();
+  renderRatings([]);
+  ratingsFor = null;
+  connect();
 }
 
 function play(code, button, rect) {
@@ -358,6 +465,7 @@ async function send(action, anchor) {
 const RETRY_MS = 1000;
 const BUSY_RETRY_MS = 5000;
 const wordsReady = loadWords();
+let source = null;
 
 async function connect() {
   if (!gameId) { // the menu button's launch: the list of one's games, no table
@@ -393,17 +501,21 @@ async function connect() {
     return;
   }
   const since = table ? `&since=${table.version}` : "";
-  const source = new EventSource(
+  const mine = gameId;
+  if (source) source.close();
+  source = new EventSource(
     `/v1/games/${encodeURIComponent(gameId)}/stream?ticket=${encodeURIComponent(body.ticket)}${since}`);
   // the stream opens without waiting for the page's words; a table waits for them
-  source.addEventListener("table", async (event) => {
+  const stream = source;
+  stream.addEventListener("table", async (event) => {
     await wordsReady;
+    if (mine !== gameId) return; // a table of the game before a rematch
     performance.mark("uno:table");
     render(JSON.parse(event.data));
     performance.measure("uno:render", "uno:table"); // what a move costs the page (bench/)
   });
-  source.addEventListener("gone", () => {
-    source.close();
+  stream.addEventListener("gone", () => {
+    stream.close();
     status(say("over"));
     document.body.dataset.over = "1";
     clearHand();
@@ -411,18 +523,19 @@ async function connect() {
     $("#turn").textContent = say("over");
   });
   // out of the game for leaving its group: no more tables, and no reconnecting
-  source.addEventListener("removed", (event) => {
-    source.close();
+  stream.addEventListener("removed", (event) => {
+    stream.close();
     clearHand();
     holdSeat(false);
     status(JSON.parse(event.data).words);
   });
-  source.onerror = () => { // the stream dropped, or was refused: a new ticket, again
-    source.close();
+  stream.onerror = () => { // the stream dropped, or was refused: a new ticket, again
+    stream.close();
+    if (stream !== source) return; // left for a rematch's game
     status(say("reconnecting"));
     setTimeout(connect, RETRY_MS);
   };
-  source.onopen = () => {
+  stream.onopen = () => {
     if (table) status(table.removed ? table.removed.words : table.seat === null ? say("spectator") : "");
   };
 }

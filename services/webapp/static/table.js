@@ -46,7 +46,7 @@ function initials(name) {
 
 const RING = 2 * Math.PI * 27; // the ring timer's circumference (r = 27 in a 60×60 box)
 
-function avatar(name, photo, ai) {
+export function avatar(name, photo, ai) {
   const face = photo
     ? element("img", { src: photo, alt: "", class: "photo", referrerpolicy: "no-referrer" })
     : element("span", { class: "initials", "aria-hidden": "true" }, ai ? "🤖" : initials(name));
