@@ -219,7 +219,8 @@ def test_a_rounds_scores_give_way_once_the_next_round_is_played_and_the_end_stay
     end(webapp_stack, game.game_id, "Ann")
     for page in (ann, bob):
         page.wait_for_selector("#result[data-over='1']:not([hidden])")
-        assert page.locator(".hand-card, .decision").count() == 0
+        # no card and no move left to press (the end's own links, the replay's, stay)
+        assert page.locator(".hand-card, #table .decision, #dock .decision").count() == 0
         assert "⏱" not in (page.text_content("#turn") or "")
     keep_picture(ann, "game-end")
 
