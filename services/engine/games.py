@@ -47,6 +47,7 @@ from services.engine.store import (
     GameStore,
     Missing,
     Stale,
+    WriteResult,
     Written,
     seated_users,
 )
@@ -266,14 +267,18 @@ class Games:
         await self._create(record, events)
         return record
 
-    async def _create(self, record: GameRecord, events: list[dict[str, Any]]) -> None:
-        result = await self.store.write(
+    async def _write_new(self, record: GameRecord, events: list[dict[str, Any]]) -> WriteResult:
+        """Write a game that does not exist yet, claiming its chat in the same write."""
+        return await self.store.write(
             record,
             expected_version=0,
             events=events,
             chat=ChatOp.CLAIM,
             **self._deadlines(None, record),
         )
+
+    async def _create(self, record: GameRecord, events: list[dict[str, Any]]) -> None:
+        result = await self._write_new(record, events)
         if isinstance(result, ChatTaken):
             raise GameError(
                 409,
@@ -356,13 +361,7 @@ class Games:
         """Create the rematch ``finished`` names; None when created now, else the game that
         was there already under its id."""
         record, events = game_record.rematch_game(finished, secrets.randbits(63))
-        result = await self.store.write(
-            record,
-            expected_version=0,
-            events=events,
-            chat=ChatOp.CLAIM,
-            **self._deadlines(None, record),
-        )
+        result = await self._write_new(record, events)
         if isinstance(result, Written):
             return None
         if isinstance(result, ChatTaken):
