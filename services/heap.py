@@ -33,7 +33,8 @@ def freeze_startup_heap() -> None:
 #: of CPU every ~20 s, the p99 of every move (bench/mini_app.py, 625 games x 4 viewers:
 #: press -> every viewer p99 419-474 ms). A larger young generation lets a move's
 #: short-lived objects die before they are promoted, and full passes come rarely (none in
-#: the same 60 s window: p99 83 ms); a young pass costs 30-75 ms then.
+#: the same 60 s window: p99 83 and 122 ms in two runs); a young pass then costs 30-165 ms,
+#: what is left of the p99 (a smaller young generation is the next thing to measure).
 STREAMING_THRESHOLDS = (50_000, 50, 50)
 
 
