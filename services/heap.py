@@ -24,3 +24,20 @@ def freeze_startup_heap() -> None:
     what start-up left as garbage, then keep the rest out of every later full pass."""
     gc.collect()
     gc.freeze()
+
+
+#: [decision] The Mini App's collector thresholds (CPython's defaults: 700, 10, 10). Each
+#: open table stream keeps some 200 objects of the server's own alive (uvicorn's protocol,
+#: the middlewares' and Starlette's coroutines and closures, its task group): at 2,500
+#: streams a full pass walked some 490,000 objects and stopped the event loop for 340-535 ms
+#: of CPU every ~20 s, the p99 of every move (bench/mini_app.py, 625 games x 4 viewers:
+#: press -> every viewer p99 419-474 ms). A larger young generation lets a move's
+#: short-lived objects die before they are promoted, and full passes come rarely (none in
+#: the same 60 s window: p99 83 and 122 ms in two runs); a young pass then costs 30-165 ms,
+#: what is left of the p99 (a smaller young generation is the next thing to measure).
+STREAMING_THRESHOLDS = (50_000, 50, 50)
+
+
+def collect_less_often(thresholds: tuple[int, int, int] = STREAMING_THRESHOLDS) -> None:
+    """For a service whose heap is mostly long-lived connections: full passes rarely."""
+    gc.set_threshold(*thresholds)

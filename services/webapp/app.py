@@ -66,7 +66,7 @@ from services.engine.client import (
     StaleVersion,
 )
 from services.engine.game_export import Divergence
-from services.heap import freeze_startup_heap
+from services.heap import collect_less_often, freeze_startup_heap
 from services.http_limits import BodyLimit
 from services.move_ids import action_id, is_game_id
 from services.presentation.screens.mini_app import (
@@ -812,6 +812,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 asyncio.create_task(leases.keep_renewed(), name="stream-lease-renewer"),
             ]
             freeze_startup_heap()
+            collect_less_often()
             try:
                 yield
             finally:
