@@ -610,6 +610,44 @@ def play_until_round(pages: list[Any], ended: str) -> int:
     return play_until(pages, lambda: any(p.evaluate(shown) for p in pages))
 
 
+def without_inline_mode(url: str) -> str:
+    """The launch as a client passes it for a bot without inline mode for the app: no
+    ``tgWebAppBotInline`` (the playground passes it, every bot there having inline mode)."""
+    base, _, fragment = url.partition("#")
+    params = dict(parse_qsl(fragment, keep_blank_values=True))
+    params.pop("tgWebAppBotInline")
+    return f"{base}#{urlencode(params)}"
+
+
+def test_without_inline_mode_the_invite_shares_the_lobbys_link(
+    app_stack: tuple[Stack, WebAppProcess], browser: Any
+) -> None:
+    """Where the client refuses inline mode for the app, the Invite opens Telegram's share
+    page with the lobby's direct link and the lobby's own text (the chat's words)."""
+    stack, _ = app_stack
+    group, _, _ = a_group(stack)
+    ann = group.people[0]
+    open_lobby(stack, group)
+    lobby = lobby_message(stack, group, having="Ann")
+    link = app_link(lobby)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(TELEGRAM_CLIENT)
+    try:
+        page = context.new_page()
+        page.goto(without_inline_mode(launch(stack, ann, link, group)["url"]))
+        page.click("[data-word='invite']", timeout=WAIT_MS)
+        sent = page.evaluate("() => window.sentToTelegram")
+        assert not [kind for kind, _ in sent if kind == "web_app_switch_inline_query"]
+        [opened] = [json.loads(d)["path_full"] for k, d in sent if k == "web_app_open_tg_link"]
+        path, _, query = opened.partition("?")
+        shared = dict(parse_qsl(query))
+        assert path == "/share/url" and shared["url"] == link
+        assert "Ann" in shared["text"] and lobby["text"].split("\n")[0] in shared["text"]
+        assert page.locator("body[data-refused]").count() == 0
+    finally:
+        context.close()
+
+
 def test_the_lobby_in_persian_at_320_pixels_fits_right_to_left(
     app_stack: tuple[Stack, WebAppProcess], browser: Any
 ) -> None:
