@@ -13,6 +13,15 @@ replica as real processes on the given Redis). Prints each figure beside its goa
   long tasks over 50 ms (``PerformanceObserver``; goal none) and frames per second
   (``requestAnimationFrame`` from the move's table to the flying card's landing; goal ≥ 55;
   a later move's table, such as the AI's answer, may land inside that window);
+- open → lobby painted: a group's lobby opened from its message's direct link, from the
+  navigation's start to the first frame after its first seat is on the page (median of
+  ``--runs`` cold opens, a fresh group each; goal ≤ 1.0 s), beside the same runs' first
+  contentful paint;
+- a join in the app shown in the chat: from Bob's press of Join in his app to the group's
+  lobby message in the local Telegram showing his seat (the playground polled every
+  20 ms); goal: within the group's write budget, one slot of the bot's group pace
+  (``UNO_BOT_GROUP_MESSAGES_PER_MINUTE``, Telegram's 20 a minute: a slot every 3 s; the
+  bot runs with it, and the local Telegram with Telegram's flood limits);
 - Lighthouse 12.2.3 (``npm ci --prefix bench``: bench/package-lock.json), mobile, with the
   system Chromium: performance ≥ 90, accessibility ≥ 95, best practices ≥ 95.
 
@@ -37,9 +46,12 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from harness.players import Players, buttons, callbacks  # noqa: E402
 from harness.services import ENGINE_TOKEN, start_webapp  # noqa: E402
 from harness.stack import start_stack  # noqa: E402
+from services.config import Settings  # noqa: E402
 from services.engine.client import EngineClient, GameInfo, SeatSpec  # noqa: E402
+from services.presentation.callbacks import Kind  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 LIGHTHOUSE = REPO / "bench" / "node_modules" / ".bin" / "lighthouse"
@@ -172,9 +184,122 @@ class Scene:
         )
 
 
-def slow_page(browser: Any) -> tuple[Any, Any]:
+#: Before the page's own scripts: the first frame after the lobby's first seat is on it.
+LOBBY_PROBE = """
+(() => {
+  window.__lobby = { painted: null };
+  const seen = () => {
+    if (window.__lobby.painted === null && document.querySelector("#lobby-seats .lobby-seat")) {
+      window.__lobby.painted = -1;
+      requestAnimationFrame(() => { window.__lobby.painted = performance.now(); });
+    }
+  };
+  new MutationObserver(seen).observe(document, { subtree: true, childList: true });
+})();
+"""
+#: How often the local Telegram is asked for the group's lobby message while a join is on
+#: its way: the join's figure is this much coarser.
+CHAT_POLL_SECONDS = 0.02
+
+
+class LobbyScene:
+    """An evening begun in the chat: Ann opens a lobby with /new in a fresh group of hers
+    and Bob's, the bot posts it with the app's direct link."""
+
+    def __init__(self, stack: Any) -> None:
+        self.stack = stack
+        control = stack.control
+        self.ann = control.create_user("Ann", language_code="en", username=None)
+        self.bob = control.create_user("Bob", language_code="en", username=None)
+        for person in (self.ann, self.bob):
+            control.start_bot(person["id"], stack.token)
+
+    def open_lobby(self) -> tuple[int, dict[str, Any]]:
+        """A fresh group's lobby: the group and its lobby message (with the app's link)."""
+        control = self.stack.control
+        group = control.create_group(
+            "UNO night", [self.ann["id"], self.bob["id"]], bots=[self.stack.token]
+        )
+        chat = int(group["id"])
+        players = self.stack.players(chat)
+        control.send_message(self.ann["id"], chat, "/new")
+        question = control.wait_until(
+            lambda: next(
+                (
+                    m
+                    for m in players.bot_messages()
+                    if any(cb.kind is Kind.VARIANT for cb in callbacks(m))
+                ),
+                None,
+            ),
+            timeout=60,
+            what="the variant keyboard",
+        )
+        choice = next(cb for cb in callbacks(question) if cb.arg == "classic")
+        players.press(self.ann["id"], question, choice)
+        return chat, self.lobby_message(chat, "Ann")
+
+    def lobby_message(self, chat: int, having: str, timeout: float = 60) -> dict[str, Any]:
+        players: Players = self.stack.players(chat)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for m in reversed(players.bot_messages()):
+                if any("url" in b for b in buttons(m)) and having in m.get("text", ""):
+                    found: dict[str, Any] = m
+                    return found
+            time.sleep(CHAT_POLL_SECONDS)
+        raise AssertionError(f"no lobby message with {having!r} in {timeout} s")
+
+    def launch(self, person: dict[str, Any], chat: int, message: dict[str, Any]) -> str:
+        link = next(b["url"] for b in buttons(message) if "url" in b)
+        opened = self.stack.control.open_web_app(
+            person["id"], "direct_link", link=link, chat_id=chat
+        )
+        return str(opened["url"])
+
+
+def measure_lobby(browser: Any, scene: LobbyScene, runs: int) -> dict[str, list[float]]:
+    painted: list[float] = []
+    contentful: list[float] = []
+    joins: list[float] = []
+    since: list[float] = []  # from the lobby's post to the press
+    # one lobby first, not counted: the bot just started (catching up with the event log
+    # of the table's games) and the replica's first lobby asks Telegram for the bot's name
+    for run in range(runs + 1):
+        chat, message = scene.open_lobby()
+        posted = time.monotonic()  # the bot's last write in the group: the lobby's post
+        ann_context, ann_page = slow_page(browser, LOBBY_PROBE)
+        bob_context, bob_page = slow_page(browser, LOBBY_PROBE)
+        try:
+            ann_page.goto(scene.launch(scene.ann, chat, message))
+            ann_page.wait_for_function("() => window.__lobby.painted > 0", timeout=30_000)
+            if run == 0:
+                continue
+            painted.append(ann_page.evaluate("() => window.__lobby.painted"))
+            contentful.append(
+                ann_page.evaluate(
+                    "() => (performance.getEntriesByName('first-contentful-paint')[0]"
+                    " || {startTime: NaN}).startTime"
+                )
+            )
+            bob_page.goto(scene.launch(scene.bob, chat, message))
+            join = bob_page.locator("[data-word='join']")
+            join.wait_for(timeout=30_000)
+            pressed = time.monotonic()
+            join.click()
+            scene.lobby_message(chat, "Bob")
+            joins.append(time.monotonic() - pressed)
+            since.append(pressed - posted)
+            bob_page.wait_for_selector("[data-word='leave']", timeout=30_000)
+        finally:
+            ann_context.close()
+            bob_context.close()
+    return {"painted": painted, "contentful": contentful, "joins": joins, "since": since}
+
+
+def slow_page(browser: Any, probe: str = PROBE) -> tuple[Any, Any]:
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    context.add_init_script(PROBE)
+    context.add_init_script(probe)
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
@@ -304,6 +429,28 @@ def report(figures: dict[str, Any], scores: dict[str, Any] | str, runs: int) -> 
         renders = [f"{r:.0f}" for s in samples for r in s.get("renders", [])]
         print(f"    tables drawn in that window: {', '.join(renders)} ms each")
         print(f"    over {ms:.0f} ms (median) from the table to the card's landing")
+    lobby = figures["lobby"]
+    painted = statistics.median(lobby["painted"]) / 1000
+    fcp = statistics.median(lobby["contentful"]) / 1000
+    line("open → lobby painted (median)", f"{painted:.2f} s", "≤ 1.0 s", painted <= 1.0)
+    spread = ", ".join(f"{p / 1000:.2f}" for p in lobby["painted"])
+    print(f"    each open: {spread} s; baseline first contentful paint (median) {fcp:.2f} s")
+    slot = 60 / Settings().bot_group_messages_per_minute
+    joined = statistics.median(lobby["joins"])
+    line(
+        "join in the app → chat's lobby shows it (median)",
+        f"{joined:.2f} s",
+        f"≤ {slot:.1f} s (a group slot)",
+        joined <= slot,
+    )
+    each = ", ".join(
+        f"{j:.2f} ({s:.1f})" for j, s in zip(lobby["joins"], lobby["since"], strict=True)
+    )
+    print(f"    each join: {each} s (the chat polled every {CHAT_POLL_SECONDS * 1000:.0f} ms)")
+    print(
+        "    (in brackets: the press this long after the lobby's post, the group's previous"
+        f" write; sooner than {slot:.1f} s, the edit waits for the group's next slot)"
+    )
     if isinstance(scores, str):
         print(f"  Lighthouse: {scores}")
         return
@@ -334,6 +481,10 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
             try:
                 figures = measure(browser, scene, args.runs)
+                # then the bot, at the group pace a deployment keeps, posting the lobbies
+                # with the app's link (the table's figures are taken without it, as ever)
+                stack.start_bot("bot", UNO_WEBAPP_PUBLIC_URL=f"{webapp.url}/")
+                figures["lobby"] = measure_lobby(browser, LobbyScene(stack), args.runs)
             finally:
                 browser.close()
         started = time.monotonic()

@@ -515,6 +515,17 @@ class EngineClient:
         )
         return await self._call(GameInfo, "POST", "/v1/test/games", body=body)
 
+    async def fix_deal(self, game_id: str, setup: TestSetup | dict[str, Any]) -> None:
+        """Fix the first round the lobby ``game_id`` deals at its Start. Only when the
+        service runs with UNO_ENABLE_TEST_ENDPOINTS=1."""
+        body = setup if isinstance(setup, TestSetup) else TestSetup.model_validate(setup)
+        response = await self._http.post(
+            f"/v1/test/games/{game_id}/deal",
+            content=body.model_dump_json(exclude_none=True),
+            headers={"Content-Type": "application/json"},
+        )
+        _raise_for(response)
+
 
 def stream_entry_events(
     fields: Mapping[bytes, bytes],

@@ -27,8 +27,10 @@ from services.engine.rules import (
     GameState,
     Options,
     PendingKind,
+    Setup,
     SetupError,
     from_json,
+    from_setup,
     new_game,
     options_to_json,
     to_json,
@@ -589,18 +591,37 @@ def set_options(
 
 
 def start(
-    record: GameRecord, user_id: int, admin: bool, seed: int | None = None
+    record: GameRecord,
+    user_id: int,
+    admin: bool,
+    seed: int | None = None,
+    dealt: Setup | None = None,
 ) -> tuple[GameRecord, Events]:
-    """Deal (RULES.md §2 "Deal"); the engine's own events follow the service's."""
+    """Deal (RULES.md §2 "Deal"); the engine's own events follow the service's. ``dealt``:
+    the first round's cards fixed in advance (the test endpoints only), dealt to the lobby's
+    seats under its own variant and rules."""
     record.require_host_or_admin(user_id, admin)
     record.require_status(GameStatus.LOBBY)
     if seed is None:
         # The first round's seed, fresh (game_export.py); each later round draws its own.
         seed = secrets.randbits(63)
     try:
-        state, engine_events = new_game(
-            record.variant, [s.name for s in record.seats], record.rules, seed=seed
-        )
+        if dealt is None:
+            state, engine_events = new_game(
+                record.variant, [s.name for s in record.seats], record.rules, seed=seed
+            )
+        else:
+            if len(dealt.hands) != len(record.seats):
+                raise SetupError("the fixed deal must deal one hand per seat")
+            state, engine_events = from_setup(
+                replace(
+                    dealt,
+                    variant=record.variant,
+                    names=[s.name for s in record.seats],
+                    options=record.rules,
+                    seed=seed,
+                )
+            )
     except SetupError as e:
         raise GameError(422, "cannot_start", str(e)) from None
     events: Events = [{"type": "game_started", "players": len(record.seats)}]

@@ -73,6 +73,7 @@ from services.presentation.screens.mini_app import (
     already_caught,
     games_list_words,
     invite_query,
+    invite_share_link,
     rating_change_line,
 )
 from services.presentation.screens.names import variant_name
@@ -90,6 +91,7 @@ from services.presentation.screens.rematch import vote_open, vote_refused
 from services.presentation.screens.replay import replay_refusal
 from services.records import queries
 from services.records.database import make_engine
+from services.webapp.app_link import AppLink
 from services.webapp.flood import FloodLimit
 from services.webapp.init_data import InvalidInitData, WebAppUser, validate
 from services.webapp.log_follower import LogFollower, Watch
@@ -209,6 +211,7 @@ class WebApp:
     tickets: StreamTickets
     leases: StreamLeases
     bot_token: str
+    app_link: AppLink
     #: The records, read for the replay of a game the engine no longer holds (None: not read).
     records: Engine | None = None
     _chats: dict[str, int] = field(default_factory=dict)
@@ -336,6 +339,10 @@ class WebApp:
             # or an admin of the game's chat (Telegram's word, cached as membership is).
             table["may_start"] = await self.may_host(shown.at.game, user_id)
             table["invite"] = invite_query(game_id)  # what the Invite shares (the bot answers it)
+            # ... and where it goes if the client refuses the app inline mode
+            link = await self.app_link.direct_link()
+            if link is not None:
+                table["share"] = invite_share_link(viewer.locale, link, shown.at.game)
         elif shown.at.game.status == "over":
             # Rematch and Leave while the vote is open, as the chat's final message offers them
             table["vote_open"] = vote_open(shown.at.game)
@@ -803,6 +810,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 tickets=StreamTickets(redis, settings.webapp_stream_ticket_seconds),
                 leases=leases,
                 bot_token=bot_token,
+                app_link=AppLink(http, settings.bot_api_url, bot_token, settings.webapp_short_name),
                 records=make_engine(settings.database_url)
                 if settings.webapp_replay_archive
                 else None,

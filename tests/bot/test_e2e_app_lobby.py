@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
@@ -421,8 +421,14 @@ def moved_on(pages: list[Any], seen: list[str | None]) -> bool:
 def play_until_over(pages: list[Any], steps: int = MOST_STEPS) -> int:
     """Each person presses on their turn (the AI plays its own) until the pages show the
     game's end, or for ``steps`` presses; the presses made."""
+    return play_until(pages, lambda: bool(pages[0].locator("body[data-over]").count()), steps)
+
+
+def play_until(pages: list[Any], done: Callable[[], bool], steps: int = MOST_STEPS) -> int:
+    """Each person presses on their turn (the AI plays its own) until ``done``, or for
+    ``steps`` presses; the presses made."""
     made = 0
-    while made < steps and not pages[0].locator("body[data-over]").count():
+    while made < steps and not done():
         for page in pages:
             if owes(page):
                 seen = page.get_attribute("body", "data-version")
@@ -446,11 +452,63 @@ def play_until_over(pages: list[Any], steps: int = MOST_STEPS) -> int:
     return made
 
 
+#: Keeps each round's result the page showed (a round's scores stay only until the next
+#: round's first move, which the AI may make at once).
+ROUND_RESULTS = """
+document.addEventListener("DOMContentLoaded", () => {
+  const shown = (window.roundResultsShown = []);
+  new MutationObserver(() => {
+    const result = document.getElementById("result");
+    const round = result && !result.hidden ? result.dataset.round : undefined;
+    if (round && !shown.some((r) => r.round === round)) {
+      shown.push({ round, text: result.textContent });
+    }
+  }).observe(document.body, { subtree: true, childList: true, attributes: true });
+});
+"""
+
+#: The evening's first round, fixed before Start (seats: Ann, Bob, the AI; the AI dealt):
+#: Ann leads, each has one red card to play and Ann goes out with her second, leaving
+#: the others a zero each: she scores 0 of the target's 1 point, so a second round is
+#: dealt (at random) and its winner, scoring the cards left in the others' hands, ends
+#: the game.
+FIRST_ROUND = {
+    "hands": ["R5 R6", "R7 B0", "R8 G0"],
+    "discard": "R3",
+    "draw_pile": "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9",
+    "dealer": 2,
+}
+
+
+def fix_the_first_round(stack: Stack, game_id: str) -> None:
+    async def fix() -> None:
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            await engine.fix_deal(game_id, FIRST_ROUND)
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, fix()).result()
+
+
+def chat_says(stack: Stack, group: Group, *parts: str) -> str:
+    """The group's message from the bot that has every one of ``parts``."""
+
+    def found() -> str | None:
+        for m in reversed(group.players.bot_messages()):
+            text = str(m.get("text", ""))
+            if all(p in text for p in parts):
+                return text
+        return None
+
+    text: str = stack.control.wait_until(found, timeout=60, what=f"the chat saying {parts}")
+    return text
+
+
 def test_the_whole_evening_in_the_app(app_stack: tuple[Stack, WebAppProcess], browser: Any) -> None:
     """At a phone's size: Ann opens the group's lobby in the app and invites (the bot answers
     the inline query, the invite is posted in a chat), Bob joins from the invite, Ann adds
-    an AI and starts; they play to the end (a target of one point: one round), the chat's
-    lobby, table and result following; both vote for a rematch and play its first moves."""
+    an AI and starts; they play two rounds to the end (a target of one point, the first
+    round fixed to score nothing), the chat's lobby, table, round scores and result
+    following; both vote for a rematch and play its first moves."""
     stack, _ = app_stack
     group, _, _ = a_group(stack)
     ann, bob = group.people[0], group.people[1]
@@ -460,9 +518,11 @@ def test_the_whole_evening_in_the_app(app_stack: tuple[Stack, WebAppProcess], br
     friends = stack.control.create_group("Friends", [ann["id"], bob["id"]], bots=[stack.token])
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     context.add_init_script(TELEGRAM_CLIENT)
+    context.add_init_script(ROUND_RESULTS)
     try:
         open_lobby(stack, group)
         link = app_link(lobby_message(stack, group, having="Ann"))
+        fix_the_first_round(stack, link.rsplit("=", 1)[1])
         ann_page = context.new_page()
         ann_page.goto(launch(stack, ann, link, group)["url"])
         ann_page.click("[data-word='invite']", timeout=WAIT_MS)
@@ -499,19 +559,32 @@ def test_the_whole_evening_in_the_app(app_stack: tuple[Stack, WebAppProcess], br
             )
         first = ann_page.get_attribute("body", "data-game")
         group.players.wait_table("the chat's table", lambda m: True)
+        assert ann_page.locator("#hand .hand-card").count() == 2
 
-        # the round, to the game's end: the result on both pages, and in the chat
+        # the first round: Ann goes out, nobody scores; both pages and the chat say so
+        play_until_round(pages, "1")
+        for page in pages:
+            page.wait_for_function(
+                "() => window.roundResultsShown.some((r) => r.round === '1')", timeout=WAIT_MS
+            )
+        scores = chat_says(stack, group, "Round 1 goes to Ann")
+        assert "Ann: 0" in scores and "Bob: 0" in scores
+        shown = ann_page.evaluate("() => window.roundResultsShown")[0]["text"]
+        shown = shown.replace("\u2068", "").replace("\u2069", "")  # the names' isolates
+        assert "Round 1 goes to Ann" in shown and "Ann: 0" in shown
+
+        # the second round, to the game's end: the result on both pages, and in the chat
         play_until_over(pages)
         for page in pages:
             page.wait_for_selector(
                 "body[data-over] #end-actions [data-word='rematch']", timeout=WAIT_MS
             )
             assert page.locator("#result").inner_text().strip()
-        stack.control.wait_until(
-            lambda: any("wins the game" in m.get("text", "") for m in group.players.bot_messages()),
-            timeout=60,
-            what="the chat's result",
-        )
+        winner = chat_says(stack, group, "wins the game")
+        chat_says(stack, group, "Round 2 goes to")
+        assert not any("Round 3" in m.get("text", "") for m in group.players.bot_messages())
+        name = winner.split("🏆 ", 1)[-1].split(" wins the game", 1)[0]
+        assert name in ann_page.locator("#result").inner_text()
 
         # the rematch: both vote, both pages go on to the new game's table
         for page in pages:
@@ -527,6 +600,50 @@ def test_the_whole_evening_in_the_app(app_stack: tuple[Stack, WebAppProcess], br
             lambda m: any(cb.game_id == again for cb in callbacks(m)),
         )
         assert play_until_over(pages, steps=3) == 3
+    finally:
+        context.close()
+
+
+def play_until_round(pages: list[Any], ended: str) -> int:
+    """As ``play_until_over``, until a page has shown round ``ended``'s result."""
+    shown = f"() => (window.roundResultsShown || []).some((r) => r.round === '{ended}')"
+    return play_until(pages, lambda: any(p.evaluate(shown) for p in pages))
+
+
+def without_inline_mode(url: str) -> str:
+    """The launch as a client passes it for a bot without inline mode for the app: no
+    ``tgWebAppBotInline`` (the playground passes it, every bot there having inline mode)."""
+    base, _, fragment = url.partition("#")
+    params = dict(parse_qsl(fragment, keep_blank_values=True))
+    params.pop("tgWebAppBotInline")
+    return f"{base}#{urlencode(params)}"
+
+
+def test_without_inline_mode_the_invite_shares_the_lobbys_link(
+    app_stack: tuple[Stack, WebAppProcess], browser: Any
+) -> None:
+    """Where the client refuses inline mode for the app, the Invite opens Telegram's share
+    page with the lobby's direct link and the lobby's own text (the chat's words)."""
+    stack, _ = app_stack
+    group, _, _ = a_group(stack)
+    ann = group.people[0]
+    open_lobby(stack, group)
+    lobby = lobby_message(stack, group, having="Ann")
+    link = app_link(lobby)
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context.add_init_script(TELEGRAM_CLIENT)
+    try:
+        page = context.new_page()
+        page.goto(without_inline_mode(launch(stack, ann, link, group)["url"]))
+        page.click("[data-word='invite']", timeout=WAIT_MS)
+        sent = page.evaluate("() => window.sentToTelegram")
+        assert not [kind for kind, _ in sent if kind == "web_app_switch_inline_query"]
+        [opened] = [json.loads(d)["path_full"] for k, d in sent if k == "web_app_open_tg_link"]
+        path, _, query = opened.partition("?")
+        shared = dict(parse_qsl(query))
+        assert path == "/share/url" and shared["url"] == link
+        assert "Ann" in shared["text"] and lobby["text"].split("\n")[0] in shared["text"]
+        assert page.locator("body[data-refused]").count() == 0
     finally:
         context.close()
 

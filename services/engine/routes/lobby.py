@@ -20,7 +20,7 @@ from services.engine import game_record
 from services.engine.context import Context
 from services.engine.game_record import GameRecord
 from services.engine.responses import game_info, json_response
-from services.engine.routes import GameId, errors
+from services.engine.routes import GameId, errors, testing
 from services.engine.rules import Options
 from services.engine.wire.schemas import (
     AddAi,
@@ -136,7 +136,12 @@ async def set_options(context: Context, game_id: GameId, body: SetOptions) -> Re
 
 @lobby_change("start", "Deal and start (host or admin)")
 async def start(context: Context, game_id: GameId, body: HostCommand) -> Response:
-    return await _change(context, game_id, lambda r: game_record.start(r, body.user_id, body.admin))
+    # A deployment always shuffles; with the test endpoints on, a deal fixed beforehand
+    # (testing.py) lets a test play a lobby's game through its real Start.
+    dealt = await testing.fixed_deal(context, game_id)
+    return await _change(
+        context, game_id, lambda r: game_record.start(r, body.user_id, body.admin, dealt=dealt)
+    )
 
 
 @lobby_change("end", "End the game now (host or admin)")

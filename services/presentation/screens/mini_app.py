@@ -8,10 +8,13 @@ A bot with no Mini App configured shows neither."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
+from services.engine.views import GameInfo
 from services.presentation.i18n import gettext, number, rich_gettext
 from services.presentation.rich import Rich
 from services.presentation.screens.keyboard import Button, Screen
+from services.presentation.screens.lobby import lobby_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +111,15 @@ def invite_button(locale: str | None, app: MiniApp, game_id: str) -> Button:
         "📱 " + gettext(locale, "Join the game in the app"),
         url=f"{app.direct_link}?startapp={game_id}",
     )
+
+
+def invite_share_link(locale: str | None, direct_link: str, game: GameInfo) -> str:
+    """The Invite where the client refuses the app inline mode (a bot without it, an old
+    client): Telegram's share page, with the lobby's direct link and the lobby's own text."""
+    query = urlencode(
+        {"url": f"{direct_link}?startapp={game.game_id}", "text": lobby_text(locale, game).plain}
+    )
+    return f"https://t.me/share/url?{query}"
 
 
 def rating_change_line(locale: str | None, name: str, change: float) -> str:

@@ -381,12 +381,18 @@ async function vote(yes, event) {
 }
 
 /** Invite: Telegram's inline mode in a chat the person picks, the bot answering with the
- * lobby and a button opening the app on it. */
-function invite(query, event) {
+ * lobby and a button opening the app on it; where the client refuses inline mode for the
+ * app (or has no such call), Telegram's share page with the lobby's link and text, both
+ * the server's. */
+function invite(lobby, event) {
   try {
-    tg.switchInlineQuery(query, ["users", "groups"]);
-  } catch { // a client without inline mode for this app: nothing to share with
-    notice(say("refused"), event && event.currentTarget);
+    tg.switchInlineQuery(lobby.invite, ["users", "groups"]);
+  } catch {
+    try {
+      tg.openTelegramLink(lobby.share);
+    } catch { // no link to share either (Telegram could not be asked): nothing to share with
+      notice(say("refused"), event && event.currentTarget);
+    }
   }
 }
 

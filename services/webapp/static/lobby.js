@@ -37,7 +37,7 @@ export function renderLobby(table, page, { onWord, onInvite, myPhoto }) {
     }
     actions.push(button("start", page.start, (e) => onWord({ action: "start" }, e), { class: "decision start" }));
   }
-  if (table.invite) actions.push(button("invite", page.invite, (e) => onInvite(table.invite, e)));
+  if (table.invite) actions.push(button("invite", page.invite, (e) => onInvite(table, e)));
   $("#lobby-actions").replaceChildren(...actions);
 }
 

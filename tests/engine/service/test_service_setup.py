@@ -12,7 +12,8 @@ import httpx
 import pytest
 import redis
 
-from services.engine.client import EngineClient
+from services.engine.client import Conflict, EngineClient
+from services.engine.rules import Options
 from tests.helpers.engine_service import DRAW_PILE, dealt, humans
 
 CHAT = -100_779
@@ -62,3 +63,28 @@ async def test_scores_set_up_as_numbers_reach_the_round_end(engine: EngineClient
     gid = await dealt(engine, ["R5", "B1 B2"], scores=[10, 20])
     won = await engine.act(gid, 101, "p.R5", version=1, action_id="win")
     assert any(e["type"] == "round_ended" for e in won.events), won.events
+
+
+async def test_a_lobby_with_a_fixed_deal_starts_on_it_through_its_start(
+    engine: EngineClient,
+) -> None:
+    """``POST /v1/test/games/{id}/deal``: the lobby's own Start deals the fixed hands to its
+    seats (its names, its rules), the seed of later rounds still its own."""
+    lobby = await engine.create_game(CHAT, 101, "Ann", rules=Options(target_score=1))
+    await engine.join(lobby.game_id, 102, "Bob")
+    await engine.fix_deal(
+        lobby.game_id, {"hands": ["R5", "B0"], "discard": "R3", "draw_pile": DRAW_PILE}
+    )
+    started = await engine.start(lobby.game_id, 101)
+    assert started.status == "playing"
+    ann = await engine.view(lobby.game_id, 101)
+    assert ann.view is not None and ann.view.top == "R3"
+    assert ann.view.hand == ["R5"] and ann.view.target_score == 1
+
+
+async def test_a_deal_is_fixed_only_for_a_lobby(engine: EngineClient) -> None:
+    game = await engine.create_test_game(
+        CHAT - 1, humans(2), {"hands": ["R5 R6", "B1"], "discard": "R3"}
+    )
+    with pytest.raises(Conflict):
+        await engine.fix_deal(game.game_id, {"hands": ["R5", "B0"], "discard": "R3"})
