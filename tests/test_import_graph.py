@@ -236,6 +236,10 @@ SCREENS_REACH = (
 SCREENS_OTHERS = {"__future__", "collections", "dataclasses", "enum", "functools", "html", "re"}
 SCREENS_OTHERS |= {"string"}
 SCREENS_OTHERS |= {"typing", "unicodedata", "babel"}
+# Of urllib only its string building (a share link's query) is pure; urllib.request is not.
+SCREENS_OTHERS |= {"urllib.parse"}
+# Packages whose pure and impure halves are told apart by their submodule.
+SPLIT_BY_SUBMODULE = {"urllib"}
 READS_CATALOGS = {"services.presentation.locales.catalog": {"gettext", "pathlib"}}
 
 
@@ -250,10 +254,17 @@ def top_level_imports(source: str) -> set[str]:
     found: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            found.update(alias.name.split(".")[0] for alias in node.names)
+            found.update(top_level_name(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-            found.add(node.module.split(".")[0])
+            found.add(top_level_name(node.module))
     return found
+
+
+def top_level_name(module: str) -> str:
+    """``module``'s top-level package, or its first two parts for a package in
+    ``SPLIT_BY_SUBMODULE`` (``urllib.parse`` is not ``urllib.request``)."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] in SPLIT_BY_SUBMODULE else parts[0]
 
 
 def reached_from(graph: dict[str, set[str]], start: str, stop: str) -> set[str]:
@@ -298,6 +309,7 @@ PRESENTATION_READS = ("services.engine.views", "services.move_ids")
 #: Telegram's library, and every library that does I/O: none is the presentation's.
 TELEGRAM_AND_IO = {"telegram", "redis", "httpx", "fastapi", "starlette", "sqlalchemy"}
 TELEGRAM_AND_IO |= {"sqlmodel", "celery", "aiohttp", "uvicorn", "psycopg", "requests"}
+TELEGRAM_AND_IO |= {"urllib.request"}
 
 
 def presentation_modules(graph: dict[str, set[str]]) -> dict[str, set[str]]:
@@ -341,8 +353,11 @@ def test_telegram_and_io_imports_are_found() -> None:
     source = (
         "import redis.asyncio\nfrom telegram import Bot\nimport html\n"
         "def f():\n    from sqlmodel import Session\n"
+        "from urllib.parse import urlencode\nimport urllib.request\n"
     )
-    assert top_level_imports(source) & TELEGRAM_AND_IO == {"redis", "telegram", "sqlmodel"}
+    found = top_level_imports(source)
+    assert found & TELEGRAM_AND_IO == {"redis", "telegram", "sqlmodel", "urllib.request"}
+    assert "urllib.parse" in found and "urllib" not in found
 
 
 def test_loading_the_presentation_loads_no_front_and_nothing_of_telegram_or_io() -> None:

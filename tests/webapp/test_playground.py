@@ -200,12 +200,14 @@ def test_the_apps_clock_counts_to_the_servers_deadline_whatever_the_devices_cloc
 
 def ends_on_the_page(app: Any, heading: str) -> None:
     """The game's end as the app shows it at once: the result and every seat's score, no
-    hand, no decision, no turn and no clock."""
+    hand, nothing of the game left to decide, no turn and no clock; what is offered is the
+    end's own (the replay, and a rematch vote where one is open)."""
     app.wait_for_selector("#result[data-over='1']:not([hidden])")
     result = plain_text(app.text_content("#result") or "")
     assert heading in result and f"{FIRST_PERSON}:" in result, result
     assert app.locator(".hand-card").count() == 0
-    assert app.locator(".decision").count() == 0
+    assert app.locator("#table .decision, #dock .decision").count() == 0
+    app.wait_for_selector("#end:not([hidden]) .decision.replay")
     turn = app.text_content("#turn") or ""
     assert "⏱" not in turn and "Your turn" not in turn, turn
 
