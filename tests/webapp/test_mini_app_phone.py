@@ -49,6 +49,20 @@ def deal(stack: WebAppStack, names: list[str], setup: dict[str, Any]) -> GameInf
         return pool.submit(asyncio.run, create()).result()
 
 
+def first_decision(stack: WebAppStack, game_id: str, name: str) -> str:
+    """A draw where ``name`` may draw, else the first of the actions open to them."""
+
+    async def legal() -> list[str]:
+        async with EngineClient(stack.engine_url, ENGINE_TOKEN) as engine:
+            seen = await engine.view(game_id, stack.people[name]["id"])
+            assert seen.view is not None
+            return list(seen.view.legal)
+
+    with ThreadPoolExecutor(1) as pool:
+        actions = pool.submit(asyncio.run, legal()).result()
+    return "d" if "d" in actions else actions[0]
+
+
 def end(stack: WebAppStack, game_id: str, name: str) -> None:
     """``name`` ends the game as the bot's /end does."""
 
@@ -201,16 +215,21 @@ def test_a_rounds_scores_give_way_once_the_next_round_is_played_and_the_end_stay
     ann.click(".hand-card.playable[data-code='R5']")
     for page in (ann, bob):
         page.wait_for_selector("#result[data-round='1']:not([hidden])")
-    ann.wait_for_function("() => document.querySelectorAll('.hand-card').length === 7")
-    bob.wait_for_function("() => document.querySelectorAll('.hand-card').length === 7")
+    # round 2 is dealt in the write that ends round 1: 7 cards each, more for whoever its
+    # first card makes draw (RULES.md §2 "First card turned up")
+    for page in (ann, bob):
+        page.wait_for_selector(f"body[data-version='{game.version + 1}']")
+        assert page.locator(".hand-card").count() >= 7
     # the scores above the table leave the new round's hands wholly on the screen
     for name, page in (("ann", ann), ("bob", bob)):
         keep_picture(page, f"round-result-{name}")
         assert outside_the_screen(page, ".hand-card") == [], name
     version = int(ann.get_attribute("body", "data-version") or 0)
     owing = ann.get_attribute("body", "data-owing")
-    # whoever owes round 2's first decision draws a card
-    act(webapp_stack, game.game_id, "Ann" if owing == "0" else "Bob", "d", version)
+    # whoever owes round 2's first decision takes it: a draw, or the colour where round 2's
+    # first card is a wild (RULES.md §2 "First card turned up")
+    who = "Ann" if owing == "0" else "Bob"
+    act(webapp_stack, game.game_id, who, first_decision(webapp_stack, game.game_id, who), version)
     for page in (ann, bob):
         page.wait_for_selector(f"body[data-version='{version + 1}']")
         assert page.locator("#result").is_hidden()

@@ -7,7 +7,7 @@
 import { tg, start, holdSeat, backButton, haptic, loadSetting, saveSetting, followTheme } from "./platform.js";
 import { showGames } from "./games.js";
 import { renderSeats, renderCentre, renderClock, element, cardName } from "./table.js";
-import { renderHand, handKeys } from "./hand.js";
+import { renderHand, handKeys, setRoom } from "./hand.js";
 import { renderLobby, hideLobby, renderEnd, hideEnd, renderRatings } from "./lobby.js";
 import * as motion from "./motion.js";
 import { sound, setSounds, soundsOn } from "./sound.js";
@@ -229,7 +229,8 @@ function animate(events, rects) {
         const mine = who === table.seat && launched && launched.code === e.card;
         const from = mine ? launched.rect : seatRect(who);
         const pile = $("#pile .card");
-        if (pile) motion.fly(pile, from, pile, { hide: true, toRect: rects.get("pile") });
+        const flight = pile && motion.fly(pile, from, pile, { hide: true, toRect: rects.get("pile") });
+        if (mine && flight) holdTablesFor(motion.QUICK);
         if (!mine) sound("play");
         launched = null;
         break;
@@ -265,7 +266,39 @@ function animate(events, rects) {
   }
 }
 
+// Your own card's flight is the motion you watch: a table that comes while it is in the air
+// (the next player's answer, often an AI's a moment later) waits for it to land, since
+// writing a table takes a slow phone longer than a frame and would stutter it. They wait
+// in order, none dropped, for at most the flight's length.
+const held = [];
+let holding = 0;
+function holdTablesFor(ms) {
+  clearTimeout(holding);
+  holding = setTimeout(letTablesThrough, ms);
+}
+function letTablesThrough() {
+  clearTimeout(holding);
+  holding = 0;
+  while (held.length && !holding) render(held.shift());
+}
+function receive(next) {
+  if (holding) held.push(next);
+  else render(next);
+}
+function dropHeldTables() {
+  clearTimeout(holding);
+  holding = 0;
+  held.length = 0;
+}
+
+/** A table written, and what that cost the page measured (bench/mini_app_page.py). */
 function render(next) {
+  performance.mark("uno:table");
+  draw(next);
+  performance.measure("uno:render", "uno:table");
+}
+
+function draw(next) {
   const before = table;
   const moved = Boolean(before && before.view && next.view && next.version > before.version);
   // read before anything is written (see measure)
@@ -418,6 +451,7 @@ function moveTo(next) {
   if (next === gameId) return;
   if (source) source.close();
   gameId = next;
+  dropHeldTables();
   table = null;
   $("#log").replaceChildren();
   $("#result").hidden = true;
@@ -516,12 +550,11 @@ async function connect() {
   stream.addEventListener("table", async (event) => {
     await wordsReady;
     if (mine !== gameId) return; // a table of the game before a rematch
-    performance.mark("uno:table");
-    render(JSON.parse(event.data));
-    performance.measure("uno:render", "uno:table"); // what a move costs the page (bench/)
+    receive(JSON.parse(event.data));
   });
   stream.addEventListener("gone", () => {
     stream.close();
+    letTablesThrough();
     status(say("over"));
     document.body.dataset.over = "1";
     clearHand();
@@ -531,6 +564,7 @@ async function connect() {
   // out of the game for leaving its group: no more tables, and no reconnecting
   stream.addEventListener("removed", (event) => {
     stream.close();
+    letTablesThrough();
     clearHand();
     holdSeat(false);
     status(JSON.parse(event.data).words);
@@ -582,6 +616,7 @@ let resizing = 0;
 window.addEventListener("resize", () => {
   cancelAnimationFrame(resizing);
   resizing = requestAnimationFrame(() => {
+    setRoom(window.innerWidth, window.innerHeight);
     if (table && table.view && table.seat !== null && !table.over && !table.removed) {
       renderHand(table, { onPlay: play, onDrop: (code, button) => send(`p.${code}`, button) });
     }

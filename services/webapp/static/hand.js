@@ -22,6 +22,15 @@ function rows(count, width) {
   return { card, perRow, lines };
 }
 
+// The window's size, read at start and when it changes (setRoom), never while a table is
+// being written: reading it then makes the browser lay out the table it was just given,
+// there and then, in the middle of a move's motion.
+const room = { width: window.innerWidth, height: window.innerHeight };
+export function setRoom(width, height) {
+  room.width = width;
+  room.height = height;
+}
+
 export function renderHand(table, { onPlay, onDrop }) {
   const view = table.view;
   const legal = new Set(view.legal || []);
@@ -30,12 +39,12 @@ export function renderHand(table, { onPlay, onDrop }) {
   // room at each end for the outer cards' tilt
   // the window's width, not the hand's: reading a laid-out width here would make the
   // browser lay out the whole table it has just been given, once more per move
-  const full = Math.min(window.innerWidth, 760) - 16;
+  const full = Math.min(room.width, 760) - 16;
   const width = full - 2 * EDGE;
   const { card, perRow, lines } = rows(codes.length, width);
   const height = Math.round(card * 1.5);
   // two rows apart on a tall screen; else overlapping, so a long hand stays on the screen
-  const roomy = lines <= 2 && window.innerHeight >= 700;
+  const roomy = lines <= 2 && room.height >= 700;
   const rowStep = Math.round(roomy ? height + 6 : height * 0.6);
   setStyle(hand, "--card", `${card}px`);
   setStyle(hand, "height", `${height + (lines - 1) * rowStep + 34}px`);

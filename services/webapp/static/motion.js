@@ -4,7 +4,7 @@
 const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
 export const still = () => reduced.matches;
 
-const QUICK = 260;
+export const QUICK = 260;
 
 function centre(rect) {
   return { x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 };
