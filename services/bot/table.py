@@ -93,9 +93,13 @@ class Table:
             return version
         # The group's slot and the token's in one call when the group has room now.
         reserved: bool | str = TAKEN
+        # A lobby's change (a join, an AI added) takes the first free slot: its next change
+        # is no move seconds away to share a write with, and a person who joined looks for
+        # their name.
+        hold = spectator.game.status != "lobby"
         if not await self.outbox.go_now(mem.chat_id):
             reserved = True
-            await self.wait_for_slot(mem, version)
+            await self.wait_for_slot(mem, version, hold=hold)
             # Render after the wait, not before: what changed meanwhile goes out in this one
             # message instead of queueing another behind it (this render holds the game's
             # lock, so the moves made meanwhile are left for it to show).
@@ -120,7 +124,7 @@ class Table:
                 return version
             above = None  # gone: nothing left to delete
             reserved = True
-            await self.wait_for_slot(mem, version)  # the edit spent the slot
+            await self.wait_for_slot(mem, version, hold=hold)  # the edit spent the slot
             fresh = await self.fresh_table(mem)
             if fresh is None:
                 return None
@@ -192,15 +196,16 @@ class Table:
             await self.background.wait(self.background.watch(mem.game_id), NOTE_POLL_S)
         return await self.memory.game(mem.game_id) or mem
 
-    async def wait_for_slot(self, mem: GameMemory, version: int) -> None:
+    async def wait_for_slot(self, mem: GameMemory, version: int, *, hold: bool = True) -> None:
         """Take the group's slot for a table write that cannot go now (README "Rendering"):
         the first free one once a move newer than ``version`` is in, else the first with
         one more free after it. Sent at the first free slot, a lone move's write would
         leave the next move, seconds away, a whole interval to wait; held, both go out in
         one write when that move comes. Held at most one interval past the first free
-        slot: then it queues for the next slot, so other writes cannot starve it."""
+        slot: then it queues for the next slot, so other writes cannot starve it.
+        ``hold=False``: the first free slot, whatever comes next."""
         loop = asyncio.get_running_loop()
-        hold_until = loop.time() + await self.outbox.room(mem.chat_id, spare=1)
+        hold_until = loop.time() + (await self.outbox.room(mem.chat_id, spare=1) if hold else 0)
         while loop.time() < hold_until:
             moved = self.background.watch(mem.game_id)
             newer = await self.memory.seen_version(mem.game_id) > version

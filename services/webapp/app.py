@@ -499,6 +499,9 @@ class WebApp:
                     yield frame
                     PUSHES.inc()
                     PUSH_LAG.observe(time.perf_counter() - woken)
+                # [decision] A connection keeps no frame of its own between moves: with
+                # thousands waiting, each one's last table would be most of its memory.
+                frame = b""
                 try:
                     async with asyncio.timeout(KEEPALIVE_SECONDS):  # no task per wait
                         await watch.changed.wait()

@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 import redis
 
+from harness.players import callbacks
 from services.bot.ratelimit import GROUP, PREFIX
-from tests.helpers.bot_scenes import deal
+from services.presentation.callbacks import Kind
+from tests.helpers.bot_scenes import deal, open_lobby
 
 
 @pytest.fixture(scope="module")
@@ -23,17 +25,25 @@ def budget_stack(stack: Any) -> Any:
     """This module's stack with its bot on Telegram's own group and private budgets and the
     per-person cooldown's own numbers (the other tests' bots have them lifted so games run
     at a test's pace)."""
+    only_bot(stack, "bot-budget", BUDGET)
+    return stack
+
+
+#: Telegram's own group and private budgets and the per-person cooldown's own numbers.
+BUDGET = {
+    "UNO_BOT_GROUP_MESSAGES_PER_MINUTE": "20",
+    "UNO_BOT_PRIVATE_MESSAGES_PER_SECOND": "1",
+    "UNO_BOT_USER_UPDATES_PER_SECOND": "2",
+    "UNO_BOT_USER_UPDATE_BURST": "8",
+}
+
+
+def only_bot(stack: Any, name: str, env: dict[str, str]) -> None:
+    """The stack's bot replicas stopped, and one started with ``env``."""
     for bot in stack.bots:
         bot.stop()
     stack.bots.clear()
-    stack.start_bot(
-        "bot-budget",
-        UNO_BOT_GROUP_MESSAGES_PER_MINUTE="20",
-        UNO_BOT_PRIVATE_MESSAGES_PER_SECOND="1",
-        UNO_BOT_USER_UPDATES_PER_SECOND="2",
-        UNO_BOT_USER_UPDATE_BURST="8",
-    )
-    return stack
+    stack.start_bot(name, **env)
 
 
 def log_read_up(client: redis.Redis) -> bool:
@@ -222,3 +232,46 @@ def test_one_persons_flood_delays_no_other_group(budget_stack: Any, make_group: 
     assert len(in_group) <= 20, [c["method"] for c in in_group]
     private = [c for c in calls if c.get("chat_id") == flooder]
     assert not [c for c in private if "not modified" in (c.get("description") or "")]
+
+
+#: The Bot API calls that spend a group's slot in these tests.
+WRITES = ("sendMessage", "editMessageText", "deleteMessages")
+
+
+def test_a_join_right_after_the_lobbys_post_takes_the_first_free_slot(
+    budget_stack: Any, make_group: Any
+) -> None:
+    """services/bot/README.md "Rendering", 6: a lobby's change is not held for a slot with
+    one more free after it, as a lone move's table is. At 4 group writes a minute (a slot
+    every 15 s, two at once after a quiet spell) the variant question and the lobby spend
+    the burst; a join pressed at once is shown at the next slot, 15 s after the question
+    (held, it went 20.2 s after it)."""
+    stack = budget_stack
+    only_bot(stack, "bot-lobby-pace", {**BUDGET, "UNO_BOT_GROUP_MESSAGES_PER_MINUTE": "4"})
+    try:
+        group = make_group(2)
+        since = stack.control.calls(token=stack.token)[-1]["seq"]
+        open_lobby(stack, group)
+
+        def lobby_having(name: str) -> dict[str, Any] | None:
+            for m in reversed(group.players.bot_messages()):
+                joins = [cb for cb in callbacks(m) if cb.kind is Kind.LOBBY and cb.arg == "join"]
+                if joins and name in m.get("text", ""):
+                    return m
+            return None
+
+        lobby = stack.control.wait_until(lambda: lobby_having("P0"), timeout=60, what="lobby")
+        join = next(cb for cb in callbacks(lobby) if cb.kind is Kind.LOBBY and cb.arg == "join")
+        group.players.press(group.people[1]["id"], lobby, join)
+        stack.control.wait_until(lambda: lobby_having("P1"), timeout=120, what="P1 in the lobby")
+        writes = [
+            c
+            for c in stack.control.calls(token=stack.token, since=since)
+            if c.get("chat_id") == group.id and c.get("ok") and c["method"] in WRITES
+        ]
+        question, joined = writes[0], writes[-1]
+        assert question["method"] == "sendMessage" and "P1" in joined["params"]["text"], writes
+        # the first free slot, 15 s after the question, not the held write's 20 s
+        assert joined["time"] - question["time"] < 17.5, [c["time"] for c in writes]
+    finally:
+        only_bot(stack, "bot-budget", BUDGET)
